@@ -1,0 +1,275 @@
+//! The face animator: lip sync + gaze + blinks -> 52 weights, one animator per NPC.
+//!
+//! Every frame runs the same stages in the same order, and keeps the pose after each one in a
+//! [`FaceFrame`], so the studio's plots, the `bake` command and the live player all see the
+//! same numbers. Two clocks come in: the audio clock of the current utterance (the lip sync
+//! reads the viseme track at that time) and the frame's dt (which drives smoothing, gaze and
+//! blinks, and keeps running between utterances).
+
+use serde::{Deserialize, Serialize};
+
+use crate::blink::{BlinkSettings, Blinker};
+use crate::gaze::{Gaze, GazeSettings, GazeState};
+use crate::lipsync::{
+    LipSyncSettings, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation, bilabial,
+    target,
+};
+use crate::pose::Pose;
+use crate::viseme::{VisemeId, VisemeTable};
+
+/// Everything that shapes a face's animation; part of a project file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FaceSettings {
+    pub table: VisemeTable,
+    pub lipsync: LipSyncSettings,
+    pub gaze: GazeSettings,
+    pub blink: BlinkSettings,
+}
+
+impl FaceSettings {
+    /// Problems with these settings, one sentence each (empty when all is well).
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = self.lipsync.problems();
+        out.extend(self.gaze.problems());
+        out.extend(self.blink.problems());
+        out
+    }
+}
+
+/// The animation stages, in the order they run. Each stage's pose includes the ones before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The viseme track read at the lead-compensated time: apex hold + smoothstep.
+    Target,
+    /// After frame-rate independent exponential smoothing.
+    Smoothed,
+    /// After p/b/m closure.
+    Bilabial,
+    /// After lip-rounding anticipation: the finished mouth.
+    Anticipation,
+    /// The mouth plus the eyes' gaze.
+    Gaze,
+    /// The mouth, gaze and blinks.
+    Blink,
+    /// What is drawn: every layer, clamped to [0, 1].
+    Final,
+}
+
+impl Stage {
+    pub const ALL: [Self; 7] = [
+        Self::Target,
+        Self::Smoothed,
+        Self::Bilabial,
+        Self::Anticipation,
+        Self::Gaze,
+        Self::Blink,
+        Self::Final,
+    ];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Target => "target",
+            Self::Smoothed => "smoothed",
+            Self::Bilabial => "bilabial",
+            Self::Anticipation => "anticipation",
+            Self::Gaze => "gaze",
+            Self::Blink => "blink",
+            Self::Final => "final",
+        }
+    }
+}
+
+/// The pose after every stage for one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FaceFrame {
+    stages: [Pose; Stage::ALL.len()],
+}
+
+impl FaceFrame {
+    #[must_use]
+    pub fn stage(&self, stage: Stage) -> &Pose {
+        &self.stages[stage as usize]
+    }
+
+    /// The weights to draw.
+    #[must_use]
+    pub fn final_pose(&self) -> &Pose {
+        self.stage(Stage::Final)
+    }
+
+    fn set(&mut self, stage: Stage, pose: Pose) {
+        self.stages[stage as usize] = pose;
+    }
+}
+
+/// Room reserved for a streamed track so that appending events does not reallocate mid-line.
+const STREAM_CAPACITY: usize = 512;
+
+/// The animated face of one NPC.
+#[derive(Debug)]
+pub struct FaceAnimator {
+    settings: FaceSettings,
+    track: VisemeTrack,
+    feed: Option<TrackReceiver>,
+    speaking: bool,
+    smoother: Smoother,
+    gaze: Gaze,
+    blinker: Blinker,
+    /// The face's own clock (sum of dt), which gaze and blinks run on.
+    life_ms: f64,
+    /// Audio time of the previous frame, for the smoother's in-frame steps.
+    last_audio_ms: Option<f64>,
+    frame: FaceFrame,
+}
+
+impl FaceAnimator {
+    /// A face at rest. The same settings and seed always animate the same way.
+    #[must_use]
+    pub fn new(settings: FaceSettings, seed: u64) -> Self {
+        let gaze = Gaze::new(&settings.gaze, seed);
+        let blinker = Blinker::new(&settings.blink, seed);
+        let rest = *settings.table.pose(VisemeId::SILENCE);
+        Self {
+            settings,
+            track: VisemeTrack::growing(STREAM_CAPACITY),
+            feed: None,
+            speaking: false,
+            smoother: Smoother::new(rest),
+            gaze,
+            blinker,
+            life_ms: 0.0,
+            last_audio_ms: None,
+            frame: FaceFrame::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn settings(&self) -> &FaceSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings; the face keeps its state and continues smoothly.
+    pub fn set_settings(&mut self, settings: FaceSettings) {
+        self.settings = settings;
+    }
+
+    /// Whether this face is the one talking (speakers look away more than listeners).
+    pub fn set_speaking(&mut self, speaking: bool) {
+        self.speaking = speaking;
+    }
+
+    #[must_use]
+    pub fn is_speaking(&self) -> bool {
+        self.speaking
+    }
+
+    /// Starts a new utterance with a complete track; its audio clock starts at 0.
+    pub fn speak(&mut self, track: &VisemeTrack) {
+        self.track.clear();
+        for event in track.events() {
+            // The source track is already validated, so pushing cannot fail.
+            let _ = self.track.push(*event);
+        }
+        self.track.finish();
+        self.feed = None;
+        self.last_audio_ms = None;
+    }
+
+    /// Starts a new utterance whose track arrives in pieces through `feed`.
+    pub fn speak_streamed(&mut self, feed: TrackReceiver) {
+        self.track.clear();
+        self.feed = Some(feed);
+        self.last_audio_ms = None;
+    }
+
+    /// Ends the utterance: the mouth eases back to rest.
+    pub fn stop(&mut self) {
+        self.track.clear();
+        self.feed = None;
+        self.last_audio_ms = None;
+    }
+
+    /// The track being spoken (possibly still growing).
+    #[must_use]
+    pub fn track(&self) -> &VisemeTrack {
+        &self.track
+    }
+
+    #[must_use]
+    pub fn gaze_state(&self) -> GazeState {
+        self.gaze.state()
+    }
+
+    #[must_use]
+    pub fn gaze(&self) -> &Gaze {
+        &self.gaze
+    }
+
+    #[must_use]
+    pub fn blinker(&self) -> &Blinker {
+        &self.blinker
+    }
+
+    /// The last frame computed.
+    #[must_use]
+    pub fn frame(&self) -> &FaceFrame {
+        &self.frame
+    }
+
+    /// Moves the face on by `dt_ms` to audio time `audio_ms` of the current utterance and
+    /// returns every stage of the new frame. Does not allocate, and never blocks on the speech
+    /// thread. A bad streamed event is dropped and reported; the frame is still computed.
+    pub fn update(&mut self, audio_ms: f64, dt_ms: f64) -> Result<&FaceFrame, TrackError> {
+        let fed = match &self.feed {
+            Some(feed) => feed.drain_into(&mut self.track).map(|_| ()),
+            None => Ok(()),
+        };
+        self.step(audio_ms, dt_ms.max(0.0));
+        fed.map(|()| &self.frame)
+    }
+
+    fn step(&mut self, audio_ms: f64, dt_ms: f64) {
+        let settings = &self.settings;
+        let lipsync = &settings.lipsync;
+        let table = &settings.table;
+        let lead = lipsync.lead_ms;
+        let track = &self.track;
+
+        let from_ms = self.last_audio_ms.unwrap_or(audio_ms - dt_ms);
+        let track_ms = audio_ms + lead;
+        let raw = target(track, table, &lipsync.target, track_ms);
+        let smoothed = *self.smoother.advance(&lipsync.smoothing, dt_ms, |u| {
+            let t = from_ms + (audio_ms - from_ms) * u;
+            target(track, table, &lipsync.target, t + lead)
+        });
+        self.last_audio_ms = Some(audio_ms);
+
+        let mut pose = smoothed;
+        bilabial(&mut pose, track, table, &lipsync.bilabial, track_ms);
+        let after_bilabial = pose;
+        anticipation(&mut pose, track, table, &lipsync.anticipation, track_ms);
+        let after_anticipation = pose;
+
+        self.life_ms += dt_ms;
+        self.gaze.advance(&settings.gaze, self.life_ms, self.speaking);
+        self.gaze.apply(&mut pose);
+        let after_gaze = pose;
+        let closure = self.blinker.advance(&settings.blink, self.life_ms);
+        Blinker::apply(closure, &mut pose);
+        let after_blink = pose;
+        pose.clamp_unit();
+
+        let frame = &mut self.frame;
+        frame.set(Stage::Target, raw);
+        frame.set(Stage::Smoothed, smoothed);
+        frame.set(Stage::Bilabial, after_bilabial);
+        frame.set(Stage::Anticipation, after_anticipation);
+        frame.set(Stage::Gaze, after_gaze);
+        frame.set(Stage::Blink, after_blink);
+        frame.set(Stage::Final, pose);
+    }
+}

@@ -1,0 +1,18 @@
+//! `npc-core`: the animation engine shared by the studio and the player.
+//!
+//! Pure logic only: no GPU, no window, no audio device. Time and randomness are inputs.
+
+pub mod arkit;
+pub mod face;
+pub mod gaze;
+pub mod blink;
+pub mod lipsync;
+pub mod pose;
+pub mod project;
+pub mod timeline;
+pub mod viseme;
+
+pub use arkit::{ARKIT_TARGET_COUNT, ArkitTarget, OculusViseme};
+pub use face::{FaceAnimator, FaceFrame, FaceSettings};
+pub use pose::Pose;
+pub use viseme::{VISEME_COUNT, VisemeId, VisemeTable};

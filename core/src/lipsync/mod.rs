@@ -1,0 +1,28 @@
+//! Lip sync as explicit stages, each a function with its own settings:
+//!
+//! 1. [`target`]: the pose the track asks for at the (lead-compensated) track time, with an
+//!    apex hold and a smoothstep transition to the next viseme;
+//! 2. [`Smoother`]: frame-rate independent exponential smoothing of that target;
+//! 3. [`bilabial`]: p/b/m closure forced back in after smoothing;
+//! 4. [`anticipation`]: lip rounding that starts early and ends late around rounded visemes.
+//!
+//! [`LipSyncSettings::lead_ms`] shifts every read of the track ahead of the audio clock so the
+//! smoothing lag is cancelled and the mouth lands on (slightly before) the sound.
+
+mod anticipation;
+mod bilabial;
+mod settings;
+mod smoothing;
+mod target;
+mod track;
+
+pub use anticipation::{ROUNDING_TARGETS, anticipation};
+pub use bilabial::{bilabial, bilabial_envelope};
+pub use settings::{
+    AnticipationSettings, BilabialSettings, LipSyncSettings, SmoothingSettings, TargetSettings,
+};
+pub use smoothing::Smoother;
+pub use target::{smoothstep, target};
+pub use track::{
+    TrackError, TrackReceiver, TrackSender, VisemeEvent, VisemeTrack, track_channel,
+};

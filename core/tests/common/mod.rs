@@ -1,0 +1,66 @@
+//! Shared helpers for the core integration tests: real viseme tracks to animate.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::viseme::VisemeId;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The demo line: "Welcome, traveler. What brings you here?"
+pub fn demo_line() -> Vec<VisemeEvent> {
+    serde_json::from_str(include_str!("../../../projects/demo-line.json")).expect("demo line")
+}
+
+/// The demo line repeated until `seconds` of speech.
+pub fn speech(seconds: f64) -> VisemeTrack {
+    let line = demo_line();
+    let length = line.last().map_or(1.0, |e| e.offset_ms) + 300.0;
+    let mut events = Vec::new();
+    let mut start = 0.0;
+    while start < seconds * 1000.0 {
+        events.extend(line.iter().map(|e| VisemeEvent::new(e.id, e.offset_ms + start)));
+        start += length;
+    }
+    VisemeTrack::from_events(events).expect("valid track")
+}
+
+/// A random track with speech-like gaps (40-200 ms) over every viseme id.
+pub fn random_track(seed: u64, count: usize) -> VisemeTrack {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut t = 0.0;
+    let events = (0..count)
+        .map(|_| {
+            let id = VisemeId::new(rng.random_range(0..22)).unwrap();
+            let e = VisemeEvent::new(id, t);
+            t += rng.random_range(40.0..200.0);
+            e
+        })
+        .collect();
+    VisemeTrack::from_events(events).unwrap()
+}
+
+/// Builds a track from (id, offset ms) pairs.
+pub fn track(events: &[(u32, f64)]) -> VisemeTrack {
+    VisemeTrack::from_events(
+        events
+            .iter()
+            .map(|&(id, ms)| VisemeEvent::new(VisemeId::new(id).unwrap(), ms))
+            .collect(),
+    )
+    .unwrap()
+}
+
+/// Linear interpolation of a sampled series at `t`.
+pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
+    let i = times.partition_point(|&x| x <= t);
+    if i == 0 {
+        return values[0];
+    }
+    if i >= times.len() {
+        return values[values.len() - 1];
+    }
+    let (t0, t1) = (times[i - 1], times[i]);
+    let u = if t1 > t0 { ((t - t0) / (t1 - t0)) as f32 } else { 0.0 };
+    values[i - 1] + u * (values[i] - values[i - 1])
+}

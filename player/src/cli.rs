@@ -1,0 +1,78 @@
+//! The `npc-player` command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{ArgGroup, Parser, Subcommand};
+
+use crate::bake;
+
+#[derive(Debug, Parser)]
+#[command(name = "npc-player", version, about = "Plays Living NPC projects")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the face animator over a viseme track and write every stage as JSON.
+    #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text"])))]
+    Bake(BakeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BakeArgs {
+    /// Viseme events as JSON: [{"id": 21, "offset_ms": 120}, ...].
+    #[arg(long, value_name = "FILE")]
+    pub visemes: Option<PathBuf>,
+    /// A line of text to speak (needs a speech engine).
+    #[arg(long, value_name = "TEXT")]
+    pub text: Option<String>,
+    /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
+    #[arg(long, value_name = "FILE")]
+    pub project: Option<PathBuf>,
+    /// Frames per second of the bake.
+    #[arg(long, default_value_t = 60.0)]
+    pub fps: f64,
+    /// Seed for gaze and blinks; the same seed gives the same bytes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Whether the face is speaking (gaze looks away more) or listening.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub speaking: bool,
+    /// Where to write the JSON ("-" for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// Parses the process arguments, runs the command, and turns any error into one line on
+/// stderr and a non-zero exit.
+#[must_use]
+pub fn main() -> ExitCode {
+    init_logging();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("npc-player: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Bake(args) => bake::run(&args),
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

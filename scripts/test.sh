@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, and every test of the workspace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+npc_setup
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace --all-targets
