@@ -8,5 +8,5 @@ npc_setup
 cargo build --release --bin npc-player
 mkdir -p out
 ./target/release/npc-player bake --visemes projects/demo-line.json --fps 60 --seed 1 \
-  --out out/demo-bake.json
-./target/release/npc-player summary out/demo-bake.json
+  --out out/demo-bake.json --plot
+

@@ -15,7 +15,10 @@ fn speech(seconds: f64) -> VisemeTrack {
     let mut events = Vec::new();
     let mut start = 0.0;
     while start < seconds * 1000.0 {
-        events.extend(line.iter().map(|e| VisemeEvent::new(e.id, e.offset_ms + start)));
+        events.extend(
+            line.iter()
+                .map(|e| VisemeEvent::new(e.id, e.offset_ms + start)),
+        );
         start += length;
     }
     VisemeTrack::from_events(events).expect("valid track")
@@ -36,7 +39,9 @@ fn one_frame(c: &mut Criterion) {
                 t = 0.0;
                 face.speak(&track);
             }
-            let frame = face.update(black_box(t), black_box(dt)).expect("complete track");
+            let frame = face
+                .update(black_box(t), black_box(dt))
+                .expect("complete track");
             black_box(frame.final_pose().0[17]);
         });
     });

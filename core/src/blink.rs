@@ -59,7 +59,11 @@ impl BlinkSettings {
     #[must_use]
     pub fn closure(&self, since_start_ms: f64) -> f32 {
         let t = since_start_ms;
-        let (close, hold, open) = (self.close_ms.max(0.0), self.hold_ms.max(0.0), self.open_ms.max(0.0));
+        let (close, hold, open) = (
+            self.close_ms.max(0.0),
+            self.hold_ms.max(0.0),
+            self.open_ms.max(0.0),
+        );
         if t < 0.0 || t >= close + hold + open {
             0.0
         } else if t < close {
@@ -145,7 +149,10 @@ impl Blinker {
     }
 
     fn interval(&mut self, settings: &BlinkSettings) -> f64 {
-        let gap = settings.min_interval_ms.max(settings.duration_ms()).max(1.0);
+        let gap = settings
+            .min_interval_ms
+            .max(settings.duration_ms())
+            .max(1.0);
         let mean = settings.mean_interval_ms();
         if !mean.is_finite() {
             return f64::INFINITY;

@@ -255,7 +255,8 @@ impl FaceAnimator {
         let after_anticipation = pose;
 
         self.life_ms += dt_ms;
-        self.gaze.advance(&settings.gaze, self.life_ms, self.speaking);
+        self.gaze
+            .advance(&settings.gaze, self.life_ms, self.speaking);
         self.gaze.apply(&mut pose);
         let after_gaze = pose;
         let closure = self.blinker.advance(&settings.blink, self.life_ms);

@@ -181,8 +181,8 @@ impl Gaze {
     /// its own time.
     pub fn advance(&mut self, settings: &GazeSettings, now_ms: f64, speaking: bool) {
         loop {
-            let microsaccade_due =
-                self.state == GazeState::Focus && self.next_microsaccade_ms <= self.next_transition_ms;
+            let microsaccade_due = self.state == GazeState::Focus
+                && self.next_microsaccade_ms <= self.next_transition_ms;
             let next_event = if microsaccade_due {
                 self.next_microsaccade_ms
             } else {
@@ -247,11 +247,13 @@ impl Gaze {
         if self.state == GazeState::Focus && self.rng.random::<f64>() < avert_chance {
             self.state = GazeState::Avert;
             self.aim = self.aversion(settings, 1.0);
-            self.next_transition_ms = now + settings.avert_ms.sample(&mut self.rng).max(MIN_EPISODE_MS);
+            self.next_transition_ms =
+                now + settings.avert_ms.sample(&mut self.rng).max(MIN_EPISODE_MS);
         } else {
             self.state = GazeState::Focus;
             self.aim = [0.0; 2];
-            self.next_transition_ms = now + settings.focus_ms.sample(&mut self.rng).max(MIN_EPISODE_MS);
+            self.next_transition_ms =
+                now + settings.focus_ms.sample(&mut self.rng).max(MIN_EPISODE_MS);
             self.next_microsaccade_ms = now
                 + settings
                     .microsaccade_interval_ms

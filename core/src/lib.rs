@@ -3,9 +3,9 @@
 //! Pure logic only: no GPU, no window, no audio device. Time and randomness are inputs.
 
 pub mod arkit;
+pub mod blink;
 pub mod face;
 pub mod gaze;
-pub mod blink;
 pub mod lipsync;
 pub mod pose;
 pub mod project;

@@ -91,7 +91,10 @@ impl Pose {
     /// All 52 weights by canonical name, zeros included (for reports and plots).
     #[must_use]
     pub fn to_full_map(&self) -> BTreeMap<&'static str, f32> {
-        ArkitTarget::ALL.iter().map(|&t| (t.name(), self.get(t))).collect()
+        ArkitTarget::ALL
+            .iter()
+            .map(|&t| (t.name(), self.get(t)))
+            .collect()
     }
 }
 
@@ -144,7 +147,8 @@ mod tests {
 
     #[test]
     fn serialises_only_active_weights_and_round_trips() {
-        let pose = Pose::from_pairs(&[(ArkitTarget::JawOpen, 0.5), (ArkitTarget::MouthClose, 0.25)]);
+        let pose =
+            Pose::from_pairs(&[(ArkitTarget::JawOpen, 0.5), (ArkitTarget::MouthClose, 0.25)]);
         let text = ron::to_string(&pose).expect("serialise");
         assert_eq!(text, r#"{"jawOpen":0.5,"mouthClose":0.25}"#);
         let back: Pose = ron::from_str(&text).expect("parse");
@@ -163,7 +167,10 @@ mod tests {
 
     #[test]
     fn mirror_swaps_sides() {
-        let pose = Pose::from_pairs(&[(ArkitTarget::MouthSmileLeft, 0.7), (ArkitTarget::JawOpen, 0.2)]);
+        let pose = Pose::from_pairs(&[
+            (ArkitTarget::MouthSmileLeft, 0.7),
+            (ArkitTarget::JawOpen, 0.2),
+        ]);
         let m = pose.mirrored();
         assert_eq!(m.get(ArkitTarget::MouthSmileRight), 0.7);
         assert_eq!(m.get(ArkitTarget::MouthSmileLeft), 0.0);

@@ -49,10 +49,15 @@ pub enum ProjectError {
         col: usize,
         message: String,
     },
-    #[error("{path}: project version {found} is newer than this build understands ({PROJECT_VERSION})")]
+    #[error(
+        "{path}: project version {found} is newer than this build understands ({PROJECT_VERSION})"
+    )]
     UnsupportedVersion { path: PathBuf, found: u32 },
     #[error("{path}: {}", problems.join("; "))]
-    Invalid { path: PathBuf, problems: Vec<String> },
+    Invalid {
+        path: PathBuf,
+        problems: Vec<String>,
+    },
 }
 
 impl Project {

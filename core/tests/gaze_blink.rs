@@ -28,9 +28,18 @@ fn speakers_look_away_more_than_listeners() {
         let speaking = aversion_share(true, seed);
         let listening = aversion_share(false, seed);
         // Expected from the defaults: about 0.31 speaking, 0.19 listening.
-        assert!(speaking > listening + 0.05, "seed {seed}: {speaking} vs {listening}");
-        assert!((0.22..0.40).contains(&speaking), "speaking share {speaking}");
-        assert!((0.12..0.27).contains(&listening), "listening share {listening}");
+        assert!(
+            speaking > listening + 0.05,
+            "seed {seed}: {speaking} vs {listening}"
+        );
+        assert!(
+            (0.22..0.40).contains(&speaking),
+            "speaking share {speaking}"
+        );
+        assert!(
+            (0.12..0.27).contains(&listening),
+            "listening share {listening}"
+        );
     }
 }
 

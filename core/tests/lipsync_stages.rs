@@ -107,7 +107,8 @@ fn lips_close_at_every_bilabial_apex_at_any_frame_rate() {
     let lead = settings.lipsync.lead_ms;
     for track in [speech(10.0), random_track(11, 150)] {
         let duration = track.last_offset_ms() + 500.0;
-        let mut runs = vec![bake_at(&settings, &track, jittered_times(duration, 4), 3, true).unwrap()];
+        let mut runs =
+            vec![bake_at(&settings, &track, jittered_times(duration, 4), 3, true).unwrap()];
         for fps in [30.0, 60.0, 144.0, 1000.0] {
             runs.push(timeline::bake(&settings, &track, &options(fps)).unwrap());
         }
@@ -167,11 +168,19 @@ fn rounding_starts_before_the_rounded_viseme_is_due() {
     // "... add woo": aa, d, then w; the target only starts towards w after d's apex hold.
     let t = track(&[(0, 0.0), (2, 100.0), (19, 500.0), (7, 600.0), (0, 800.0)]);
     let bake = timeline::bake(&settings, &t, &options(1000.0)).unwrap();
-    let pucker: Vec<f32> = bake.series(Stage::Anticipation, ArkitTarget::MouthPucker).collect();
-    let smoothed: Vec<f32> = bake.series(Stage::Smoothed, ArkitTarget::MouthPucker).collect();
+    let pucker: Vec<f32> = bake
+        .series(Stage::Anticipation, ArkitTarget::MouthPucker)
+        .collect();
+    let smoothed: Vec<f32> = bake
+        .series(Stage::Smoothed, ArkitTarget::MouthPucker)
+        .collect();
     // Audio time 600 - lead - 100 ms: the smoothed target has not begun rounding, anticipation has.
     let early = (600.0 - settings.lipsync.lead_ms - 100.0) as usize;
-    assert!(smoothed[early] < 0.01, "smoothed already rounding: {}", smoothed[early]);
+    assert!(
+        smoothed[early] < 0.01,
+        "smoothed already rounding: {}",
+        smoothed[early]
+    );
     assert!(pucker[early] > 0.05, "no anticipation: {}", pucker[early]);
 }
 
@@ -181,14 +190,23 @@ fn the_target_stage_moves_lead_ms_before_the_viseme_offsets() {
     for lead in [60.0, 0.0] {
         let mut settings = FaceSettings::default();
         settings.lipsync.lead_ms = lead;
-        let aa = settings.table.pose(VisemeId::new(2).unwrap()).get(ArkitTarget::JawOpen);
+        let aa = settings
+            .table
+            .pose(VisemeId::new(2).unwrap())
+            .get(ArkitTarget::JawOpen);
         let bake = timeline::bake(&settings, &t, &options(1000.0)).unwrap();
         let jaw: Vec<f32> = bake.series(Stage::Target, ArkitTarget::JawOpen).collect();
         let apex = (500.0 - lead) as usize;
         let onset = (500.0 - 0.4 * 500.0 - lead) as usize;
-        assert_eq!(jaw[apex], aa, "lead {lead}: apex of aa reached at {apex} ms");
+        assert_eq!(
+            jaw[apex], aa,
+            "lead {lead}: apex of aa reached at {apex} ms"
+        );
         assert!(jaw[apex - 1] < aa, "lead {lead}: apex reached early");
         assert_eq!(jaw[onset], 0.0, "lead {lead}: moving before the hold ends");
-        assert!(jaw[onset + 1] > 0.0, "lead {lead}: not moving after the hold");
+        assert!(
+            jaw[onset + 1] > 0.0,
+            "lead {lead}: not moving after the hold"
+        );
     }
 }

@@ -11,6 +11,7 @@ use npc_core::project::Project;
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use crate::cli::BakeArgs;
+use crate::plot;
 
 /// Runs the bake command.
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
@@ -35,7 +36,24 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let bake = timeline::bake(&settings, &track, &options)?;
     let report = BakeReport::new(&bake, &track, &settings.table, &options);
     let json = serde_json::to_vec(&report).context("could not encode the bake as JSON")?;
-    write_output(&args.out, &json)
+    write_output(&args.out, &json)?;
+    if args.plot {
+        let closures = track.events().iter().filter(|e| e.id.is_bilabial()).count();
+        println!(
+            "baked {} frames at {} fps ({:.0} ms, {} visemes, {} lip closures) into {}",
+            bake.frames.len(),
+            options.fps,
+            report.duration_ms,
+            track.events().len(),
+            closures,
+            args.out.display()
+        );
+        print!(
+            "{}",
+            plot::strip_chart(&bake, &track, settings.lipsync.lead_ms, 100)
+        );
+    }
+    Ok(())
 }
 
 /// Reads a viseme track from JSON: `[{"id": 21, "offset_ms": 120}, ...]`.
@@ -43,7 +61,9 @@ pub fn read_track(path: &Path) -> anyhow::Result<VisemeTrack> {
     let text = fs::read_to_string(path)
         .with_context(|| format!("cannot read viseme file {}", path.display()))?;
     let events: Vec<VisemeEvent> = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!("{}:{}:{}: {e}", path.display(), e.line(), e.column())
+        let location = format!(" at line {} column {}", e.line(), e.column());
+        let message = e.to_string().replace(&location, "");
+        anyhow::anyhow!("{}:{}:{}: {message}", path.display(), e.line(), e.column())
     })?;
     VisemeTrack::from_events(events).with_context(|| format!("{}", path.display()))
 }
@@ -60,6 +80,13 @@ fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
     let write = || -> std::io::Result<()> {
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
         temp.write_all(bytes)?;

@@ -44,6 +44,9 @@ pub struct BakeArgs {
     /// Where to write the JSON ("-" for standard output).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Also print a text chart of the final weights of a few targets.
+    #[arg(long)]
+    pub plot: bool,
 }
 
 /// Parses the process arguments, runs the command, and turns any error into one line on
@@ -59,6 +62,15 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Parses `args` (program name first) and runs them, as `main` does, but returning the error.
+pub fn run_from<I, T>(args: I) -> anyhow::Result<()>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run(Cli::try_parse_from(args)?)
 }
 
 /// Runs a parsed command line.

@@ -3,3 +3,4 @@
 
 pub mod bake;
 pub mod cli;
+pub mod plot;

@@ -47,7 +47,9 @@ pub fn anticipation(
     let release = settings.release_ms.max(0.0);
     let mut first = upcoming;
     while first > 0 {
-        let end = events.get(first).map_or(f64::INFINITY, |next| next.offset_ms);
+        let end = events
+            .get(first)
+            .map_or(f64::INFINITY, |next| next.offset_ms);
         if end + release < track_ms {
             break;
         }

@@ -23,6 +23,4 @@ pub use settings::{
 };
 pub use smoothing::Smoother;
 pub use target::{smoothstep, target};
-pub use track::{
-    TrackError, TrackReceiver, TrackSender, VisemeEvent, VisemeTrack, track_channel,
-};
+pub use track::{TrackError, TrackReceiver, TrackSender, VisemeEvent, VisemeTrack, track_channel};

@@ -116,7 +116,10 @@ impl LipSyncSettings {
             }
         };
         non_negative("lead_ms", self.lead_ms);
-        non_negative("smoothing.time_constant_ms", f64::from(self.smoothing.time_constant_ms));
+        non_negative(
+            "smoothing.time_constant_ms",
+            f64::from(self.smoothing.time_constant_ms),
+        );
         non_negative("bilabial.onset_ms", self.bilabial.onset_ms);
         non_negative("bilabial.hold_ms", self.bilabial.hold_ms);
         non_negative("bilabial.release_ms", self.bilabial.release_ms);

@@ -49,14 +49,14 @@ impl Smoother {
     ) -> &Pose {
         let end_target = |f: &mut dyn FnMut(f64) -> Pose| f(1.0);
         let tau = f64::from(settings.time_constant_ms);
-        if !(dt_ms > 0.0) {
+        if dt_ms.is_nan() || dt_ms <= 0.0 {
             // No time passed: nothing moves, but remember where the target is.
             if self.last_target.is_none() {
                 self.last_target = Some(end_target(&mut target_at));
             }
             return &self.displayed;
         }
-        if !(tau > 0.0) {
+        if tau.is_nan() || tau <= 0.0 {
             let x = end_target(&mut target_at);
             self.displayed = x;
             self.last_target = Some(x);
@@ -109,7 +109,10 @@ mod tests {
             let t = frames as f64 * dt;
             let expected = 1.0 - (-t / 40.0).exp();
             let got = f64::from(s.displayed().get(ArkitTarget::JawOpen));
-            assert!((got - expected).abs() < 1e-4, "{fps} fps: {got} vs {expected}");
+            assert!(
+                (got - expected).abs() < 1e-4,
+                "{fps} fps: {got} vs {expected}"
+            );
         }
     }
 

@@ -68,7 +68,9 @@ mod tests {
         let table = VisemeTable::default();
         let settings = TargetSettings::default();
         let track = track(&[(0, 0.0), (2, 100.0), (0, 300.0)]);
-        let aa = table.pose(VisemeId::new(2).expect("id")).get(ArkitTarget::JawOpen);
+        let aa = table
+            .pose(VisemeId::new(2).expect("id"))
+            .get(ArkitTarget::JawOpen);
         let jaw = |t| target(&track, &table, &settings, t).get(ArkitTarget::JawOpen);
         assert_eq!(jaw(-10.0), 0.0);
         assert_eq!(jaw(59.0), 0.0, "held at silence for 60% of the gap");

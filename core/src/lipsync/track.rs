@@ -33,10 +33,12 @@ impl VisemeEvent {
 pub enum TrackError {
     #[error("the viseme track is empty")]
     Empty,
-    #[error("viseme event {index} has an invalid offset ({offset_ms} ms): offsets must be finite and >= 0")]
+    #[error(
+        "viseme event at index {index} has an invalid offset ({offset_ms} ms): offsets must be finite and >= 0"
+    )]
     BadOffset { index: usize, offset_ms: f64 },
     #[error(
-        "viseme event {index} starts at {offset_ms} ms, before the previous event at {previous_ms} ms: offsets must not decrease"
+        "viseme event at index {index} starts at {offset_ms} ms, before the previous event at {previous_ms} ms: offsets must not decrease"
     )]
     OutOfOrder {
         index: usize,
@@ -235,8 +237,8 @@ mod tests {
 
     #[test]
     fn finds_the_event_in_force() {
-        let track = VisemeTrack::from_events(vec![ev(0, 0.0), ev(21, 100.0), ev(2, 200.0)])
-            .expect("valid");
+        let track =
+            VisemeTrack::from_events(vec![ev(0, 0.0), ev(21, 100.0), ev(2, 200.0)]).expect("valid");
         assert_eq!(track.index_at(-5.0), None);
         assert_eq!(track.index_at(0.0), Some(0));
         assert_eq!(track.index_at(99.9), Some(0));

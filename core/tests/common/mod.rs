@@ -19,7 +19,10 @@ pub fn speech(seconds: f64) -> VisemeTrack {
     let mut events = Vec::new();
     let mut start = 0.0;
     while start < seconds * 1000.0 {
-        events.extend(line.iter().map(|e| VisemeEvent::new(e.id, e.offset_ms + start)));
+        events.extend(
+            line.iter()
+                .map(|e| VisemeEvent::new(e.id, e.offset_ms + start)),
+        );
         start += length;
     }
     VisemeTrack::from_events(events).expect("valid track")
@@ -61,6 +64,10 @@ pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
         return values[values.len() - 1];
     }
     let (t0, t1) = (times[i - 1], times[i]);
-    let u = if t1 > t0 { ((t - t0) / (t1 - t0)) as f32 } else { 0.0 };
+    let u = if t1 > t0 {
+        ((t - t0) / (t1 - t0)) as f32
+    } else {
+        0.0
+    };
     values[i - 1] + u * (values[i] - values[i - 1])
 }
