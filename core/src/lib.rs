@@ -3,6 +3,7 @@
 //! Pure logic only: no GPU, no window, no audio device. Time and randomness are inputs.
 
 pub mod arkit;
+pub mod asset;
 pub mod blink;
 pub mod face;
 pub mod gaze;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::bake;
+use crate::{bake, inspect};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -19,6 +19,15 @@ pub enum Command {
     /// Run the face animator over a viseme track and write every stage as JSON.
     #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text"])))]
     Bake(BakeArgs),
+    /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
+    /// clips, instances, extensions.
+    Inspect {
+        /// The .gltf or .glb file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -77,6 +86,7 @@ where
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Bake(args) => bake::run(&args),
+        Command::Inspect { file, json } => inspect::run(&file, json),
     }
 }
 

@@ -3,4 +3,5 @@
 
 pub mod bake;
 pub mod cli;
+pub mod inspect;
 pub mod plot;

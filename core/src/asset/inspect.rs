@@ -1,0 +1,256 @@
+//! What `npc-player inspect` reports about an asset, as data (JSON) and as text.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::load::Asset;
+use crate::arkit::{ARKIT_TARGET_COUNT, CanonicalTarget};
+
+/// The inspection report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Inspection {
+    pub meshes: Vec<MeshReport>,
+    /// Canonical names where the file's names normalise, else the file's names; unnamed
+    /// targets are left out. Each name once.
+    pub target_names: Vec<String>,
+    pub arkit_coverage: usize,
+    pub arkit_missing: Vec<&'static str>,
+    pub oculus_visemes: Vec<&'static str>,
+    pub skins: Vec<SkinReport>,
+    pub clips: Vec<ClipReport>,
+    /// Total instances of meshes placed more than once (0 if none).
+    pub instances: usize,
+    pub instance_groups: Vec<InstanceReport>,
+    pub extensions_used: Vec<String>,
+    pub extensions_required: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MeshReport {
+    pub name: Option<String>,
+    pub primitives: Vec<PrimitiveReport>,
+    pub targets: Vec<TargetReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PrimitiveReport {
+    pub vertices: usize,
+    pub triangles: usize,
+    pub targets: usize,
+    pub skinned: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetReport {
+    pub name: Option<String>,
+    pub canonical: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SkinReport {
+    pub joints: usize,
+    pub joint_names: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClipReport {
+    pub name: String,
+    pub duration_s: f32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InstanceReport {
+    pub mesh: usize,
+    pub count: usize,
+}
+
+fn canonical_name(c: CanonicalTarget) -> &'static str {
+    match c {
+        CanonicalTarget::Arkit(a) => a.name(),
+        CanonicalTarget::Oculus(o) => o.name(),
+    }
+}
+
+impl Inspection {
+    #[must_use]
+    pub fn of(asset: &Asset) -> Self {
+        let mut target_names: Vec<String> = Vec::new();
+        let meshes = asset
+            .meshes
+            .iter()
+            .map(|mesh| {
+                let targets: Vec<TargetReport> = mesh
+                    .target_names
+                    .iter()
+                    .map(|t| TargetReport {
+                        name: t.raw.clone(),
+                        canonical: t.canonical.map(|c| canonical_name(c).to_owned()),
+                    })
+                    .collect();
+                for t in &targets {
+                    if let Some(name) = t.canonical.as_ref().or(t.name.as_ref())
+                        && !target_names.contains(name)
+                    {
+                        target_names.push(name.clone());
+                    }
+                }
+                MeshReport {
+                    name: mesh.name.clone(),
+                    primitives: mesh
+                        .primitives
+                        .iter()
+                        .map(|p| PrimitiveReport {
+                            vertices: p.positions.len(),
+                            triangles: p.indices.len() / 3,
+                            targets: p.targets.len(),
+                            skinned: !p.joints.is_empty(),
+                        })
+                        .collect(),
+                    targets,
+                }
+            })
+            .collect();
+        Self {
+            meshes,
+            target_names,
+            arkit_coverage: asset.face_rig.arkit_coverage(),
+            arkit_missing: asset
+                .face_rig
+                .arkit_missing()
+                .iter()
+                .map(|t| t.name())
+                .collect(),
+            oculus_visemes: asset
+                .face_rig
+                .oculus_found()
+                .iter()
+                .map(|v| v.name())
+                .collect(),
+            skins: asset
+                .skins
+                .iter()
+                .map(|s| SkinReport {
+                    joints: s.joints.len(),
+                    joint_names: s.joint_names.clone(),
+                })
+                .collect(),
+            clips: asset
+                .clips
+                .iter()
+                .map(|c| ClipReport {
+                    name: c.name.clone(),
+                    duration_s: c.duration_s,
+                })
+                .collect(),
+            instances: asset.repeated_instances(),
+            instance_groups: asset
+                .instances
+                .iter()
+                .map(|g| InstanceReport {
+                    mesh: g.mesh,
+                    count: g.transforms.len(),
+                })
+                .collect(),
+            extensions_used: asset.extensions_used.clone(),
+            extensions_required: asset.extensions_required.clone(),
+            warnings: asset.warnings.clone(),
+        }
+    }
+
+    /// A readable multi-line summary.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "meshes: {}", self.meshes.len());
+        for (i, mesh) in self.meshes.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  mesh {i} {}: {} primitive(s)",
+                mesh.name.as_deref().unwrap_or("(unnamed)"),
+                mesh.primitives.len()
+            );
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "    primitive {p}: {} vertices, {} triangles, {} targets{}",
+                    prim.vertices,
+                    prim.triangles,
+                    prim.targets,
+                    if prim.skinned { ", skinned" } else { "" }
+                );
+            }
+            if !mesh.targets.is_empty() {
+                let names: Vec<String> = mesh
+                    .targets
+                    .iter()
+                    .enumerate()
+                    .map(|(t, target)| match (&target.name, &target.canonical) {
+                        (Some(raw), Some(c)) if raw != c => format!("{raw} -> {c}"),
+                        (_, Some(c)) => c.clone(),
+                        (Some(raw), None) => raw.clone(),
+                        (None, None) => format!("#{t}"),
+                    })
+                    .collect();
+                let _ = writeln!(out, "    targets: {}", names.join(", "));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "ARKit coverage: {}/{ARKIT_TARGET_COUNT}",
+            self.arkit_coverage
+        );
+        if self.arkit_coverage > 0 && !self.arkit_missing.is_empty() {
+            let _ = writeln!(out, "  missing: {}", self.arkit_missing.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "Oculus visemes: {}",
+            if self.oculus_visemes.is_empty() {
+                "none".to_owned()
+            } else {
+                format!(
+                    "{} ({})",
+                    self.oculus_visemes.len(),
+                    self.oculus_visemes.join(", ")
+                )
+            }
+        );
+        let _ = writeln!(out, "skins: {}", self.skins.len());
+        for (i, skin) in self.skins.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  skin {i}: {} joints: {}",
+                skin.joints,
+                skin.joint_names.join(", ")
+            );
+        }
+        let _ = writeln!(out, "clips: {}", self.clips.len());
+        for clip in &self.clips {
+            let _ = writeln!(out, "  {}: {:.3} s", clip.name, clip.duration_s);
+        }
+        let _ = writeln!(out, "instances of repeated meshes: {}", self.instances);
+        for group in self.instance_groups.iter().filter(|g| g.count > 1) {
+            let _ = writeln!(out, "  mesh {}: {} instances", group.mesh, group.count);
+        }
+        let _ = writeln!(out, "extensions used: {}", list(&self.extensions_used));
+        let _ = writeln!(
+            out,
+            "extensions required: {}",
+            list(&self.extensions_required)
+        );
+        for warning in &self.warnings {
+            let _ = writeln!(out, "warning: {warning}");
+        }
+        out
+    }
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}

@@ -1,0 +1,131 @@
+//! Loading a whole asset: document, meshes, face rig, nodes, skins, clips, materials,
+//! instance groups.
+
+use std::path::Path;
+
+use super::accessor::Reader;
+use super::animation::{Clip, read_clips};
+use super::collision::GroundGrid;
+use super::error::{AssetError, Result};
+use super::face_rig::FaceRig;
+use super::material::{Material, Texture, read_materials};
+use super::mesh::{Mesh, read_meshes};
+use super::scene::{InstanceGroup, Node, instance_groups, read_nodes, scene_roots};
+use super::skin::{Skin, read_skins};
+use super::source::Source;
+
+/// Extensions a file may require and still load here.
+pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
+    "KHR_mesh_quantization",
+    "EXT_mesh_gpu_instancing",
+    "KHR_materials_unlit",
+    "KHR_texture_transform",
+    "KHR_texture_basisu",
+    "EXT_texture_webp",
+];
+
+/// Everything the tools need from a glTF file, on the CPU.
+#[derive(Clone, Debug)]
+pub struct Asset {
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    /// Decoded base-colour textures by glTF texture index (None: not used or not decodable).
+    pub textures: Vec<Option<Texture>>,
+    pub nodes: Vec<Node>,
+    /// Root nodes of the scene shown.
+    pub roots: Vec<usize>,
+    pub skins: Vec<Skin>,
+    pub clips: Vec<Clip>,
+    /// Each mesh placed in the scene once per group, with one world transform per instance.
+    pub instances: Vec<InstanceGroup>,
+    pub face_rig: FaceRig,
+    pub extensions_used: Vec<String>,
+    pub extensions_required: Vec<String>,
+    /// Things that did not stop the load but were left out or guessed.
+    pub warnings: Vec<String>,
+}
+
+impl Asset {
+    /// Loads a .gltf or .glb file.
+    pub fn load(path: &Path) -> Result<Self> {
+        Self::from_source(&Source::from_path(path)?)
+    }
+
+    /// Loads from bytes; external files resolve against `base_dir` when given.
+    pub fn from_bytes(bytes: &[u8], base_dir: Option<&Path>) -> Result<Self> {
+        Self::from_source(&Source::from_bytes(bytes, base_dir.map(Path::to_path_buf))?)
+    }
+
+    fn from_source(source: &Source) -> Result<Self> {
+        let root = &source.root;
+        if let Some(ext) = root
+            .extensions_required
+            .iter()
+            .find(|e| !SUPPORTED_REQUIRED_EXTENSIONS.contains(&e.as_str()))
+        {
+            return Err(AssetError::UnsupportedExtension(ext.clone()));
+        }
+        let reader = Reader::new(root, &source.buffers);
+        let mut warnings = Vec::new();
+        let meshes = read_meshes(&reader, &mut warnings)?;
+        let nodes = read_nodes(&reader, &mut warnings)?;
+        let skins = read_skins(&reader, &nodes)?;
+        let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
+        let clips = read_clips(&reader, &nodes, &target_counts)?;
+        let (materials, textures) = read_materials(source, &reader, &mut warnings);
+        let roots = scene_roots(root, &nodes);
+        let instances = instance_groups(&nodes, &roots);
+        let face_rig = FaceRig::from_meshes(&meshes);
+        Ok(Self {
+            meshes,
+            materials,
+            textures,
+            nodes,
+            roots,
+            skins,
+            clips,
+            instances,
+            face_rig,
+            extensions_used: root.extensions_used.clone(),
+            extensions_required: root.extensions_required.clone(),
+            warnings,
+        })
+    }
+
+    /// Instances in the scene of meshes placed more than once.
+    #[must_use]
+    pub fn repeated_instances(&self) -> usize {
+        self.instances
+            .iter()
+            .filter(|g| g.transforms.len() > 1)
+            .map(|g| g.transforms.len())
+            .sum()
+    }
+
+    /// The triangles of every unskinned mesh in the scene, in world space, for ground collision.
+    #[must_use]
+    pub fn collision_grid(&self) -> GroundGrid {
+        let mut triangles = Vec::new();
+        for group in self.instances.iter().filter(|g| g.skin.is_none()) {
+            let Some(mesh) = self.meshes.get(group.mesh) else {
+                continue;
+            };
+            for transform in &group.transforms {
+                for primitive in &mesh.primitives {
+                    for tri in primitive.indices.chunks_exact(3) {
+                        let corner = |i: u32| {
+                            let p = primitive
+                                .positions
+                                .get(i as usize)
+                                .copied()
+                                .unwrap_or_default();
+                            transform.transform_point3(glam::Vec3::from(p))
+                        };
+                        triangles.push([corner(tri[0]), corner(tri[1]), corner(tri[2])]);
+                    }
+                }
+            }
+        }
+        GroundGrid::new(triangles)
+    }
+}

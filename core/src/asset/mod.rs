@@ -1,0 +1,24 @@
+//! glTF assets on the CPU: meshes with morph targets, the face rig that drives them by ARKit
+//! name, skins and animation clips, the scene with instanced meshes, materials and textures,
+//! and a collision grid for ground height. No GPU here: the player uploads what this loads.
+
+mod accessor;
+pub mod animation;
+pub mod collision;
+mod error;
+pub mod face_rig;
+pub mod inspect;
+mod load;
+pub mod material;
+pub mod mesh;
+pub mod scene;
+pub mod skin;
+mod source;
+mod transform;
+
+pub use accessor::Reader;
+pub use error::{AssetError, Result};
+pub use face_rig::{FaceRig, TargetRef};
+pub use load::{Asset, SUPPORTED_REQUIRED_EXTENSIONS};
+pub use source::Source;
+pub use transform::Transform;

@@ -1,0 +1,19 @@
+//! `npc-player inspect`: what a glTF file holds, as the loader sees it.
+
+use std::path::Path;
+
+use anyhow::Context;
+use npc_core::asset::Asset;
+use npc_core::asset::inspect::Inspection;
+
+/// Loads `path` and prints its inspection as text or JSON.
+pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
+    let asset = Asset::load(path).with_context(|| format!("{}", path.display()))?;
+    let report = Inspection::of(&asset);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
