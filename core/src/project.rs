@@ -37,11 +37,8 @@ impl Default for Project {
 /// Why a project could not be read or written.
 #[derive(Debug, Error)]
 pub enum ProjectError {
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("{path}: {io}")]
+    Io { path: PathBuf, io: std::io::Error },
     #[error("{path}:{line}:{col}: {message}")]
     Parse {
         path: PathBuf,
@@ -63,9 +60,9 @@ pub enum ProjectError {
 impl Project {
     /// Reads and validates a project file.
     pub fn load(path: &Path) -> Result<Self, ProjectError> {
-        let text = fs::read_to_string(path).map_err(|source| ProjectError::Io {
+        let text = fs::read_to_string(path).map_err(|io| ProjectError::Io {
             path: path.to_owned(),
-            source,
+            io,
         })?;
         Self::parse(&text, path)
     }
@@ -105,9 +102,9 @@ impl Project {
 
     /// Writes the project atomically: to a temporary file in the same folder, then renamed.
     pub fn save(&self, path: &Path) -> Result<(), ProjectError> {
-        let io = |source| ProjectError::Io {
+        let io = |io| ProjectError::Io {
             path: path.to_owned(),
-            source,
+            io,
         };
         let text = self
             .to_ron()

@@ -291,3 +291,71 @@ fn out_of_range_vertex_indices_are_refused() {
     let err = Asset::from_bytes(&doc.finish(extra), None).expect_err("index 7 of 3");
     assert!(err.to_string().contains("index 7 is out of range"), "{err}");
 }
+
+#[test]
+fn meshopt_compressed_views_decode_like_gltfpack_writes_them() {
+    // Four vertices of 12 bytes (f32 positions) and two triangles, compressed as gltfpack does.
+    let positions: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.5],
+    ];
+    let vertices: Vec<[u8; 12]> = positions
+        .iter()
+        .map(|p| {
+            let mut v = [0_u8; 12];
+            for (i, c) in p.iter().enumerate() {
+                v[i * 4..i * 4 + 4].copy_from_slice(&c.to_le_bytes());
+            }
+            v
+        })
+        .collect();
+    let encoded_vertices = meshopt::encoding::encode_vertex_buffer(&vertices).unwrap();
+    let encoded_indices = meshopt::encoding::encode_index_buffer(&[0, 1, 2, 0, 2, 3], 4).unwrap();
+
+    let mut doc = Doc::default();
+    let cv = doc.view(&encoded_vertices);
+    let ci = doc.view(&encoded_indices);
+    let compressed = |view: &Value, stride: usize, count: usize, mode: &str| {
+        json!({"buffer": 0, "byteOffset": view["byteOffset"], "byteLength": view["byteLength"],
+            "byteStride": stride, "count": count, "mode": mode})
+    };
+    let vertex_ext = compressed(&doc.views[cv], 12, 4, "ATTRIBUTES");
+    let index_ext = compressed(&doc.views[ci], 2, 6, "TRIANGLES");
+    // Decoded views live in a fallback buffer with no data, as gltfpack -cc writes.
+    let pv = doc.views.len();
+    doc.views
+        .push(json!({"buffer": 1, "byteLength": 48, "byteStride": 12,
+        "extensions": {"EXT_meshopt_compression": vertex_ext}}));
+    doc.views.push(json!({"buffer": 1, "byteLength": 12,
+        "extensions": {"EXT_meshopt_compression": index_ext}}));
+    let pos = doc.accessor(
+        json!({"bufferView": pv, "componentType": 5126, "count": 4, "type": "VEC3",
+        "min": [0, 0, 0], "max": [1, 1, 0.5]}),
+    );
+    let idx = doc.accessor(
+        json!({"bufferView": pv + 1, "componentType": 5123, "count": 6, "type": "SCALAR"}),
+    );
+    let mut extra = nodes_for(1);
+    extra["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": pos}, "indices": idx}]}]);
+    extra["extensionsUsed"] = json!(["EXT_meshopt_compression"]);
+    extra["extensionsRequired"] = json!(["EXT_meshopt_compression"]);
+    let mut value: Value = serde_json::from_slice(&doc.finish(extra)).unwrap();
+    value["buffers"].as_array_mut().unwrap().push(
+        json!({"byteLength": 60, "extensions": {"EXT_meshopt_compression": {"fallback": true}}}),
+    );
+    let asset = Asset::from_bytes(&serde_json::to_vec(&value).unwrap(), None).unwrap();
+    let p = &asset.meshes[0].primitives[0];
+    assert_eq!(p.positions, positions.to_vec());
+    assert_eq!(p.indices, vec![0, 1, 2, 0, 2, 3]);
+
+    // Corrupt compressed bytes: an error, not a panic.
+    let mut broken = value.clone();
+    broken["buffers"][0]["uri"] = json!(
+        "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    );
+    broken["buffers"][0]["byteLength"] = json!(51);
+    let err = Asset::from_bytes(&serde_json::to_vec(&broken).unwrap(), None).expect_err("corrupt");
+    assert!(err.to_string().contains("EXT_meshopt_compression"), "{err}");
+}

@@ -2,13 +2,15 @@
 
 use std::path::Path;
 
-use anyhow::Context;
-use npc_core::asset::Asset;
 use npc_core::asset::inspect::Inspection;
+use npc_core::asset::{Asset, AssetError};
 
 /// Loads `path` and prints its inspection as text or JSON.
 pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
-    let asset = Asset::load(path).with_context(|| format!("{}", path.display()))?;
+    let asset = Asset::load(path).map_err(|e| match e {
+        AssetError::Io { .. } => anyhow::anyhow!(e),
+        other => anyhow::anyhow!("{}: {other}", path.display()),
+    })?;
     let report = Inspection::of(&asset);
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -16,6 +16,8 @@ const MAX_DECODED_BYTES: usize = 512 << 20;
 pub struct Reader<'a> {
     pub root: &'a json::Root,
     pub buffers: &'a [Vec<u8>],
+    /// Decoded bytes of compressed buffer views, by view index (None: stored plainly).
+    pub decoded_views: &'a [Option<Vec<u8>>],
 }
 
 /// How values of one component type are laid out and turned into numbers.
@@ -86,7 +88,21 @@ fn decode_u32(c: ComponentType, b: &[u8]) -> Option<u32> {
 impl<'a> Reader<'a> {
     #[must_use]
     pub fn new(root: &'a json::Root, buffers: &'a [Vec<u8>]) -> Self {
-        Self { root, buffers }
+        Self {
+            root,
+            buffers,
+            decoded_views: &[],
+        }
+    }
+
+    /// A reader of a whole [`super::Source`], compressed views included.
+    #[must_use]
+    pub fn of(source: &'a super::Source) -> Self {
+        Self {
+            root: &source.root,
+            buffers: &source.buffers,
+            decoded_views: &source.decoded_views,
+        }
     }
 
     fn accessor(&self, index: usize) -> Result<&'a json::Accessor> {
@@ -116,6 +132,9 @@ impl<'a> Reader<'a> {
                 what: "buffer view",
                 index: view_index,
             })?;
+        if let Some(Some(decoded)) = self.decoded_views.get(view_index) {
+            return Ok((decoded, view.byte_stride.map(|s| s.0)));
+        }
         let buffer_index = view.buffer.value();
         let buffer = self
             .buffers

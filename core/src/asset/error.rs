@@ -7,11 +7,8 @@ use thiserror::Error;
 /// Why an asset could not be loaded.
 #[derive(Debug, Error)]
 pub enum AssetError {
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("cannot read {path}: {io}")]
+    Io { path: PathBuf, io: std::io::Error },
     #[error("not a valid glTF file: {0}")]
     Format(String),
     #[error("invalid glTF JSON at line {line}, column {column}: {message}")]

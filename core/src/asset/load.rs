@@ -22,6 +22,7 @@ pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
     "KHR_texture_transform",
     "KHR_texture_basisu",
     "EXT_texture_webp",
+    "EXT_meshopt_compression",
 ];
 
 /// Everything the tools need from a glTF file, on the CPU.
@@ -65,7 +66,7 @@ impl Asset {
         {
             return Err(AssetError::UnsupportedExtension(ext.clone()));
         }
-        let reader = Reader::new(root, &source.buffers);
+        let reader = Reader::of(source);
         let mut warnings = Vec::new();
         let meshes = read_meshes(&reader, &mut warnings)?;
         let nodes = read_nodes(&reader, &mut warnings)?;

@@ -5,6 +5,7 @@
 mod accessor;
 pub mod animation;
 pub mod collision;
+mod compression;
 mod error;
 pub mod face_rig;
 pub mod inspect;

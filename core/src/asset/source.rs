@@ -15,6 +15,8 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 pub struct Source {
     pub root: json::Root,
     pub buffers: Vec<Vec<u8>>,
+    /// Buffer views decoded from EXT_meshopt_compression, by view index.
+    pub decoded_views: Vec<Option<Vec<u8>>>,
     pub base_dir: Option<PathBuf>,
 }
 
@@ -43,9 +45,11 @@ impl Source {
         for (index, buffer) in root.buffers.iter().enumerate() {
             buffers.push(load_buffer(index, buffer, blob, base_dir.as_deref())?);
         }
+        let decoded_views = super::compression::decode_views(&root, &buffers)?;
         Ok(Self {
             root,
             buffers,
+            decoded_views,
             base_dir,
         })
     }
@@ -64,9 +68,9 @@ impl Source {
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>> {
-    let io = |source| AssetError::Io {
+    let io = |io| AssetError::Io {
         path: path.to_owned(),
-        source,
+        io,
     };
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > MAX_FILE_BYTES {
@@ -125,6 +129,17 @@ fn load_buffer(
         uri: uri.to_owned(),
         reason,
     };
+    let fallback = buffer
+        .extensions
+        .as_ref()
+        .and_then(|e| e.others.get("EXT_meshopt_compression"))
+        .and_then(|e| e.get("fallback"))
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    if fallback && buffer.uri.is_none() {
+        // Only there for loaders without the extension; the compressed views replace it.
+        return Ok(Vec::new());
+    }
     let data = match &buffer.uri {
         None => blob
             .map(<[u8]>::to_vec)

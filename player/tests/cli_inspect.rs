@@ -1,0 +1,97 @@
+//! `npc-player inspect` on real files, and one clear line for a bad one.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn npc_player(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_npc-player"))
+        .args(args)
+        .output()
+        .expect("run npc-player")
+}
+
+fn sample(relative: &str) -> Option<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets/gltf-samples")
+        .join(relative);
+    if path.exists() {
+        return Some(path.display().to_string());
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing sample {}",
+        path.display()
+    );
+    None
+}
+
+#[test]
+fn json_report_has_the_documented_keys() {
+    let Some(fox) = sample("Fox/Fox.glb") else {
+        return;
+    };
+    let out = npc_player(&["inspect", &fox, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "meshes",
+        "target_names",
+        "arkit_coverage",
+        "arkit_missing",
+        "oculus_visemes",
+        "skins",
+        "clips",
+        "instances",
+        "extensions_required",
+    ] {
+        assert!(json.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(json["skins"][0]["joints"], 24);
+    assert_eq!(
+        json["skins"][0]["joint_names"].as_array().unwrap().len(),
+        24
+    );
+    assert_eq!(json["clips"][1]["name"], "Walk");
+    assert_eq!(json["meshes"][0]["primitives"][0]["vertices"], 1728);
+    assert_eq!(json["arkit_missing"].as_array().unwrap().len(), 52);
+}
+
+#[test]
+fn text_report_names_coverage_and_instances() {
+    let Some(path) = sample("SimpleInstancing/simple-instancing.glb") else {
+        return;
+    };
+    let out = npc_player(&["inspect", &path]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("ARKit coverage: 0/52"), "{text}");
+    assert!(text.contains("mesh 0: 125 instances"), "{text}");
+}
+
+#[test]
+fn a_broken_file_is_one_line_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [
+        ("garbage.glb", &b"glTF\x02\x00\x00\x00\x10\x00"[..]),
+        ("truncated.gltf", b"{\"asset\": {\"version\": \"2.0\"}, \"meshes\": ["),
+        ("missing-buffer.gltf", b"{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"nope.bin\"}]}"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = npc_player(&["inspect", path.to_str().unwrap()]);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(name), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let out = npc_player(&["inspect", "/no/such/file.glb"]);
+    assert_eq!(out.status.code(), Some(1));
+}
