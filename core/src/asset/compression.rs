@@ -127,13 +127,13 @@ fn apply_filter(filter: &str, bytes: &mut [u8], stride: usize) -> Result<(), Str
     use meshopt::encoding::{decode_filter_exp, decode_filter_oct, decode_filter_quat};
     match (filter, stride) {
         ("NONE", _) => {}
-        ("OCTAHEDRAL", 4) => with_elements::<i8, 4>(bytes, |v| decode_filter_oct(v)),
-        ("OCTAHEDRAL", 8) => with_elements::<i16, 4>(bytes, |v| decode_filter_oct(v)),
+        ("OCTAHEDRAL", 4) => with_elements::<i8, 4>(bytes, decode_filter_oct),
+        ("OCTAHEDRAL", 8) => with_elements::<i16, 4>(bytes, decode_filter_oct),
         ("QUATERNION", 8) => with_elements::<i16, 4>(bytes, decode_filter_quat),
-        ("EXPONENTIAL", 4) => with_elements::<u32, 1>(bytes, |v| decode_filter_exp(v)),
-        ("EXPONENTIAL", 8) => with_elements::<u32, 2>(bytes, |v| decode_filter_exp(v)),
-        ("EXPONENTIAL", 12) => with_elements::<u32, 3>(bytes, |v| decode_filter_exp(v)),
-        ("EXPONENTIAL", 16) => with_elements::<u32, 4>(bytes, |v| decode_filter_exp(v)),
+        ("EXPONENTIAL", 4) => with_elements::<u32, 1>(bytes, decode_filter_exp),
+        ("EXPONENTIAL", 8) => with_elements::<u32, 2>(bytes, decode_filter_exp),
+        ("EXPONENTIAL", 12) => with_elements::<u32, 3>(bytes, decode_filter_exp),
+        ("EXPONENTIAL", 16) => with_elements::<u32, 4>(bytes, decode_filter_exp),
         (other, stride) => {
             return Err(format!(
                 "filter {other} with byteStride {stride} is not supported"
