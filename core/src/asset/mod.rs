@@ -16,6 +16,7 @@ pub mod scene;
 pub mod skin;
 mod source;
 mod transform;
+pub mod writer;
 
 pub use accessor::Reader;
 pub use error::{AssetError, Result};

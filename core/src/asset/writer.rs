@@ -1,0 +1,364 @@
+//! Writing glTF binaries (GLB) from the same structures the loader reads: meshes with morph
+//! targets and skin attributes, nodes (EXT_mesh_gpu_instancing included), skins, clips,
+//! materials with PNG textures. The project's own content and test assets are made with it,
+//! and a written file loads back through [`super::Asset`] like any user file.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+
+use glam::Mat4;
+use serde_json::{Value, json};
+
+use super::animation::{Clip, Interpolation, Property};
+use super::material::{AlphaMode, Material, Texture};
+use super::mesh::Primitive;
+use super::scene::Node;
+
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+
+/// Collects a document and its binary chunk.
+#[derive(Debug, Default)]
+pub struct GlbWriter {
+    bin: Vec<u8>,
+    buffer_views: Vec<Value>,
+    accessors: Vec<Value>,
+    meshes: Vec<Value>,
+    nodes: Vec<Value>,
+    skins: Vec<Value>,
+    animations: Vec<Value>,
+    materials: Vec<Value>,
+    textures: Vec<Value>,
+    images: Vec<Value>,
+    roots: Vec<usize>,
+    extensions_used: BTreeSet<&'static str>,
+}
+
+impl GlbWriter {
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends bytes as a buffer view (4-byte aligned) and returns its index.
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let mut view =
+            json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        if let Some(target) = target {
+            view["target"] = json!(target);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.buffer_views.push(view);
+        self.buffer_views.len() - 1
+    }
+
+    fn accessor(&mut self, accessor: Value) -> usize {
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
+    /// Float data of `width` components per element; min/max are written for VEC3.
+    fn floats(&mut self, data: &[f32], width: usize, target: Option<u32>, bounds: bool) -> usize {
+        let kind = match width {
+            1 => "SCALAR",
+            2 => "VEC2",
+            3 => "VEC3",
+            4 => "VEC4",
+            _ => "MAT4",
+        };
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.view(&bytes, target);
+        let count = data.len() / width.max(1);
+        let mut accessor =
+            json!({"bufferView": view, "componentType": FLOAT, "count": count, "type": kind});
+        if bounds && count > 0 {
+            let mut min = vec![f32::MAX; width];
+            let mut max = vec![f32::MIN; width];
+            for element in data.chunks_exact(width) {
+                for (i, &v) in element.iter().enumerate() {
+                    min[i] = min[i].min(v);
+                    max[i] = max[i].max(v);
+                }
+            }
+            accessor["min"] = json!(min);
+            accessor["max"] = json!(max);
+        }
+        self.accessor(accessor)
+    }
+
+    fn vec3s(&mut self, data: &[[f32; 3]], bounds: bool) -> usize {
+        let flat: Vec<f32> = data.iter().flatten().copied().collect();
+        self.floats(&flat, 3, Some(ARRAY_BUFFER), bounds)
+    }
+
+    /// Adds a material; its texture, if any, is taken from `textures` and stored as PNG.
+    pub fn add_material(&mut self, material: &Material, textures: &[Option<Texture>]) -> usize {
+        let mut pbr = json!({"baseColorFactor": material.base_color, "metallicFactor": 0.0, "roughnessFactor": 0.8});
+        if let Some(texture) = material
+            .base_color_texture
+            .and_then(|t| textures.get(t))
+            .and_then(Option::as_ref)
+            && let Some(png) = encode_png(texture)
+        {
+            let view = self.view(&png, None);
+            self.images
+                .push(json!({"bufferView": view, "mimeType": "image/png"}));
+            self.textures.push(json!({"source": self.images.len() - 1}));
+            pbr["baseColorTexture"] = json!({"index": self.textures.len() - 1});
+        }
+        let mut m = json!({"pbrMetallicRoughness": pbr, "doubleSided": material.double_sided});
+        if let Some(name) = &material.name {
+            m["name"] = json!(name);
+        }
+        match material.alpha_mode {
+            AlphaMode::Opaque => {}
+            AlphaMode::Mask { cutoff } => {
+                m["alphaMode"] = json!("MASK");
+                m["alphaCutoff"] = json!(cutoff);
+            }
+            AlphaMode::Blend => m["alphaMode"] = json!("BLEND"),
+        }
+        self.materials.push(m);
+        self.materials.len() - 1
+    }
+
+    /// Adds a mesh. Target names go to `extras.targetNames`.
+    pub fn add_mesh(
+        &mut self,
+        name: &str,
+        primitives: &[Primitive],
+        target_names: &[&str],
+        default_weights: &[f32],
+    ) -> usize {
+        let mut written = Vec::with_capacity(primitives.len());
+        for p in primitives {
+            let mut attributes = json!({"POSITION": self.vec3s(&p.positions, true)});
+            if !p.normals.is_empty() {
+                attributes["NORMAL"] = json!(self.vec3s(&p.normals, false));
+            }
+            if !p.uvs.is_empty() {
+                let flat: Vec<f32> = p.uvs.iter().flatten().copied().collect();
+                attributes["TEXCOORD_0"] = json!(self.floats(&flat, 2, Some(ARRAY_BUFFER), false));
+            }
+            if !p.joints.is_empty() && p.joints.len() == p.weights.len() {
+                let bytes: Vec<u8> = p
+                    .joints
+                    .iter()
+                    .flatten()
+                    .flat_map(|j| j.to_le_bytes())
+                    .collect();
+                let view = self.view(&bytes, Some(ARRAY_BUFFER));
+                attributes["JOINTS_0"] = json!(self.accessor(json!({"bufferView": view,
+                    "componentType": UNSIGNED_SHORT, "count": p.joints.len(), "type": "VEC4"})));
+                let flat: Vec<f32> = p.weights.iter().flatten().copied().collect();
+                attributes["WEIGHTS_0"] = json!(self.floats(&flat, 4, Some(ARRAY_BUFFER), false));
+            }
+            let index_bytes: Vec<u8> = p.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+            let view = self.view(&index_bytes, Some(ELEMENT_ARRAY_BUFFER));
+            let indices = self.accessor(json!({"bufferView": view, "componentType": UNSIGNED_INT,
+                "count": p.indices.len(), "type": "SCALAR"}));
+            let targets: Vec<Value> = p
+                .targets
+                .iter()
+                .map(|t| {
+                    let mut target = json!({"POSITION": self.vec3s(&t.positions, true)});
+                    if !t.normals.is_empty() {
+                        target["NORMAL"] = json!(self.vec3s(&t.normals, false));
+                    }
+                    target
+                })
+                .collect();
+            let mut primitive = json!({"attributes": attributes, "indices": indices, "mode": 4});
+            if !targets.is_empty() {
+                primitive["targets"] = json!(targets);
+            }
+            if let Some(material) = p.material {
+                primitive["material"] = json!(material);
+            }
+            written.push(primitive);
+        }
+        let mut mesh = json!({"name": name, "primitives": written});
+        if !target_names.is_empty() {
+            mesh["extras"] = json!({"targetNames": target_names});
+        }
+        if !default_weights.is_empty() {
+            mesh["weights"] = json!(default_weights);
+        }
+        self.meshes.push(mesh);
+        self.meshes.len() - 1
+    }
+
+    /// Adds a node (its `parent` is implied by the other nodes' children).
+    pub fn add_node(&mut self, node: &Node) -> usize {
+        let t = &node.transform;
+        let mut n = json!({
+            "translation": t.translation.to_array(),
+            "rotation": t.rotation.to_array(),
+            "scale": t.scale.to_array(),
+        });
+        if let Some(name) = &node.name {
+            n["name"] = json!(name);
+        }
+        if !node.children.is_empty() {
+            n["children"] = json!(node.children);
+        }
+        if let Some(mesh) = node.mesh {
+            n["mesh"] = json!(mesh);
+        }
+        if let Some(skin) = node.skin {
+            n["skin"] = json!(skin);
+        }
+        if !node.gpu_instances.is_empty() {
+            let translations: Vec<f32> = node
+                .gpu_instances
+                .iter()
+                .flat_map(|i| i.translation.to_array())
+                .collect();
+            let rotations: Vec<f32> = node
+                .gpu_instances
+                .iter()
+                .flat_map(|i| i.rotation.to_array())
+                .collect();
+            let scales: Vec<f32> = node
+                .gpu_instances
+                .iter()
+                .flat_map(|i| i.scale.to_array())
+                .collect();
+            let attributes = json!({
+                "TRANSLATION": self.floats(&translations, 3, None, false),
+                "ROTATION": self.floats(&rotations, 4, None, false),
+                "SCALE": self.floats(&scales, 3, None, false),
+            });
+            n["extensions"] = json!({"EXT_mesh_gpu_instancing": {"attributes": attributes}});
+            self.extensions_used.insert("EXT_mesh_gpu_instancing");
+        }
+        self.nodes.push(n);
+        self.nodes.len() - 1
+    }
+
+    /// Adds a skin over `joints` (node indices) with their inverse bind matrices.
+    pub fn add_skin(&mut self, name: &str, joints: &[usize], inverse_bind: &[Mat4]) -> usize {
+        let flat: Vec<f32> = inverse_bind.iter().flat_map(Mat4::to_cols_array).collect();
+        let ibm = self.floats(&flat, 16, None, false);
+        self.skins
+            .push(json!({"name": name, "joints": joints, "inverseBindMatrices": ibm}));
+        self.skins.len() - 1
+    }
+
+    /// Adds an animation clip.
+    pub fn add_clip(&mut self, clip: &Clip) -> usize {
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for channel in &clip.channels {
+            let input = self.floats(&channel.times, 1, None, true);
+            let width = match channel.property {
+                Property::Weights => 1,
+                _ => channel.width,
+            };
+            let output = self.floats(&channel.values, width, None, false);
+            let interpolation = match channel.interpolation {
+                Interpolation::Linear => "LINEAR",
+                Interpolation::Step => "STEP",
+                Interpolation::CubicSpline => "CUBICSPLINE",
+            };
+            samplers
+                .push(json!({"input": input, "output": output, "interpolation": interpolation}));
+            let path = match channel.property {
+                Property::Translation => "translation",
+                Property::Rotation => "rotation",
+                Property::Scale => "scale",
+                Property::Weights => "weights",
+            };
+            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": channel.node, "path": path}}));
+        }
+        self.animations
+            .push(json!({"name": clip.name, "samplers": samplers, "channels": channels}));
+        self.animations.len() - 1
+    }
+
+    /// The nodes at the top of the scene.
+    pub fn set_roots(&mut self, roots: Vec<usize>) {
+        self.roots = roots;
+    }
+
+    /// The document as JSON (buffers not embedded).
+    fn document(&self) -> Value {
+        let mut doc = json!({
+            "asset": {"version": "2.0", "generator": "Living NPC"},
+            "scene": 0,
+            "scenes": [{"nodes": self.roots}],
+            "nodes": self.nodes,
+            "meshes": self.meshes,
+            "accessors": self.accessors,
+            "bufferViews": self.buffer_views,
+            "buffers": [{"byteLength": self.bin.len()}],
+        });
+        for (key, list) in [
+            ("skins", &self.skins),
+            ("animations", &self.animations),
+            ("materials", &self.materials),
+            ("textures", &self.textures),
+            ("images", &self.images),
+        ] {
+            if !list.is_empty() {
+                doc[key] = json!(list);
+            }
+        }
+        if !self.extensions_used.is_empty() {
+            doc["extensionsUsed"] = json!(self.extensions_used);
+        }
+        doc
+    }
+
+    /// The GLB bytes: header, JSON chunk, BIN chunk.
+    #[must_use]
+    pub fn to_glb(&self) -> Vec<u8> {
+        let mut json = self.document().to_string().into_bytes();
+        while !json.len().is_multiple_of(4) {
+            json.push(b' ');
+        }
+        let mut bin = self.bin.clone();
+        while !bin.len().is_multiple_of(4) {
+            bin.push(0);
+        }
+        let total = 12 + 8 + json.len() + 8 + bin.len();
+        let mut out = Vec::with_capacity(total);
+        let word = |v: usize| u32::try_from(v).unwrap_or(u32::MAX).to_le_bytes();
+        out.extend_from_slice(b"glTF");
+        out.extend_from_slice(&2_u32.to_le_bytes());
+        out.extend_from_slice(&word(total));
+        out.extend_from_slice(&word(json.len()));
+        out.extend_from_slice(b"JSON");
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&word(bin.len()));
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+        out
+    }
+
+    /// Writes the GLB atomically (temporary file, then rename).
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+        temp.write_all(&self.to_glb())?;
+        temp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+fn encode_png(texture: &Texture) -> Option<Vec<u8>> {
+    let image = image::RgbaImage::from_raw(texture.width, texture.height, texture.rgba.clone())?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).ok()?;
+    Some(png.into_inner())
+}
