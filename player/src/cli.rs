@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{bake, inspect};
+use crate::{bake, check, inspect};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -19,6 +19,12 @@ pub enum Command {
     /// Run the face animator over a viseme track and write every stage as JSON.
     #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text"])))]
     Bake(BakeArgs),
+    /// Validate a project and every asset it references (exit 1 with one line per problem).
+    Check {
+        /// The project file (RON).
+        #[arg(long, value_name = "FILE")]
+        project: PathBuf,
+    },
     /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
     /// clips, instances, extensions.
     Inspect {
@@ -87,6 +93,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Bake(args) => bake::run(&args),
         Command::Inspect { file, json } => inspect::run(&file, json),
+        Command::Check { project } => check::run(&project),
     }
 }
 

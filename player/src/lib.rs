@@ -2,6 +2,7 @@
 //! animation engine (`bake`); the renderer and the live runtime build on the same library.
 
 pub mod bake;
+pub mod check;
 pub mod cli;
 pub mod inspect;
 pub mod plot;

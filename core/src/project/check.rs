@@ -1,0 +1,153 @@
+//! Checking a project against the files it names: every asset loads, avatars have faces and
+//! clips, the sky is complete.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::Project;
+use crate::arkit::ARKIT_TARGET_COUNT;
+use crate::asset::Asset;
+
+/// The clips a body needs for the NPC states.
+pub const BODY_CLIPS: [&str; 3] = ["idle", "walk", "talk"];
+/// The sky faces, in cube layer order.
+pub const SKY_FACES: [&str; 6] = ["px", "nx", "py", "ny", "pz", "nz"];
+/// The three skies blended over the day.
+pub const SKIES: [&str; 3] = ["day", "noon", "night"];
+
+/// What a check found: problems fail it, warnings do not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckReport {
+    pub problems: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl CheckReport {
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// What a check needs to know about one loaded file.
+#[derive(Clone, Debug)]
+struct Facts {
+    skinned: bool,
+    clips: Vec<String>,
+    arkit_coverage: usize,
+    arkit_missing: Vec<&'static str>,
+    has_ground: bool,
+}
+
+impl Facts {
+    fn of(asset: &Asset) -> Self {
+        Self {
+            skinned: !asset.skins.is_empty(),
+            clips: asset.clips.iter().map(|c| c.name.clone()).collect(),
+            arkit_coverage: asset.face_rig.arkit_coverage(),
+            arkit_missing: asset
+                .face_rig
+                .arkit_missing()
+                .iter()
+                .map(|t| t.name())
+                .collect(),
+            has_ground: !asset.collision_grid().is_empty(),
+        }
+    }
+}
+
+/// Checks the project and every file it references. `project_file` is where the project was
+/// read from; relative paths resolve against its folder.
+#[must_use]
+pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
+    let mut report = CheckReport {
+        problems: project.problems(),
+        warnings: Vec::new(),
+    };
+    let mut loaded: BTreeMap<PathBuf, Option<Facts>> = BTreeMap::new();
+    let mut load = |relative: &Path, what: &str, report: &mut CheckReport| -> Option<Facts> {
+        let path = Project::resolve(project_file, relative);
+        loaded
+            .entry(path.clone())
+            .or_insert_with(|| match Asset::load(&path) {
+                Ok(asset) => Some(Facts::of(&asset)),
+                Err(e) => {
+                    report
+                        .problems
+                        .push(format!("{what} {}: {e}", relative.display()));
+                    None
+                }
+            })
+            .clone()
+    };
+
+    if let Some(scene) = load(&project.scene.asset, "scene", &mut report)
+        && !scene.has_ground
+    {
+        report.warnings.push(format!(
+            "scene {}: no ground to stand on; NPCs keep their spawn height",
+            project.scene.asset.display()
+        ));
+    }
+    for sky in SKIES {
+        for face in SKY_FACES {
+            let file = project.scene.sky.join(format!("sky_{sky}_{face}.png"));
+            if !Project::resolve(project_file, &file).is_file() {
+                report
+                    .problems
+                    .push(format!("sky image {} is missing", file.display()));
+            }
+        }
+    }
+    if project.npcs.is_empty() {
+        report
+            .warnings
+            .push("the roster has no NPCs: nobody can speak".to_owned());
+    }
+    for npc in &project.npcs {
+        let body = load(
+            &npc.avatar.body,
+            &format!("npc {}: body", npc.id),
+            &mut report,
+        );
+        let head = match &npc.avatar.head {
+            Some(h) => load(h, &format!("npc {}: head", npc.id), &mut report),
+            None => None,
+        };
+        let Some(body) = body else { continue };
+        if !body.skinned {
+            report.warnings.push(format!(
+                "npc {}: the body has no skin; it will not move",
+                npc.id
+            ));
+        }
+        for clip in BODY_CLIPS {
+            if !body.clips.iter().any(|c| c.eq_ignore_ascii_case(clip)) {
+                report
+                    .warnings
+                    .push(format!("npc {}: the body has no `{clip}` clip", npc.id));
+            }
+        }
+        let face = head.as_ref().unwrap_or(&body);
+        let coverage = face.arkit_coverage;
+        if coverage == 0 {
+            report.problems.push(format!(
+                "npc {}: the avatar has no ARKit blend shapes, so its face cannot move",
+                npc.id
+            ));
+        } else if coverage < ARKIT_TARGET_COUNT {
+            report.warnings.push(format!(
+                "npc {}: {coverage}/{ARKIT_TARGET_COUNT} ARKit targets; missing {}",
+                npc.id,
+                face.arkit_missing.join(", ")
+            ));
+        }
+    }
+    if !Project::resolve(project_file, &project.agent_dir).is_dir() {
+        report.warnings.push(format!(
+            "agent directory {} does not exist yet; it is created on start",
+            project.agent_dir.display()
+        ));
+    }
+    report
+}
