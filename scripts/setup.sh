@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # System packages the build and the tests use. One list, extended as features need more.
-NPC_APT_PACKAGES=(build-essential pkg-config)
+NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data)
 
 npc_setup() {
   local missing=()

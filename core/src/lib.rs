@@ -10,6 +10,7 @@ pub mod gaze;
 pub mod lipsync;
 pub mod pose;
 pub mod project;
+pub mod speech;
 pub mod timeline;
 pub mod viseme;
 

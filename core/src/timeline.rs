@@ -139,6 +139,9 @@ pub struct BakeReport<'a> {
     pub table: TableReport<'a>,
     pub times_ms: &'a [f64],
     pub stages: StagesReport<'a>,
+    /// The audio the track belongs to, when the bake spoke or read one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audio: Option<String>,
 }
 
 impl<'a> BakeReport<'a> {
@@ -158,6 +161,7 @@ impl<'a> BakeReport<'a> {
             table: TableReport(table),
             times_ms: &bake.times_ms,
             stages: StagesReport(&bake.frames),
+            audio: None,
         }
     }
 }

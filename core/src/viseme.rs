@@ -38,6 +38,17 @@ impl VisemeId {
         }
     }
 
+    /// A viseme id from a byte known to be in range (tables written in code); anything
+    /// above 21 becomes silence.
+    #[must_use]
+    pub const fn new_or_silence(id: u8) -> Self {
+        if (id as usize) < VISEME_COUNT {
+            Self(id)
+        } else {
+            Self::SILENCE
+        }
+    }
+
     /// The id as an index into per-viseme arrays, 0..22.
     #[must_use]
     pub const fn index(self) -> usize {

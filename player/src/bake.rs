@@ -1,8 +1,7 @@
 //! `npc-player bake`: the shared face animator over a track, every stage as JSON.
 
 use std::fs;
-use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use npc_core::face::FaceSettings;
@@ -11,7 +10,8 @@ use npc_core::project::Project;
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use crate::cli::BakeArgs;
-use crate::plot;
+use crate::output::write_atomically;
+use crate::{plot, say};
 
 /// Runs the bake command.
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
@@ -19,12 +19,18 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         Some(path) => Project::load(path)?.face,
         None => FaceSettings::default(),
     };
+    let mut audio = None;
     let track = match (&args.visemes, &args.text) {
         (Some(path), _) => read_track(path)?,
-        (None, Some(_)) => bail!(
-            "--text needs a speech engine, which this build does not have yet; \
-             pass the line's visemes with --visemes FILE"
-        ),
+        (None, Some(text)) => {
+            let utterance = say::speak(text, &args.voice.voice())?;
+            let wav_path = audio_path(&args.out);
+            if let Some(wav_path) = &wav_path {
+                say::write_wav(wav_path, &utterance)?;
+            }
+            audio = wav_path;
+            VisemeTrack::from_events(utterance.visemes)?
+        }
         (None, None) => bail!("give --visemes FILE or --text TEXT"),
     };
     let options = BakeOptions {
@@ -34,9 +40,10 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         duration_ms: None,
     };
     let bake = timeline::bake(&settings, &track, &options)?;
-    let report = BakeReport::new(&bake, &track, &settings.table, &options);
+    let mut report = BakeReport::new(&bake, &track, &settings.table, &options);
+    report.audio = audio.as_ref().map(|p| p.display().to_string());
     let json = serde_json::to_vec(&report).context("could not encode the bake as JSON")?;
-    write_output(&args.out, &json)?;
+    write_atomically(&args.out, &json)?;
     if args.plot {
         let closures = track.events().iter().filter(|e| e.id.is_bilabial()).count();
         println!(
@@ -56,6 +63,11 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.
+fn audio_path(out: &Path) -> Option<PathBuf> {
+    (out != Path::new("-")).then(|| out.with_extension("wav"))
+}
+
 /// Reads a viseme track from JSON: `[{"id": 21, "offset_ms": 120}, ...]`.
 pub fn read_track(path: &Path) -> anyhow::Result<VisemeTrack> {
     let text = fs::read_to_string(path)
@@ -66,32 +78,4 @@ pub fn read_track(path: &Path) -> anyhow::Result<VisemeTrack> {
         anyhow::anyhow!("{}:{}:{}: {message}", path.display(), e.line(), e.column())
     })?;
     VisemeTrack::from_events(events).with_context(|| format!("{}", path.display()))
-}
-
-/// Writes `bytes` to `path` atomically ("-" writes to standard output).
-fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    if path == Path::new("-") {
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes)?;
-        out.write_all(b"\n")?;
-        return Ok(());
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        bail!(
-            "cannot write {}: the folder {} does not exist",
-            path.display(),
-            dir.display()
-        );
-    }
-    let write = || -> std::io::Result<()> {
-        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        temp.write_all(bytes)?;
-        temp.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{bake, check, inspect};
+use crate::{bake, check, inspect, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -25,6 +25,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         project: PathBuf,
     },
+    /// Speak a line with the offline engine: write the audio (WAV) and its viseme events.
+    Say(SayArgs),
     /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
     /// clips, instances, extensions.
     Inspect {
@@ -41,9 +43,11 @@ pub struct BakeArgs {
     /// Viseme events as JSON: [{"id": 21, "offset_ms": 120}, ...].
     #[arg(long, value_name = "FILE")]
     pub visemes: Option<PathBuf>,
-    /// A line of text to speak (needs a speech engine).
+    /// A line of text to speak with the offline engine; its audio is written beside --out.
     #[arg(long, value_name = "TEXT")]
     pub text: Option<String>,
+    #[command(flatten)]
+    pub voice: VoiceArgs,
     /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,
@@ -62,6 +66,52 @@ pub struct BakeArgs {
     /// Also print a text chart of the final weights of a few targets.
     #[arg(long)]
     pub plot: bool,
+}
+
+/// Which voice speaks.
+#[derive(Debug, clap::Args)]
+pub struct VoiceArgs {
+    /// A voice name of the engine (e.g. "en-us+f3"); by default one for --gender.
+    #[arg(long, value_name = "NAME")]
+    pub voice: Option<String>,
+    /// Gender of the default voice.
+    #[arg(long, value_enum, default_value_t = GenderArg::Female)]
+    pub gender: GenderArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenderArg {
+    Female,
+    Male,
+}
+
+impl VoiceArgs {
+    #[must_use]
+    pub fn voice(&self) -> npc_core::project::Voice {
+        npc_core::project::Voice {
+            gender: match self.gender {
+                GenderArg::Female => npc_core::project::Gender::Female,
+                GenderArg::Male => npc_core::project::Gender::Male,
+            },
+            name: self.voice.clone(),
+            ..npc_core::project::Voice::default()
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SayArgs {
+    /// The line to speak.
+    #[arg(long)]
+    pub text: String,
+    #[command(flatten)]
+    pub voice: VoiceArgs,
+    /// Where to write the audio (16-bit mono WAV).
+    #[arg(long, value_name = "FILE.wav")]
+    pub out: PathBuf,
+    /// Where to write the viseme events as JSON ([{"id", "offset_ms"}]).
+    #[arg(long, value_name = "FILE.json")]
+    pub visemes_out: Option<PathBuf>,
 }
 
 /// Parses the process arguments, runs the command, and turns any error into one line on
@@ -94,6 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bake(args) => bake::run(&args),
         Command::Inspect { file, json } => inspect::run(&file, json),
         Command::Check { project } => check::run(&project),
+        Command::Say(args) => say::run(&args),
     }
 }
 

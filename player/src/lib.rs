@@ -5,4 +5,6 @@ pub mod bake;
 pub mod check;
 pub mod cli;
 pub mod inspect;
+pub mod output;
 pub mod plot;
+pub mod say;

@@ -1,0 +1,284 @@
+//! The offline engine: espeak-ng through its C library, synthesising into memory with phoneme
+//! and word events that carry their audio positions. espeak-ng keeps global state, so one
+//! process-wide instance serves every caller, one line at a time.
+
+#![allow(unsafe_code)]
+
+use std::ffi::{CString, c_int, c_short, c_void};
+use std::sync::{Mutex, OnceLock};
+
+use espeakng_sys as sys;
+
+use super::phonemes::visemes_for_espeak_phoneme;
+use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
+use crate::lipsync::VisemeEvent;
+use crate::project::{Gender, Voice};
+use crate::viseme::VisemeId;
+
+/// The initialised library and its output sample rate.
+#[derive(Debug)]
+struct Library {
+    sample_rate: u32,
+}
+
+static LIBRARY: OnceLock<Result<Mutex<Library>, String>> = OnceLock::new();
+
+fn library() -> Result<&'static Mutex<Library>, SpeechError> {
+    LIBRARY
+        .get_or_init(|| {
+            // SAFETY: called once (OnceLock); a null path makes espeak-ng use its installed
+            // data. Synchronous output writes nothing to any audio device.
+            let rate = unsafe {
+                sys::espeak_Initialize(
+                    sys::espeak_AUDIO_OUTPUT_AUDIO_OUTPUT_SYNCHRONOUS,
+                    0,
+                    std::ptr::null(),
+                    sys::espeakINITIALIZE_PHONEME_EVENTS as c_int,
+                )
+            };
+            if rate <= 0 {
+                return Err(format!(
+                    "espeak-ng failed to initialise (code {rate}); is espeak-ng-data installed?"
+                ));
+            }
+            // SAFETY: the callback is a plain function valid for the life of the process.
+            unsafe { sys::espeak_SetSynthCallback(Some(synth_callback)) };
+            Ok(Mutex::new(Library {
+                sample_rate: u32::try_from(rate).unwrap_or(22_050),
+            }))
+        })
+        .as_ref()
+        .map_err(|e| SpeechError::EngineUnavailable(e.clone()))
+}
+
+/// Offline text-to-speech with viseme timing (espeak-ng).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OfflineEngine;
+
+impl OfflineEngine {
+    /// Starts the engine (once per process); fails with a clear message when espeak-ng or its
+    /// data is missing.
+    pub fn new() -> Result<Self, SpeechError> {
+        library().map(|_| Self)
+    }
+
+    /// The espeak-ng voice name for a voice: its own name, or the language with a female or
+    /// male variant.
+    #[must_use]
+    pub fn voice_name(voice: &Voice) -> String {
+        if let Some(name) = &voice.name {
+            return name.clone();
+        }
+        let variant = match voice.gender {
+            Gender::Female => "f3",
+            Gender::Male => "m3",
+        };
+        format!("{}+{variant}", voice.language.to_lowercase())
+    }
+}
+
+/// Turns espeak-ng's events into viseme events and words as they arrive. A phoneme's second
+/// viseme (diphthongs, affricates) and a word's length are only known when the next event
+/// comes, so each is held back until then.
+struct Timing<'a> {
+    sink: &'a mut dyn FnMut(SpeechChunk),
+    chars: Vec<char>,
+    /// The phoneme being spoken: its visemes and start.
+    pending_phoneme: Option<(&'static [VisemeId], f64)>,
+    /// The word being spoken: text, start, and where a pause cut it short.
+    pending_word: Option<(String, f64, Option<f64>)>,
+    last_viseme: Option<(VisemeId, f64)>,
+    samples: usize,
+    sample_rate: u32,
+}
+
+impl Timing<'_> {
+    fn emit_viseme(&mut self, id: VisemeId, offset_ms: f64) {
+        // Keep offsets non-decreasing and drop repeats of silence.
+        let offset_ms = self
+            .last_viseme
+            .map_or(offset_ms, |(_, last)| offset_ms.max(last));
+        if matches!(self.last_viseme, Some((last, _)) if last == id && id == VisemeId::SILENCE) {
+            return;
+        }
+        self.last_viseme = Some((id, offset_ms));
+        (self.sink)(SpeechChunk::Viseme(VisemeEvent::new(id, offset_ms)));
+    }
+
+    /// Emits what is held of the previous phoneme, now that the next starts at `next_ms`.
+    fn flush_phoneme(&mut self, next_ms: f64) {
+        if let Some((ids, start)) = self.pending_phoneme.take() {
+            for (i, &id) in ids.iter().enumerate().skip(1) {
+                let at = start + (next_ms - start) * i as f64 / ids.len() as f64;
+                self.emit_viseme(id, at);
+            }
+        }
+    }
+
+    fn phoneme(&mut self, mnemonic: &str, at_ms: f64) {
+        self.flush_phoneme(at_ms);
+        let ids = visemes_for_espeak_phoneme(mnemonic);
+        if let Some(&first) = ids.first() {
+            self.emit_viseme(first, at_ms);
+        }
+        if ids.first() == Some(&VisemeId::SILENCE)
+            && let Some((_, _, end)) = &mut self.pending_word
+        {
+            end.get_or_insert(at_ms);
+        }
+        self.pending_phoneme = Some((ids, at_ms));
+    }
+
+    fn flush_word(&mut self, next_ms: f64) {
+        if let Some((text, start, end)) = self.pending_word.take() {
+            let end = end.unwrap_or(next_ms).max(start);
+            (self.sink)(SpeechChunk::Word(WordTiming {
+                text,
+                offset_ms: start,
+                duration_ms: end - start,
+            }));
+        }
+    }
+
+    fn word(&mut self, text_position: c_int, length: c_int, at_ms: f64) {
+        self.flush_word(at_ms);
+        let start = usize::try_from(text_position.max(1) - 1).unwrap_or(0);
+        let length = usize::try_from(length.max(0)).unwrap_or(0);
+        let text: String = self.chars.iter().skip(start).take(length).collect();
+        self.pending_word = Some((text, at_ms, None));
+    }
+
+    fn audio_ms(&self) -> f64 {
+        self.samples as f64 * 1000.0 / f64::from(self.sample_rate.max(1))
+    }
+
+    /// Closes the line: last phoneme and word, then silence at the end of the audio.
+    fn finish(&mut self) {
+        let end = self.audio_ms();
+        self.flush_phoneme(end);
+        self.flush_word(end);
+        self.emit_viseme(VisemeId::SILENCE, end);
+    }
+}
+
+/// Receives audio and events from espeak-ng during `espeak_Synth`.
+///
+/// # Safety
+/// Called by espeak-ng only while `synthesize_streaming` holds the library lock and a live
+/// `Timing` is passed as user data; `wav` holds `count` samples and `events` is an array ended
+/// by an `espeakEVENT_LIST_TERMINATED` entry, as the espeak-ng API documents.
+unsafe extern "C" fn synth_callback(
+    wav: *mut c_short,
+    count: c_int,
+    events: *mut sys::espeak_EVENT,
+) -> c_int {
+    if events.is_null() {
+        return 0;
+    }
+    // SAFETY: espeak-ng passes the user data given to espeak_Synth in every event; it points to
+    // the `Timing` that outlives the synchronous espeak_Synth call.
+    let timing = unsafe {
+        let user_data = (*events).user_data;
+        if user_data.is_null() {
+            return 0;
+        }
+        &mut *user_data.cast::<Timing<'_>>()
+    };
+    if !wav.is_null() && count > 0 {
+        // SAFETY: espeak-ng says `wav` holds `count` samples.
+        let samples =
+            unsafe { std::slice::from_raw_parts(wav, usize::try_from(count).unwrap_or(0)) };
+        timing.samples += samples.len();
+        (timing.sink)(SpeechChunk::Audio(samples.to_vec()));
+    }
+    let mut at = events;
+    loop {
+        // SAFETY: the array is terminated by espeakEVENT_LIST_TERMINATED; we stop there.
+        let event = unsafe { &*at };
+        let ms = f64::from(event.audio_position);
+        match event.type_ {
+            sys::espeak_EVENT_TYPE_espeakEVENT_LIST_TERMINATED => break,
+            sys::espeak_EVENT_TYPE_espeakEVENT_PHONEME => {
+                // SAFETY: for phoneme events the id union holds up to 8 chars of mnemonic.
+                let raw = unsafe { event.id.string };
+                let bytes: Vec<u8> = raw
+                    .iter()
+                    .take_while(|&&c| c != 0)
+                    .map(|&c| c as u8)
+                    .collect();
+                timing.phoneme(&String::from_utf8_lossy(&bytes), ms);
+            }
+            sys::espeak_EVENT_TYPE_espeakEVENT_WORD => {
+                timing.word(event.text_position, event.length, ms)
+            }
+            _ => {}
+        }
+        // SAFETY: not yet at the terminator, so the next entry is part of the array.
+        at = unsafe { at.add(1) };
+    }
+    0
+}
+
+impl SpeechEngine for OfflineEngine {
+    fn synthesize_streaming(
+        &self,
+        text: &str,
+        voice: &Voice,
+        sink: &mut dyn FnMut(SpeechChunk),
+    ) -> Result<(), SpeechError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SpeechError::EmptyText);
+        }
+        let library = library()?;
+        let guard = library
+            .lock()
+            .map_err(|_| SpeechError::Synthesis("an earlier synthesis panicked".into()))?;
+        let name = Self::voice_name(voice);
+        let c_name =
+            CString::new(name.clone()).map_err(|_| SpeechError::UnknownVoice(name.clone()))?;
+        // SAFETY: a valid NUL-terminated string; the library is initialised and locked.
+        if unsafe { sys::espeak_SetVoiceByName(c_name.as_ptr()) } != sys::espeak_ERROR_EE_OK {
+            return Err(SpeechError::UnknownVoice(name));
+        }
+        let c_text = CString::new(text.replace('\0', " "))
+            .map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+        sink(SpeechChunk::Start {
+            sample_rate: guard.sample_rate,
+        });
+        let mut timing = Timing {
+            sink,
+            chars: text.chars().collect(),
+            pending_phoneme: None,
+            pending_word: None,
+            last_viseme: None,
+            samples: 0,
+            sample_rate: guard.sample_rate,
+        };
+        timing.emit_viseme(VisemeId::SILENCE, 0.0);
+        let bytes = c_text.as_bytes_with_nul();
+        // SAFETY: text is NUL-terminated UTF-8 of the given size; synchronous mode calls
+        // `synth_callback` with `timing` as user data and returns only when synthesis ends,
+        // while `timing` is still alive and the lock is held.
+        let status = unsafe {
+            sys::espeak_Synth(
+                bytes.as_ptr().cast::<c_void>(),
+                bytes.len(),
+                0,
+                sys::espeak_POSITION_TYPE_POS_CHARACTER,
+                0,
+                sys::espeakCHARS_UTF8,
+                std::ptr::null_mut(),
+                std::ptr::from_mut(&mut timing).cast::<c_void>(),
+            )
+        };
+        if status != sys::espeak_ERROR_EE_OK {
+            return Err(SpeechError::Synthesis(format!(
+                "espeak_Synth returned {status}"
+            )));
+        }
+        timing.finish();
+        drop(guard);
+        Ok(())
+    }
+}

@@ -1,0 +1,98 @@
+//! Speech: text + voice -> audio with the visemes (and words) that go with it.
+//!
+//! The offline engine ([`OfflineEngine`], espeak-ng) works with no account and no network and
+//! is the default. Engines may deliver an utterance in chunks ([`SpeechChunk`]) so playback
+//! and lip sync can start before synthesis ends.
+
+mod espeak;
+mod phonemes;
+pub mod wav;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::lipsync::VisemeEvent;
+use crate::project::Voice;
+
+pub use espeak::OfflineEngine;
+pub use phonemes::visemes_for_espeak_phoneme;
+
+/// One word of an utterance and when it is heard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WordTiming {
+    pub text: String,
+    pub offset_ms: f64,
+    pub duration_ms: f64,
+}
+
+/// A synthesised line: mono 16-bit audio and its timing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Utterance {
+    pub pcm: Vec<i16>,
+    pub sample_rate: u32,
+    /// Azure-style viseme events, offsets into the audio.
+    pub visemes: Vec<VisemeEvent>,
+    pub words: Vec<WordTiming>,
+}
+
+impl Utterance {
+    /// Length of the audio, ms.
+    #[must_use]
+    pub fn duration_ms(&self) -> f64 {
+        if self.sample_rate == 0 {
+            0.0
+        } else {
+            self.pcm.len() as f64 * 1000.0 / f64::from(self.sample_rate)
+        }
+    }
+}
+
+/// A piece of an utterance as synthesis produces it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpeechChunk {
+    /// The sample rate of the audio to come (sent first).
+    Start {
+        sample_rate: u32,
+    },
+    /// More audio, continuing where the last chunk ended.
+    Audio(Vec<i16>),
+    /// A viseme event (offsets never decrease).
+    Viseme(VisemeEvent),
+    Word(WordTiming),
+}
+
+/// Why a line could not be spoken.
+#[derive(Debug, Error)]
+pub enum SpeechError {
+    #[error("the offline speech engine could not start: {0}")]
+    EngineUnavailable(String),
+    #[error("the voice `{0}` is not available")]
+    UnknownVoice(String),
+    #[error("speech synthesis failed: {0}")]
+    Synthesis(String),
+    #[error("there is no text to speak")]
+    EmptyText,
+}
+
+/// Something that turns text into speech.
+pub trait SpeechEngine: Send + Sync {
+    /// Synthesises `text`, handing each piece to `sink` as it is made.
+    fn synthesize_streaming(
+        &self,
+        text: &str,
+        voice: &Voice,
+        sink: &mut dyn FnMut(SpeechChunk),
+    ) -> Result<(), SpeechError>;
+
+    /// Synthesises `text` whole.
+    fn synthesize(&self, text: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
+        let mut utterance = Utterance::default();
+        self.synthesize_streaming(text, voice, &mut |chunk| match chunk {
+            SpeechChunk::Start { sample_rate } => utterance.sample_rate = sample_rate,
+            SpeechChunk::Audio(samples) => utterance.pcm.extend_from_slice(&samples),
+            SpeechChunk::Viseme(v) => utterance.visemes.push(v),
+            SpeechChunk::Word(w) => utterance.words.push(w),
+        })?;
+        Ok(utterance)
+    }
+}

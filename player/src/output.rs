@@ -1,0 +1,44 @@
+//! Writing command output files without ever leaving half a file behind.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+/// Fails with a clear message when the folder of `path` does not exist.
+pub fn check_folder(path: &Path) -> anyhow::Result<()> {
+    let dir = folder(path);
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename ("-" writes to stdout).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.write_all(b"\n")?;
+        return Ok(());
+    }
+    check_folder(path)?;
+    let write = || -> std::io::Result<()> {
+        let mut temp = tempfile::NamedTempFile::new_in(folder(path))?;
+        temp.write_all(bytes)?;
+        temp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
+}
