@@ -7,6 +7,8 @@ use anyhow::{Context, bail};
 use npc_core::face::FaceSettings;
 use npc_core::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::Project;
+use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
+use npc_core::speech::wav;
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use crate::cli::BakeArgs;
@@ -19,26 +21,18 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         Some(path) => Project::load(path)?.face,
         None => FaceSettings::default(),
     };
-    let mut audio = None;
-    let track = match (&args.visemes, &args.text) {
-        (Some(path), _) => read_track(path)?,
-        (None, Some(text)) => {
-            let utterance = say::speak(text, &args.voice.voice())?;
-            let wav_path = audio_path(&args.out);
-            if let Some(wav_path) = &wav_path {
-                say::write_wav(wav_path, &utterance)?;
-            }
-            audio = wav_path;
-            VisemeTrack::from_events(utterance.visemes)?
-        }
-        (None, None) => bail!("give --visemes FILE or --text TEXT"),
-    };
+    let source = read_source(args)?;
+    let track = source.track;
     let options = BakeOptions {
         fps: args.fps,
         seed: args.seed,
         speaking: args.speaking,
-        duration_ms: None,
+        // Cover the whole audio when there is some, and the settling after the last viseme.
+        duration_ms: source
+            .audio_ms
+            .map(|ms| ms.max(track.last_offset_ms() + timeline::TAIL_MS)),
     };
+    let audio = source.audio;
     let bake = timeline::bake(&settings, &track, &options)?;
     let mut report = BakeReport::new(&bake, &track, &settings.table, &options);
     report.audio = audio.as_ref().map(|p| p.display().to_string());
@@ -61,6 +55,48 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Where a bake's visemes came from.
+struct Source {
+    track: VisemeTrack,
+    /// The WAV that goes with the track, and its length.
+    audio: Option<PathBuf>,
+    audio_ms: Option<f64>,
+}
+
+fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
+    if let Some(path) = &args.visemes {
+        return Ok(Source {
+            track: read_track(path)?,
+            audio: None,
+            audio_ms: None,
+        });
+    }
+    if let Some(text) = &args.text {
+        let utterance = say::speak(text, &args.voice.voice())?;
+        let wav_path = audio_path(&args.out);
+        if let Some(wav_path) = &wav_path {
+            say::write_wav(wav_path, &utterance)?;
+        }
+        return Ok(Source {
+            audio_ms: Some(utterance.duration_ms()),
+            track: VisemeTrack::from_events(utterance.visemes)?,
+            audio: wav_path,
+        });
+    }
+    if let Some(path) = &args.audio {
+        let (samples, rate) = wav::read_mono(path)
+            .with_context(|| format!("cannot read audio {}", path.display()))?;
+        let settings = AnalysisSettings::default();
+        let events = track_from_analysis(&analyse(&samples, rate, &settings), &settings);
+        return Ok(Source {
+            track: VisemeTrack::from_events(events)?,
+            audio: Some(path.clone()),
+            audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(rate.max(1))),
+        });
+    }
+    bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")
 }
 
 /// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.

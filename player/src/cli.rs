@@ -17,7 +17,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the face animator over a viseme track and write every stage as JSON.
-    #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text"])))]
+    #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text", "audio"])))]
     Bake(BakeArgs),
     /// Validate a project and every asset it references (exit 1 with one line per problem).
     Check {
@@ -48,6 +48,9 @@ pub struct BakeArgs {
     pub text: Option<String>,
     #[command(flatten)]
     pub voice: VoiceArgs,
+    /// A recorded line (WAV) to lip-sync from its sound alone.
+    #[arg(long, value_name = "FILE.wav")]
+    pub audio: Option<PathBuf>,
     /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,

@@ -89,3 +89,44 @@ fn an_unknown_voice_is_one_clear_line() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(!wav.exists());
 }
+
+#[test]
+fn bake_audio_lip_syncs_a_recording_over_its_whole_length() {
+    let wav = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets/speech/arctic_a0007.wav");
+    if !wav.exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "missing {}",
+            wav.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bake.json");
+    let result = npc_player(&[
+        "bake",
+        "--audio",
+        wav.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let json: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(json["audio"].as_str().unwrap(), wav.to_str().unwrap());
+    assert!(json["duration_ms"].as_f64().unwrap() >= 4000.0);
+    let jaw: Vec<f64> = json["stages"]["final"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[17].as_f64().unwrap())
+        .collect();
+    assert!(
+        jaw.iter().cloned().fold(0.0, f64::max) > 0.2,
+        "the jaw moves with the voice"
+    );
+}
