@@ -359,3 +359,56 @@ fn meshopt_compressed_views_decode_like_gltfpack_writes_them() {
     let err = Asset::from_bytes(&serde_json::to_vec(&broken).unwrap(), None).expect_err("corrupt");
     assert!(err.to_string().contains("EXT_meshopt_compression"), "{err}");
 }
+
+#[test]
+fn textures_that_cannot_be_decoded_leave_the_mesh_untextured_with_a_warning() {
+    let mut doc = Doc::default();
+    let mesh = doc.triangle_mesh("m", &[]);
+    let broken_png = doc.view(b"\x89PNG\r\n\x1a\nnot really");
+    let mut extra = nodes_for(1);
+    let mut mesh = mesh;
+    mesh["primitives"][0]["material"] = json!(0);
+    extra["meshes"] = json!([mesh]);
+    extra["materials"] = json!([
+        {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": [1, 0.5, 0.5, 1]}},
+        {"pbrMetallicRoughness": {"baseColorTexture": {"index": 1}}, "alphaMode": "MASK", "alphaCutoff": 0.3}
+    ]);
+    // Texture 0 is KTX2 (basis) only; texture 1 is a corrupt PNG.
+    extra["textures"] = json!([
+        {"extensions": {"KHR_texture_basisu": {"source": 0}}},
+        {"source": 1}
+    ]);
+    extra["images"] = json!([
+        {"uri": "skin.ktx2", "mimeType": "image/ktx2"},
+        {"bufferView": broken_png, "mimeType": "image/png"}
+    ]);
+    extra["extensionsUsed"] = json!(["KHR_texture_basisu"]);
+    extra["extensionsRequired"] = json!(["KHR_texture_basisu"]);
+    let asset = Asset::from_bytes(&doc.finish(extra), None).unwrap();
+    assert_eq!(asset.meshes.len(), 1);
+    assert_eq!(asset.materials[0].base_color_texture, None);
+    assert_eq!(asset.materials[0].base_color, [1.0, 0.5, 0.5, 1.0]);
+    assert_eq!(asset.materials[1].base_color_texture, None);
+    assert_eq!(
+        asset.materials[1].alpha_mode,
+        npc_core::asset::material::AlphaMode::Mask { cutoff: 0.3 }
+    );
+    assert_eq!(
+        asset
+            .warnings
+            .iter()
+            .filter(|w| w.contains("texture"))
+            .count(),
+        2,
+        "{:?}",
+        asset.warnings
+    );
+    assert!(
+        asset
+            .warnings
+            .iter()
+            .any(|w| w.contains("KHR_texture_basisu")),
+        "{:?}",
+        asset.warnings
+    );
+}
