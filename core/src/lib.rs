@@ -2,13 +2,16 @@
 //!
 //! Pure logic only: no GPU, no window, no audio device. Time and randomness are inputs.
 
+pub mod agent;
 pub mod arkit;
 pub mod asset;
+pub mod atomic;
 pub mod blink;
 pub mod face;
 pub mod gaze;
 pub mod lipsync;
 pub mod pose;
+pub mod procedural;
 pub mod project;
 pub mod speech;
 pub mod timeline;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{bake, check, inspect, say};
+use crate::{bake, check, generate, inspect, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -24,6 +24,12 @@ pub enum Command {
         /// The project file (RON).
         #[arg(long, value_name = "FILE")]
         project: PathBuf,
+    },
+    /// Write the default content (head, avatar, scene, skies) the demo project uses.
+    GenerateAssets {
+        /// The folder to write into (created if needed).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
     },
     /// Speak a line with the offline engine: write the audio (WAV) and its viseme events.
     Say(SayArgs),
@@ -148,6 +154,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Inspect { file, json } => inspect::run(&file, json),
         Command::Check { project } => check::run(&project),
         Command::Say(args) => say::run(&args),
+        Command::GenerateAssets { out } => generate::run(&out),
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bake;
 pub mod check;
+pub mod generate;
 pub mod cli;
 pub mod inspect;
 pub mod output;

@@ -34,11 +34,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         return Ok(());
     }
     check_folder(path)?;
-    let write = || -> std::io::Result<()> {
-        let mut temp = tempfile::NamedTempFile::new_in(folder(path))?;
-        temp.write_all(bytes)?;
-        temp.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
+    npc_core::atomic::write_atomically(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }

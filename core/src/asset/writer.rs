@@ -4,7 +4,6 @@
 //! and a written file loads back through [`super::Asset`] like any user file.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::Path;
 
 use glam::Mat4;
@@ -98,6 +97,49 @@ impl GlbWriter {
         self.floats(&flat, 3, Some(ARRAY_BUFFER), bounds)
     }
 
+    /// Morph deltas: a sparse accessor (only the vertices that move) when most are zero, as
+    /// exporters write face targets; dense otherwise.
+    fn deltas(&mut self, data: &[[f32; 3]], bounds: bool) -> usize {
+        let moving: Vec<u32> = data
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.iter().any(|&c| c != 0.0))
+            .filter_map(|(i, _)| u32::try_from(i).ok())
+            .collect();
+        if moving.len() * 2 > data.len() {
+            return self.vec3s(data, bounds);
+        }
+        let index_bytes: Vec<u8> = moving.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let values: Vec<u8> = moving
+            .iter()
+            .flat_map(|&i| data[i as usize])
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let indices_view = self.view(&index_bytes, None);
+        let values_view = self.view(&values, None);
+        let mut accessor = json!({"componentType": FLOAT, "count": data.len(), "type": "VEC3",
+            "sparse": {"count": moving.len(),
+                "indices": {"bufferView": indices_view, "componentType": UNSIGNED_INT},
+                "values": {"bufferView": values_view}}});
+        if bounds {
+            let mut min = [0.0_f32; 3];
+            let mut max = [0.0_f32; 3];
+            for d in data {
+                for i in 0..3 {
+                    min[i] = min[i].min(d[i]);
+                    max[i] = max[i].max(d[i]);
+                }
+            }
+            accessor["min"] = json!(min);
+            accessor["max"] = json!(max);
+        }
+        if moving.is_empty() {
+            // glTF requires sparse.count >= 1; an all-zero target is just zeros.
+            accessor.as_object_mut().map(|a| a.remove("sparse"));
+        }
+        self.accessor(accessor)
+    }
+
     /// Adds a material; its texture, if any, is taken from `textures` and stored as PNG.
     pub fn add_material(&mut self, material: &Material, textures: &[Option<Texture>]) -> usize {
         let mut pbr = json!({"baseColorFactor": material.base_color, "metallicFactor": 0.0, "roughnessFactor": 0.8});
@@ -168,9 +210,9 @@ impl GlbWriter {
                 .targets
                 .iter()
                 .map(|t| {
-                    let mut target = json!({"POSITION": self.vec3s(&t.positions, true)});
+                    let mut target = json!({"POSITION": self.deltas(&t.positions, true)});
                     if !t.normals.is_empty() {
-                        target["NORMAL"] = json!(self.vec3s(&t.normals, false));
+                        target["NORMAL"] = json!(self.deltas(&t.normals, false));
                     }
                     target
                 })
@@ -345,14 +387,7 @@ impl GlbWriter {
 
     /// Writes the GLB atomically (temporary file, then rename).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        temp.write_all(&self.to_glb())?;
-        temp.persist(path).map_err(|e| e.error)?;
-        Ok(())
+        crate::atomic::write_atomically(path, &self.to_glb())
     }
 }
 

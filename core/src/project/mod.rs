@@ -12,7 +12,6 @@ mod demo;
 mod schema;
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -208,15 +207,7 @@ impl Project {
         let text = self
             .to_ron()
             .map_err(|e| io(std::io::Error::other(e.to_string())))?;
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-        temp.write_all(text.as_bytes()).map_err(io)?;
-        temp.as_file().sync_all().map_err(io)?;
-        temp.persist(path).map_err(|e| io(e.error))?;
-        Ok(())
+        crate::atomic::write_atomically(path, text.as_bytes()).map_err(io)
     }
 }
 

@@ -1,0 +1,1 @@
+//! The agent-directory protocol.
