@@ -2,18 +2,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{npc_player, one_line_failure};
 use serde_json::Value;
-
-fn npc_player(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_npc-player"))
-        .args(args)
-        .output()
-        .expect("run npc-player")
-}
 
 fn demo_line() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -101,11 +96,7 @@ fn failing_bake(visemes_json: Option<&str>, extra: &[&str]) -> String {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let result = npc_player(&args);
-    let stderr = String::from_utf8(result.stderr).unwrap();
-    assert_eq!(result.status.code(), Some(1), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    let stderr = one_line_failure(&npc_player(&args));
     assert_eq!(
         fs::read_to_string(&out).unwrap(),
         "earlier result",

@@ -2,16 +2,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
+mod common;
 
+use common::{npc_player, one_line_failure, shared_asset};
 use serde_json::Value;
-
-fn npc_player(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_npc-player"))
-        .args(args)
-        .output()
-        .expect("run")
-}
 
 #[test]
 fn say_writes_a_wav_and_its_visemes() {
@@ -83,41 +77,26 @@ fn an_unknown_voice_is_one_clear_line() {
         "--out",
         wav.to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let stderr = one_line_failure(&out);
     assert!(stderr.contains("no-such-voice"), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(!wav.exists());
 }
 
 #[test]
 fn bake_audio_lip_syncs_a_recording_over_its_whole_length() {
-    let wav = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets/speech/arctic_a0007.wav");
-    if !wav.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "missing {}",
-            wav.display()
-        );
+    let Some(wav) = shared_asset("speech/arctic_a0007.wav") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bake.json");
-    let result = npc_player(&[
-        "bake",
-        "--audio",
-        wav.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let result = npc_player(&["bake", "--audio", &wav, "--out", out.to_str().unwrap()]);
     assert!(
         result.status.success(),
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
     let json: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    assert_eq!(json["audio"].as_str().unwrap(), wav.to_str().unwrap());
+    assert_eq!(json["audio"].as_str().unwrap(), wav);
     assert!(json["duration_ms"].as_f64().unwrap() >= 4000.0);
     let jaw: Vec<f64> = json["stages"]["final"]
         .as_array()

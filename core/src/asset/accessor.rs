@@ -217,54 +217,34 @@ impl<'a> Reader<'a> {
     /// Every component of the accessor as f32 (normalised integers mapped to [-1, 1] or
     /// [0, 1]), with sparse values substituted. Returns the values and the element width.
     pub fn floats(&self, index: usize) -> Result<(Vec<f32>, usize)> {
-        let accessor = self.accessor(index)?;
-        let layout = self.layout(index, accessor)?;
-        let count = usize::try_from(accessor.count.0).unwrap_or(usize::MAX);
-        if count.saturating_mul(layout.width).saturating_mul(4) > MAX_DECODED_BYTES {
-            return Err(Self::bad(
-                index,
-                format!("{count} elements is more than this loader reads"),
-            ));
-        }
-        let mut out = vec![0.0_f32; count * layout.width];
-        let w = layout.width;
-        if let Some(view) = accessor.buffer_view {
-            let (bytes, stride) = self.view(view.value())?;
-            let offset =
-                usize::try_from(accessor.byte_offset.map_or(0, |o| o.0)).unwrap_or(usize::MAX);
-            Self::walk(index, bytes, offset, stride, count, layout, |e, c, b| {
-                out[e * w + c] = decode_f32(layout.component, layout.normalized, b);
-            })?;
-        }
-        if let Some(sparse) = &accessor.sparse {
-            let targets = self.sparse_indices(index, sparse, count)?;
-            let (bytes, _) = self.view(sparse.values.buffer_view.value())?;
-            let offset = usize::try_from(sparse.values.byte_offset.0).unwrap_or(usize::MAX);
-            Self::walk(
-                index,
-                bytes,
-                offset,
-                None,
-                targets.len(),
-                layout,
-                |e, c, b| {
-                    out[targets[e] * w + c] = decode_f32(layout.component, layout.normalized, b);
-                },
-            )?;
-        }
-        Ok((out, w))
+        self.components(index, |layout, b| {
+            decode_f32(layout.component, layout.normalized, b)
+        })
     }
 
     /// Every component as an unsigned integer (u8, u16 or u32 accessors only).
     pub fn uints(&self, index: usize) -> Result<(Vec<u32>, usize)> {
-        let accessor = self.accessor(index)?;
-        let layout = self.layout(index, accessor)?;
+        let layout = self.layout(index, self.accessor(index)?)?;
         if matches!(
             layout.component,
             ComponentType::I8 | ComponentType::I16 | ComponentType::F32
         ) {
             return Err(Self::bad(index, "expected unsigned integers"));
         }
+        self.components(index, |layout, b| {
+            decode_u32(layout.component, b).unwrap_or(0)
+        })
+    }
+
+    /// Decodes every component with `decode`: the base data from the buffer view (zeros
+    /// without one), then the sparse substitutions. Returns the values and the element width.
+    fn components<T: Copy + Default>(
+        &self,
+        index: usize,
+        decode: impl Fn(Layout, &[u8]) -> T,
+    ) -> Result<(Vec<T>, usize)> {
+        let accessor = self.accessor(index)?;
+        let layout = self.layout(index, accessor)?;
         let count = usize::try_from(accessor.count.0).unwrap_or(usize::MAX);
         if count.saturating_mul(layout.width).saturating_mul(4) > MAX_DECODED_BYTES {
             return Err(Self::bad(
@@ -272,32 +252,24 @@ impl<'a> Reader<'a> {
                 format!("{count} elements is more than this loader reads"),
             ));
         }
-        let mut out = vec![0_u32; count * layout.width];
         let w = layout.width;
-        let decode = |b: &[u8]| decode_u32(layout.component, b).unwrap_or(0);
+        let mut out = vec![T::default(); count * w];
         if let Some(view) = accessor.buffer_view {
             let (bytes, stride) = self.view(view.value())?;
             let offset =
                 usize::try_from(accessor.byte_offset.map_or(0, |o| o.0)).unwrap_or(usize::MAX);
             Self::walk(index, bytes, offset, stride, count, layout, |e, c, b| {
-                out[e * w + c] = decode(b);
+                out[e * w + c] = decode(layout, b);
             })?;
         }
         if let Some(sparse) = &accessor.sparse {
             let targets = self.sparse_indices(index, sparse, count)?;
             let (bytes, _) = self.view(sparse.values.buffer_view.value())?;
             let offset = usize::try_from(sparse.values.byte_offset.0).unwrap_or(usize::MAX);
-            Self::walk(
-                index,
-                bytes,
-                offset,
-                None,
-                targets.len(),
-                layout,
-                |e, c, b| {
-                    out[targets[e] * w + c] = decode(b);
-                },
-            )?;
+            let n = targets.len();
+            Self::walk(index, bytes, offset, None, n, layout, |e, c, b| {
+                out[targets[e] * w + c] = decode(layout, b);
+            })?;
         }
         Ok((out, w))
     }

@@ -1,0 +1,39 @@
+//! Running the `npc-player` binary and finding shared test files.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `npc-player` with `args`.
+pub fn npc_player(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_npc-player"))
+        .args(args)
+        .output()
+        .expect("run npc-player")
+}
+
+/// A file under ../shared/assets, or None (a failure under CI) when it is missing.
+pub fn shared_asset(relative: &str) -> Option<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets")
+        .join(relative);
+    if path.exists() {
+        return Some(path.display().to_string());
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {}",
+        path.display()
+    );
+    None
+}
+
+/// Asserts a failed run: exit 1, one line on stderr, no panic; returns that line.
+pub fn one_line_failure(out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
