@@ -43,6 +43,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
         seed: 11,
         speaking: true,
         duration_ms: None,
+        loudness: None,
     };
     let baked = bake(&settings, &track, &options).unwrap();
     let expected =

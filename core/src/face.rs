@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::blink::{BlinkSettings, Blinker};
 use crate::gaze::{Gaze, GazeSettings, GazeState};
 use crate::lipsync::{
-    LipSyncSettings, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation, bilabial,
-    target,
+    LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
+    bilabial, jaw_amount, target,
 };
 use crate::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
@@ -115,6 +115,8 @@ pub struct FaceAnimator {
     settings: FaceSettings,
     track: VisemeTrack,
     feed: Option<TrackReceiver>,
+    /// Loudness of the utterance's audio, when known: scales the jaw.
+    loudness: Option<Loudness>,
     speaking: bool,
     smoother: Smoother,
     gaze: Gaze,
@@ -137,6 +139,7 @@ impl FaceAnimator {
             settings,
             track: VisemeTrack::growing(STREAM_CAPACITY),
             feed: None,
+            loudness: None,
             speaking: false,
             smoother: Smoother::new(rest),
             gaze,
@@ -176,13 +179,20 @@ impl FaceAnimator {
         }
         self.track.finish();
         self.feed = None;
+        self.loudness = None;
         self.last_audio_ms = None;
+    }
+
+    /// Gives the current utterance's loudness so the jaw follows it (until the next utterance).
+    pub fn set_loudness(&mut self, loudness: Loudness) {
+        self.loudness = Some(loudness);
     }
 
     /// Starts a new utterance whose track arrives in pieces through `feed`.
     pub fn speak_streamed(&mut self, feed: TrackReceiver) {
         self.track.clear();
         self.feed = Some(feed);
+        self.loudness = None;
         self.last_audio_ms = None;
     }
 
@@ -190,6 +200,7 @@ impl FaceAnimator {
     pub fn stop(&mut self) {
         self.track.clear();
         self.feed = None;
+        self.loudness = None;
         self.last_audio_ms = None;
     }
 
@@ -238,13 +249,20 @@ impl FaceAnimator {
         let table = &settings.table;
         let lead = lipsync.lead_ms;
         let track = &self.track;
+        let loudness = self.loudness.as_ref();
+        let target_at = |t: f64| {
+            let mut pose = target(track, table, &lipsync.target, t);
+            if let Some(loudness) = loudness {
+                jaw_amount(&mut pose, loudness, &lipsync.jaw, t);
+            }
+            pose
+        };
 
         let from_ms = self.last_audio_ms.unwrap_or(audio_ms - dt_ms);
         let track_ms = audio_ms + lead;
-        let raw = target(track, table, &lipsync.target, track_ms);
+        let raw = target_at(track_ms);
         let smoothed = *self.smoother.advance(&lipsync.smoothing, dt_ms, |u| {
-            let t = from_ms + (audio_ms - from_ms) * u;
-            target(track, table, &lipsync.target, t + lead)
+            target_at(from_ms + (audio_ms - from_ms) * u + lead)
         });
         self.last_audio_ms = Some(audio_ms);
 

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::arkit::ArkitTarget;
 use crate::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
-use crate::lipsync::{VisemeEvent, VisemeTrack};
+use crate::lipsync::{Loudness, VisemeEvent, VisemeTrack};
 use crate::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 
@@ -27,6 +27,8 @@ pub struct BakeOptions {
     pub speaking: bool,
     /// Length of the bake; by default the track plus [`TAIL_MS`].
     pub duration_ms: Option<f64>,
+    /// Loudness of the line's audio, when there is audio: the jaw follows it.
+    pub loudness: Option<Loudness>,
 }
 
 impl Default for BakeOptions {
@@ -36,6 +38,7 @@ impl Default for BakeOptions {
             seed: 0,
             speaking: true,
             duration_ms: None,
+            loudness: None,
         }
     }
 }
@@ -92,7 +95,7 @@ pub fn bake(
         .duration_ms
         .unwrap_or_else(|| track.last_offset_ms() + TAIL_MS);
     let times = frame_times(options.fps, duration)?;
-    bake_at(settings, track, times, options.seed, options.speaking)
+    run(settings, track, times, options)
 }
 
 /// Bakes `track` at the given frame times (audio clock, ms), which may be irregular.
@@ -102,6 +105,20 @@ pub fn bake_at(
     times_ms: Vec<f64>,
     seed: u64,
     speaking: bool,
+) -> Result<Bake, BakeError> {
+    let options = BakeOptions {
+        seed,
+        speaking,
+        ..BakeOptions::default()
+    };
+    run(settings, track, times_ms, &options)
+}
+
+fn run(
+    settings: &FaceSettings,
+    track: &VisemeTrack,
+    times_ms: Vec<f64>,
+    options: &BakeOptions,
 ) -> Result<Bake, BakeError> {
     if let Some(bad) = times_ms
         .iter()
@@ -113,9 +130,12 @@ pub fn bake_at(
     if times_ms.len() > MAX_FRAMES {
         return Err(BakeError::TooManyFrames(times_ms.len()));
     }
-    let mut face = FaceAnimator::new(settings.clone(), seed);
-    face.set_speaking(speaking);
+    let mut face = FaceAnimator::new(settings.clone(), options.seed);
+    face.set_speaking(options.speaking);
     face.speak(track);
+    if let Some(loudness) = &options.loudness {
+        face.set_loudness(loudness.clone());
+    }
     let mut frames = Vec::with_capacity(times_ms.len());
     let mut previous = times_ms.first().copied().unwrap_or(0.0);
     for &t in &times_ms {

@@ -19,6 +19,7 @@ fn options(fps: f64) -> BakeOptions {
         seed: 3,
         speaking: true,
         duration_ms: None,
+        loudness: None,
     }
 }
 
@@ -209,4 +210,47 @@ fn the_target_stage_moves_lead_ms_before_the_viseme_offsets() {
             "lead {lead}: not moving after the hold"
         );
     }
+}
+
+#[test]
+fn the_jaw_opens_wider_on_the_louder_of_two_identical_syllables() {
+    use npc_core::lipsync::Loudness;
+    let settings = FaceSettings::default();
+    // "ba ... BA": the same syllable twice, the second one louder in the audio.
+    let t = track(&[
+        (0, 0.0),
+        (21, 200.0),
+        (2, 280.0),
+        (0, 600.0),
+        (21, 1200.0),
+        (2, 1280.0),
+        (0, 1600.0),
+    ]);
+    let rate = 16_000_u32;
+    let samples: Vec<f32> = (0..2 * rate)
+        .map(|i| {
+            let ms = f64::from(i) * 1000.0 / f64::from(rate);
+            let amp = if (250.0..600.0).contains(&ms) {
+                0.1
+            } else if (1250.0..1600.0).contains(&ms) {
+                0.5
+            } else {
+                0.0
+            };
+            amp * (i as f32 * 0.07).sin()
+        })
+        .collect();
+    let mut options = options(1000.0);
+    options.loudness = Some(Loudness::from_samples(&samples, rate));
+    let with = timeline::bake(&settings, &t, &options).unwrap();
+    let jaw: Vec<f32> = with.series(Stage::Final, ArkitTarget::JawOpen).collect();
+    let peak = |from: usize, to: usize| jaw[from..to].iter().copied().fold(0.0_f32, f32::max);
+    let (quiet, loud) = (peak(250, 600), peak(1250, 1600));
+    assert!(loud > quiet * 1.2, "loud {loud} vs quiet {quiet}");
+    // Without audio both syllables open the same.
+    options.loudness = None;
+    let without = timeline::bake(&settings, &t, &options).unwrap();
+    let jaw: Vec<f32> = without.series(Stage::Final, ArkitTarget::JawOpen).collect();
+    let peak = |from: usize, to: usize| jaw[from..to].iter().copied().fold(0.0_f32, f32::max);
+    assert!((peak(250, 600) - peak(1250, 1600)).abs() < 1e-3);
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use npc_core::face::FaceSettings;
-use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::lipsync::{Loudness, VisemeEvent, VisemeTrack};
 use npc_core::project::Project;
 use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use npc_core::speech::wav;
@@ -31,6 +31,7 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         duration_ms: source
             .audio_ms
             .map(|ms| ms.max(track.last_offset_ms() + timeline::TAIL_MS)),
+        loudness: source.loudness,
     };
     let audio = source.audio;
     let bake = timeline::bake(&settings, &track, &options)?;
@@ -63,6 +64,8 @@ struct Source {
     /// The WAV that goes with the track, and its length.
     audio: Option<PathBuf>,
     audio_ms: Option<f64>,
+    /// Loudness of that audio, for the jaw.
+    loudness: Option<Loudness>,
 }
 
 fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
@@ -71,6 +74,7 @@ fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
             track: read_track(path)?,
             audio: None,
             audio_ms: None,
+            loudness: None,
         });
     }
     if let Some(text) = &args.text {
@@ -79,7 +83,13 @@ fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
         if let Some(wav_path) = &wav_path {
             say::write_wav(wav_path, &utterance)?;
         }
+        let samples: Vec<f32> = utterance
+            .pcm
+            .iter()
+            .map(|&s| f32::from(s) / 32768.0)
+            .collect();
         return Ok(Source {
+            loudness: Some(Loudness::from_samples(&samples, utterance.sample_rate)),
             audio_ms: Some(utterance.duration_ms()),
             track: VisemeTrack::from_events(utterance.visemes)?,
             audio: wav_path,
@@ -94,6 +104,7 @@ fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
             track: VisemeTrack::from_events(events)?,
             audio: Some(path.clone()),
             audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(rate.max(1))),
+            loudness: Some(Loudness::from_samples(&samples, rate)),
         });
     }
     bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")

@@ -1,7 +1,8 @@
 //! Lip sync as explicit stages, each a function with its own settings:
 //!
 //! 1. [`target`]: the pose the track asks for at the (lead-compensated) track time, with an
-//!    apex hold and a smoothstep transition to the next viseme;
+//!    apex hold and a smoothstep transition to the next viseme, and the jaw opened more or
+//!    less with the line's loudness when the audio is known ([`jaw_amount`]);
 //! 2. [`Smoother`]: frame-rate independent exponential smoothing of that target;
 //! 3. [`bilabial`]: p/b/m closure forced back in after smoothing;
 //! 4. [`anticipation`]: lip rounding that starts early and ends late around rounded visemes.
@@ -11,6 +12,7 @@
 
 mod anticipation;
 mod bilabial;
+mod jaw;
 mod settings;
 mod smoothing;
 mod target;
@@ -18,6 +20,7 @@ mod track;
 
 pub use anticipation::{ROUNDING_TARGETS, anticipation};
 pub use bilabial::{bilabial, bilabial_envelope};
+pub use jaw::{JawSettings, Loudness, jaw_amount};
 pub use settings::{
     AnticipationSettings, BilabialSettings, LipSyncSettings, SmoothingSettings, TargetSettings,
 };

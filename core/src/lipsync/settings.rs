@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::jaw::JawSettings;
+
 /// All lip-sync parameters. Defaults follow the original engine's tuning.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -10,6 +12,7 @@ pub struct LipSyncSettings {
     /// a mouth slightly ahead of the sound reads as natural, one behind reads as dubbed.
     pub lead_ms: f64,
     pub target: TargetSettings,
+    pub jaw: JawSettings,
     pub smoothing: SmoothingSettings,
     pub bilabial: BilabialSettings,
     pub anticipation: AnticipationSettings,
@@ -20,6 +23,7 @@ impl Default for LipSyncSettings {
         Self {
             lead_ms: 60.0,
             target: TargetSettings::default(),
+            jaw: JawSettings::default(),
             smoothing: SmoothingSettings::default(),
             bilabial: BilabialSettings::default(),
             anticipation: AnticipationSettings::default(),
@@ -125,6 +129,13 @@ impl LipSyncSettings {
         non_negative("bilabial.release_ms", self.bilabial.release_ms);
         non_negative("anticipation.onset_ms", self.anticipation.onset_ms);
         non_negative("anticipation.release_ms", self.anticipation.release_ms);
+        let jaw = &self.jaw;
+        if !(jaw.gain >= 0.0 && jaw.min_scale >= 0.0 && jaw.min_scale <= jaw.max_scale) {
+            out.push(format!(
+                "lipsync.jaw needs gain >= 0 and 0 <= min_scale <= max_scale (got {}, {}, {})",
+                jaw.gain, jaw.min_scale, jaw.max_scale
+            ));
+        }
         if !(0.0..1.0).contains(&self.target.apex_hold) {
             out.push(format!(
                 "lipsync.target.apex_hold must be in [0, 1) (got {})",
