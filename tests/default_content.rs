@@ -26,14 +26,25 @@ fn generated_content_loads_and_the_demo_project_checks_clean() {
     let report = Inspection::of(&avatar);
     assert_eq!(report.arkit_coverage, 52);
     let joints = &report.skins[0].joint_names;
-    for name in ["mixamorig:Hips", "mixamorig:Spine", "mixamorig:Neck", "mixamorig:Head", "mixamorig:LeftHand", "mixamorig:RightFoot"] {
+    for name in [
+        "mixamorig:Hips",
+        "mixamorig:Spine",
+        "mixamorig:Neck",
+        "mixamorig:Head",
+        "mixamorig:LeftHand",
+        "mixamorig:RightFoot",
+    ] {
         assert!(joints.iter().any(|j| j == name), "no joint {name}");
     }
     let clips: Vec<&str> = report.clips.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(clips, ["idle", "walk", "talk"]);
 
     let scene = Asset::load(&assets.join("scene.glb")).unwrap();
-    assert!(scene.repeated_instances() >= 500, "{} instances", scene.repeated_instances());
+    assert!(
+        scene.repeated_instances() >= 500,
+        "{} instances",
+        scene.repeated_instances()
+    );
     assert!(!scene.collision_grid().is_empty());
 
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("projects/demo.ron");
@@ -51,7 +62,12 @@ fn generation_is_deterministic() {
     let b = tempfile::tempdir().unwrap();
     generate(a.path()).unwrap();
     generate(b.path()).unwrap();
-    for file in ["head.glb", "avatar.glb", "scene.glb", "sky/sky_night_pz.png"] {
+    for file in [
+        "head.glb",
+        "avatar.glb",
+        "scene.glb",
+        "sky/sky_night_pz.png",
+    ] {
         assert_eq!(
             std::fs::read(a.path().join(file)).unwrap(),
             std::fs::read(b.path().join(file)).unwrap(),
@@ -69,7 +85,25 @@ fn a_project_with_missing_assets_fails_its_check_with_one_line_each() {
     let project = Project::load(&project_file).unwrap();
     let check = check_assets(&project, &project_file);
     assert!(!check.is_ok());
-    assert!(check.problems.iter().any(|p| p.contains("scene assets/scene.glb")), "{:?}", check.problems);
-    assert!(check.problems.iter().any(|p| p.contains("npc Elara: body assets/avatar.glb")), "{:?}", check.problems);
-    assert!(check.problems.iter().any(|p| p.contains("sky_day_px.png")), "{:?}", check.problems);
+    assert!(
+        check
+            .problems
+            .iter()
+            .any(|p| p.contains("scene assets/scene.glb")),
+        "{:?}",
+        check.problems
+    );
+    assert!(
+        check
+            .problems
+            .iter()
+            .any(|p| p.contains("npc Elara: body assets/avatar.glb")),
+        "{:?}",
+        check.problems
+    );
+    assert!(
+        check.problems.iter().any(|p| p.contains("sky_day_px.png")),
+        "{:?}",
+        check.problems
+    );
 }

@@ -7,7 +7,8 @@ use npc_core::procedural::generate::generate;
 
 /// Writes the content and lists what was written.
 pub fn run(out: &Path) -> anyhow::Result<()> {
-    let written = generate(out).with_context(|| format!("cannot write content into {}", out.display()))?;
+    let written =
+        generate(out).with_context(|| format!("cannot write content into {}", out.display()))?;
     for path in &written {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         println!("{} ({} KiB)", path.display(), size / 1024);

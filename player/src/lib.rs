@@ -3,8 +3,8 @@
 
 pub mod bake;
 pub mod check;
-pub mod generate;
 pub mod cli;
+pub mod generate;
 pub mod inspect;
 pub mod output;
 pub mod plot;

@@ -149,7 +149,7 @@ const MM: f32 = 0.001;
 /// The point the skin's rays start from.
 const C0: Vec3 = Vec3::new(0.0, -0.010, -0.010);
 const CRANIUM_C: Vec3 = Vec3::new(0.0, 0.020, -0.014);
-const CRANIUM_A: Vec3 = Vec3::new(0.0745, 0.105, 0.098);
+const CRANIUM_A: Vec3 = Vec3::new(0.0725, 0.103, 0.097);
 const FACE_C: Vec3 = Vec3::new(0.0, -0.030, 0.002);
 const FACE_A: Vec3 = Vec3::new(0.066, 0.078, 0.084);
 
@@ -329,7 +329,9 @@ fn ray_dir(lon: f32, alpha: f32) -> Vec3 {
 }
 
 fn cranium(p: Vec3) -> f32 {
-    ((p - CRANIUM_C) / CRANIUM_A).length_squared() - 1.0
+    // A little fuller than an ellipsoid: a broad forehead and crown.
+    let q = ((p - CRANIUM_C) / CRANIUM_A).abs();
+    (q.x.powf(2.5) + q.y.powf(2.4) + q.z.powf(2.4)).powf(1.0 / 1.2) - 1.0
 }
 
 fn face_shape(p: Vec3) -> f32 {
@@ -525,6 +527,8 @@ struct Layout {
     eye_cols: [(usize, usize); 2],
     /// Per column, the elevation where the rays meet the neck.
     alpha_end: Vec<f32>,
+    /// The mouth's corners (x, y) on the chart, `[left, right]`.
+    corners: [Vec2; 2],
 }
 
 /// Direction from an eye centre for eye-local angles (phi > 0 towards the outer corner).
@@ -596,6 +600,10 @@ fn layout() -> Layout {
         mouth_cols: (0, 0),
         eye_cols: [(0, 0); 2],
         alpha_end: Vec::new(),
+        corners: [1.0, -1.0].map(|s| {
+            let p = chart(s * lon_mouth, alpha_mouth);
+            v2(p.x, p.y)
+        }),
     };
     let corner_lon = |phi: f32, lo: f32, hi: f32| {
         let angle = |lon: f32| {
@@ -729,6 +737,10 @@ struct SkinVertex {
     neck: f32,
     /// 1 on the upper lids' edges (eyelash line).
     lash: f32,
+    /// Mouth coordinates of `b` (see [`mouth_coords`]) and its [`frontness`].
+    xn: f32,
+    my: f32,
+    front: f32,
 }
 
 /// Per eye and column: how the lids are shaped.
@@ -1008,6 +1020,9 @@ fn build_skin(lay: &Layout) -> Skin {
             side: Side::Upper,
             neck: 0.0,
             lash: 0.0,
+            xn: 0.0,
+            my: 1000.0,
+            front: frontness(pole_b),
         },
         [0.5, 0.0],
     );
@@ -1017,6 +1032,7 @@ fn build_skin(lay: &Layout) -> Skin {
         let mut line = Vec::with_capacity(nc + 1);
         for c in 0..=nc {
             let (b, p2, lon, alpha) = grid[r][c];
+            let (xn, my) = mouth_coords(b, lay);
             let side = if r <= lay.r_mouth {
                 Side::Upper
             } else {
@@ -1041,6 +1057,9 @@ fn build_skin(lay: &Layout) -> Skin {
                 side,
                 neck,
                 lash: 0.0,
+                xn,
+                my,
+                front: frontness(b),
             };
             let uv = [c as f32 / nc as f32, v_of(r)];
             let eye_slit = (0..2).find(|&e| r == lay.r_eye && in_eye_opening(lay, e, c));
@@ -1118,8 +1137,7 @@ fn build_skin(lay: &Layout) -> Skin {
         let (lo, hi) = lay.eye_cols[e];
         let mut up_fold = Vec::new();
         let mut down_fold = Vec::new();
-        for c in lo..=hi {
-            let (u, d) = ids[lay.r_eye][c];
+        for (c, &(u, d)) in ids[lay.r_eye].iter().enumerate().take(hi + 1).skip(lo) {
             if c == lo || c == hi {
                 up_fold.push(u);
                 down_fold.push(d);
@@ -1153,8 +1171,7 @@ fn build_skin(lay: &Layout) -> Skin {
         p + Vec3::new(0.0, dy, -dz) * MM * taper
     };
     let mut folds: [[Vec<usize>; 2]; 2] = Default::default();
-    for c in mr..=ml {
-        let (u, d) = ids[lay.r_mouth][c];
+    for (c, &(u, d)) in ids[lay.r_mouth].iter().enumerate().take(ml + 1).skip(mr) {
         for (s, &edge) in [u, d].iter().enumerate() {
             if c == mr || c == ml {
                 folds[s][0].push(edge);
@@ -1164,10 +1181,9 @@ fn build_skin(lay: &Layout) -> Skin {
             let v = sb.verts[edge];
             let uv = sb.uvs[edge];
             let xn = v.b.x / lay.x_mouth;
-            for level in 0..2 {
+            for (level, list) in folds[s].iter_mut().enumerate() {
                 let p = fold(v.p2, xn, s == 0, level + 1);
-                let i = sb.push(SkinVertex { p2: p, ..v }, uv);
-                folds[s][level].push(i);
+                list.push(sb.push(SkinVertex { p2: p, ..v }, uv));
             }
         }
     }
@@ -1205,6 +1221,9 @@ fn build_skin(lay: &Layout) -> Skin {
             side: Side::Lower,
             neck: 1.0,
             lash: 0.0,
+            xn: 0.0,
+            my: -1000.0,
+            front: 0.0,
         },
         [0.5, v_of(last)],
     );
@@ -1257,8 +1276,7 @@ fn build_skin(lay: &Layout) -> Skin {
         };
         rim.push((i, a));
     }
-    for k in 1..folds[1][1].len() - 1 {
-        let i = folds[1][1][k];
+    for &i in &folds[1][1][1..folds[1][1].len() - 1] {
         let a = angle(rest[i]);
         let a = if a < 0.0 {
             a + std::f32::consts::TAU
@@ -1329,7 +1347,7 @@ fn jaw_weight(v: &SkinVertex, lay: &Layout) -> f32 {
     let outside = smoothstep(0.5 * width, -0.5 * width, d);
     // Around the mouth the slit separates the lips; towards the corners both lips share the
     // jaw's motion, so the mouth opens into a rounded shape.
-    let (xn, my) = mouth_coords(v.b, lay);
+    let (xn, my) = (v.xn, v.my);
     let k = smoothstep(1.0, 0.55, xn.abs());
     let shared = 0.5 - 0.5 * k;
     let around = match v.side {
@@ -1341,15 +1359,15 @@ fn jaw_weight(v: &SkinVertex, lay: &Layout) -> f32 {
 }
 
 /// The lips (1 on the red of the lips and their inner folds), fading over `reach` mm.
-fn lip_weight(b: Vec3, lay: &Layout, reach: f32) -> f32 {
-    let (xn, my) = mouth_coords(b, lay);
+fn lip_weight(v: &SkinVertex, lay: &Layout, reach: f32) -> f32 {
+    let (xn, my) = (v.xn, v.my);
     let dx = (xn.abs() - 1.0).max(0.0) * lay.x_mouth / MM;
     let dy = if my >= 0.0 {
         (my - upper_lip_height(xn.clamp(-1.0, 1.0))).max(0.0)
     } else {
         (-my - lower_lip_height(xn.clamp(-1.0, 1.0))).max(0.0)
     };
-    (-(dx * dx + dy * dy) / (reach * reach)).exp() * frontness(b)
+    (-(dx * dx + dy * dy) / (reach * reach)).exp() * v.front
 }
 
 /// 1 on the given side of the mouth (s = 1: left), 0 on the other, 0.5 in the middle.
@@ -1367,8 +1385,7 @@ fn one_lip(xn: f32, my: f32) -> f32 {
 }
 
 fn corner_point(lay: &Layout, s: f32) -> Vec2 {
-    let p = chart(s * lay.lon_mouth, lay.alpha_mouth);
-    v2(p.x, p.y)
+    lay.corners[if s > 0.0 { 0 } else { 1 }]
 }
 
 fn bxy(b: Vec3) -> Vec2 {
@@ -1381,12 +1398,12 @@ fn brow_line(ax: f32) -> f32 {
     EYE_Y + 0.018 + 0.0055 * (std::f32::consts::PI * 0.75 * xr.powf(0.8)).sin() - 0.004 * xr * xr
 }
 
-fn brow_weight(b: Vec3, s: f32) -> f32 {
+fn brow_weight(b: Vec3, s: f32, front: f32) -> f32 {
     let ax = b.x * s;
     gauss(b.y - brow_line(ax.abs()), 0.010)
         * smoothstep(0.0, 0.012, ax)
         * (1.0 - smoothstep(0.058, 0.075, ax))
-        * frontness(b)
+        * front
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1458,7 +1475,7 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
     use ArkitTarget as T;
     let b = v.b;
     let mm = |x: f32, y: f32, z: f32| Vec3::new(x, y, z) * MM;
-    let (xn, my) = mouth_coords(b, lay);
+    let (xn, my) = (v.xn, v.my);
     let upper = v.side == Side::Upper;
     let jaw = || jaw_weight(v, lay);
     let side_of = |t: T, left: T| if t == left { 1.0 } else { -1.0 };
@@ -1469,7 +1486,7 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
         T::MouthClose => {
             let full = rot_x(p, HINGE, JAW_OPEN) - p;
             let moved = rot_x(p, HINGE, jaw() * JAW_OPEN) - p;
-            (full * CLOSE_MEET - moved) * lip_weight(b, lay, 7.0)
+            (full * CLOSE_MEET - moved) * lip_weight(v, lay, 7.0)
         }
         T::MouthSmileLeft | T::MouthSmileRight => {
             let s = side_of(target, T::MouthSmileLeft);
@@ -1477,8 +1494,8 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
             let w = (gauss2(bxy(b), c, v2(0.011, 0.011))
                 + 0.5 * gauss2(bxy(b), c + v2(s * 0.008, 0.014), v2(0.014, 0.012)))
             .min(1.0)
-                * frontness(b);
-            let cheek = gauss2(bxy(b), v2(s * 0.040, -0.008), v2(0.014, 0.012)) * frontness(b);
+                * v.front;
+            let cheek = gauss2(bxy(b), v2(s * 0.040, -0.008), v2(0.014, 0.012)) * v.front;
             mm(s * 3.5, 5.5, -2.5) * w + mm(s * 0.5, 2.0, 1.5) * cheek
         }
         T::MouthFrownLeft | T::MouthFrownRight => {
@@ -1487,27 +1504,27 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
             let w = (gauss2(bxy(b), c, v2(0.010, 0.010))
                 + 0.6 * gauss2(bxy(b), c + v2(s * 0.004, -0.012), v2(0.010, 0.012)))
             .min(1.0)
-                * frontness(b);
+                * v.front;
             mm(s * 1.0, -4.5, -0.5) * w
         }
         T::MouthDimpleLeft | T::MouthDimpleRight => {
             let s = side_of(target, T::MouthDimpleLeft);
-            let w = gauss2(bxy(b), corner_point(lay, s), v2(0.011, 0.011)) * frontness(b);
+            let w = gauss2(bxy(b), corner_point(lay, s), v2(0.011, 0.011)) * v.front;
             mm(s * 2.5, 0.5, -3.5) * w
         }
         T::MouthStretchLeft | T::MouthStretchRight => {
             let s = side_of(target, T::MouthStretchLeft);
-            let w = gauss2(bxy(b), corner_point(lay, s), v2(0.011, 0.011)) * frontness(b);
+            let w = gauss2(bxy(b), corner_point(lay, s), v2(0.011, 0.011)) * v.front;
             let lower = if upper {
                 0.0
             } else {
-                lip_weight(b, lay, 8.0) * side_weight(xn, s) * one_lip(xn, my)
+                lip_weight(v, lay, 8.0) * side_weight(xn, s) * one_lip(xn, my)
             };
             mm(s * 4.5, -2.0, -1.5) * w + mm(0.0, -1.5, 0.0) * lower
         }
         T::MouthPressLeft | T::MouthPressRight => {
             let s = side_of(target, T::MouthPressLeft);
-            let w = lip_weight(b, lay, 5.0) * side_weight(xn, s);
+            let w = lip_weight(v, lay, 5.0) * side_weight(xn, s);
             mm(0.0, -0.3 * my, -1.0) * w
         }
         T::MouthLowerDownLeft | T::MouthLowerDownRight => {
@@ -1516,7 +1533,7 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
             }
             let s = side_of(target, T::MouthLowerDownLeft);
             let taper = (1.0 - xn * xn).max(0.0).sqrt();
-            let w = lip_weight(b, lay, 12.0) * side_weight(xn, s) * taper;
+            let w = lip_weight(v, lay, 12.0) * side_weight(xn, s) * taper;
             mm(s * 0.5, -4.0, 0.8) * w
         }
         T::MouthUpperUpLeft | T::MouthUpperUpRight => {
@@ -1525,75 +1542,76 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
             }
             let s = side_of(target, T::MouthUpperUpLeft);
             let taper = (1.0 - xn * xn).max(0.0).sqrt();
-            let w = lip_weight(b, lay, 10.0) * side_weight(xn, s) * taper;
+            let w = lip_weight(v, lay, 10.0) * side_weight(xn, s) * taper;
             mm(s * 0.3, 4.0, 0.8) * w
         }
         T::MouthRollLower => {
             if upper {
                 return Vec3::ZERO;
             }
-            let w = lip_weight(b, lay, 5.0) * one_lip(xn, my);
+            let w = lip_weight(v, lay, 5.0) * one_lip(xn, my);
             mm(0.0, 0.5 + 0.55 * (-my).max(0.0), -4.0) * w
         }
         T::MouthRollUpper => {
             if !upper {
                 return Vec3::ZERO;
             }
-            let w = lip_weight(b, lay, 5.0) * one_lip(xn, my);
+            let w = lip_weight(v, lay, 5.0) * one_lip(xn, my);
             mm(0.0, -(0.5 + 0.55 * my.max(0.0)), -4.0) * w
         }
         T::MouthShrugLower => {
             let w = if upper {
-                lip_weight(b, lay, 5.0) * gauss(my, 4.0)
+                lip_weight(v, lay, 5.0) * gauss(my, 4.0)
             } else {
-                lip_weight(b, lay, 5.0 + 10.0 * smoothstep(0.0, -8.0, my))
+                lip_weight(v, lay, 5.0 + 10.0 * smoothstep(0.0, -8.0, my))
             };
             mm(0.0, 2.5, 1.5) * w
         }
         T::MouthShrugUpper => {
             let w = if upper {
-                lip_weight(b, lay, 5.0 + 7.0 * smoothstep(0.0, 8.0, my))
+                lip_weight(v, lay, 5.0 + 7.0 * smoothstep(0.0, 8.0, my))
             } else {
-                lip_weight(b, lay, 5.0) * gauss(my, 4.0)
+                lip_weight(v, lay, 5.0) * gauss(my, 4.0)
             };
             mm(0.0, 2.0, 1.2) * w
         }
         T::MouthFunnel => {
-            let w = lip_weight(b, lay, 7.0);
-            let open = (1.0 - xn * xn).max(0.0).sqrt();
-            let near = gauss(my, 6.0) * open;
-            let dy = if upper { 2.2 * near } else { -2.6 * near };
-            let dz = 6.0 * w * (0.6 + 0.4 * open) + 1.5 * gauss(my, 3.0) * open * w;
-            mm(0.0, dy * w, dz) + Vec3::X * (-0.25 * b.x * w)
+            // Lips pushed out and drawn in, parted into a small round opening.
+            let w = lip_weight(v, lay, 7.0);
+            let open = (1.0 - xn * xn).max(0.0);
+            let near = gauss(my, 5.0) * open;
+            let dy = if upper { 1.6 * near } else { -1.9 * near };
+            let dz = 6.5 * w * (0.6 + 0.4 * open) + 1.5 * gauss(my, 3.0) * open * w;
+            mm(0.0, dy * w, dz) + Vec3::X * (-0.3 * b.x * w)
         }
         T::MouthPucker => {
-            let w = lip_weight(b, lay, 8.0);
+            let w = lip_weight(v, lay, 8.0);
             let q = (1.0 - xn * xn).max(0.0);
             mm(0.0, -0.25 * my * w, 7.0 * w * (0.5 + 0.5 * q)) + Vec3::X * (-0.38 * b.x * w)
         }
         T::MouthLeft | T::MouthRight => {
             let s = side_of(target, T::MouthLeft);
-            let w = lip_weight(b, lay, 12.0);
+            let w = lip_weight(v, lay, 12.0);
             mm(s * 6.0, 0.0, -0.5) * w
         }
         T::CheekPuff => {
             let w = (gauss2(bxy(b), v2(0.045, -0.038), v2(0.016, 0.018))
                 + gauss2(bxy(b), v2(-0.045, -0.038), v2(0.016, 0.018)))
-                * frontness(b);
-            normal * (7.0 * MM * w) + mm(0.0, 0.0, 1.5) * lip_weight(b, lay, 5.0)
+                * v.front;
+            normal * (9.0 * MM * w) + mm(0.0, 0.0, 1.5) * lip_weight(v, lay, 5.0)
         }
         T::CheekSquintLeft | T::CheekSquintRight => {
             let s = side_of(target, T::CheekSquintLeft);
-            let w = gauss2(bxy(b), v2(s * 0.038, -0.002), v2(0.014, 0.010)) * frontness(b);
+            let w = gauss2(bxy(b), v2(s * 0.038, -0.002), v2(0.014, 0.010)) * v.front;
             mm(0.0, 3.0, 1.0) * w
         }
         T::NoseSneerLeft | T::NoseSneerRight => {
             let s = side_of(target, T::NoseSneerLeft);
-            let f = frontness(b);
+            let f = v.front;
             let wing = gauss2(bxy(b), v2(s * 0.012, -0.020), v2(0.006, 0.008)) * f;
             let wrinkle = gauss2(bxy(b), v2(s * 0.009, 0.005), v2(0.005, 0.008)) * f;
             let lip = if upper {
-                lip_weight(b, lay, 10.0)
+                lip_weight(v, lay, 10.0)
                     * side_weight(xn, s)
                     * gauss(my, 12.0)
                     * smoothstep(0.0, 4.0, my)
@@ -1608,12 +1626,12 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
         }
         T::BrowDownLeft | T::BrowDownRight => {
             let s = side_of(target, T::BrowDownLeft);
-            let w = brow_weight(b, s);
+            let w = brow_weight(b, s, v.front);
             let inner = 1.0 - smoothstep(0.015, 0.045, b.x * s);
             mm(-s * 1.5 * inner, -4.0, 0.8) * w
         }
         T::BrowInnerUp => {
-            let f = frontness(b);
+            let f = v.front;
             let w = (gauss2(bxy(b), v2(0.015, brow_line(0.015)), v2(0.013, 0.013))
                 + gauss2(bxy(b), v2(-0.015, brow_line(0.015)), v2(0.013, 0.013)))
             .min(1.0)
@@ -1622,27 +1640,26 @@ fn skin_field(target: ArkitTarget, v: &SkinVertex, p: Vec3, normal: Vec3, lay: &
         }
         T::BrowOuterUpLeft | T::BrowOuterUpRight => {
             let s = side_of(target, T::BrowOuterUpLeft);
-            let w =
-                gauss2(bxy(b), v2(s * 0.045, brow_line(0.045)), v2(0.014, 0.012)) * frontness(b);
+            let w = gauss2(bxy(b), v2(s * 0.045, brow_line(0.045)), v2(0.014, 0.012)) * v.front;
             mm(0.0, 5.0, 0.0) * w
         }
         T::EyeSquintLeft | T::EyeSquintRight => {
             let s = side_of(target, T::EyeSquintLeft);
-            let f = frontness(b);
+            let f = v.front;
             let cheek = gauss2(bxy(b), v2(s * 0.033, 0.0), v2(0.012, 0.008)) * f;
             let crease = gauss2(bxy(b), v2(s * 0.052, 0.018), v2(0.008, 0.010)) * f;
             mm(0.0, 1.5, 0.5) * cheek + mm(-s * 1.0, 0.0, 0.0) * crease
         }
         T::EyeWideLeft | T::EyeWideRight => {
             let s = side_of(target, T::EyeWideLeft);
-            mm(0.0, 1.5, 0.0) * brow_weight(b, s)
+            mm(0.0, 1.5, 0.0) * brow_weight(b, s, v.front)
         }
         T::TongueOut => {
             let taper = (1.0 - xn * xn).max(0.0).sqrt();
             if upper {
-                mm(0.0, 1.0, 0.3) * lip_weight(b, lay, 5.0) * gauss(my, 5.0) * taper
+                mm(0.0, 1.0, 0.3) * lip_weight(v, lay, 5.0) * gauss(my, 5.0) * taper
             } else {
-                mm(0.0, -3.0, 1.0) * lip_weight(b, lay, 10.0) * taper
+                mm(0.0, -3.0, 1.0) * lip_weight(v, lay, 10.0) * taper
             }
         }
         _ => Vec3::ZERO,
@@ -1758,13 +1775,13 @@ fn teeth(upper: bool, seam_y: f32, front_z: f32) -> Shape {
         (-5.6, 10.0),
     ];
     let n_sec = section.len();
-    for i in 0..=SAMPLES {
+    for (i, &length) in lengths.iter().enumerate() {
         let beta = beta_at(i);
         let c = arch(beta);
         let tangent = v2(ax * beta.cos(), -az * beta.sin()).normalize();
         let out = v2(-tangent.y, tangent.x);
         let out = if out.y < 0.0 { -out } else { out };
-        let from_middle = (lengths[i] - half).abs() / MM;
+        let from_middle = (length - half).abs() / MM;
         let mut edge = 0.0;
         let mut tooth_start = 0.0;
         let mut fraction = 0.5;
@@ -1872,7 +1889,7 @@ fn tongue(seam_y: f32) -> Shape {
 fn ear(side: f32) -> Shape {
     const AROUND: usize = 28;
     const ACROSS: usize = 5;
-    let root = Vec3::new(side * 0.0715, 0.006, -0.012);
+    let root = Vec3::new(side * 0.0705, 0.006, -0.010);
     let mut s = Shape::default();
     // Outline in the ear's plane: (back, up) in metres, a tall oval narrowing at the lobe.
     let outline = |a: f32| {
@@ -1884,7 +1901,7 @@ fn ear(side: f32) -> Shape {
     let place = |q: Vec2, lift: f32| {
         // The ear's plane faces sideways; its back edge stands out from the head.
         let back = q.x + 0.006;
-        let out = 0.004 + 0.28 * back.max(0.0) + lift;
+        let out = 0.003 + 0.42 * back.max(0.0) + lift;
         root + Vec3::new(side * out, q.y, -back)
     };
     let lift = |layer: usize, f: f32| {
@@ -2054,8 +2071,8 @@ fn hairline(lon_deg: f32) -> f32 {
         &[
             (0.0, 0.080),
             (30.0, 0.075),
-            (55.0, 0.062),
-            (75.0, 0.052),
+            (55.0, 0.061),
+            (75.0, 0.050),
             (90.0, 0.042),
             (102.0, 0.036),
             (118.0, 0.018),
@@ -2068,7 +2085,7 @@ fn hairline(lon_deg: f32) -> f32 {
 }
 
 /// Colour (sRGB) of the skin at a chart point.
-fn skin_colour(b: Vec3, lash: f32, lay: &Layout) -> [f32; 3] {
+fn skin_colour(b: Vec3, xn: f32, my: f32, lash: f32) -> [f32; 3] {
     let mut c = SKIN_RGB;
     let front = frontness(b);
     let ax = b.x.abs();
@@ -2077,7 +2094,6 @@ fn skin_colour(b: Vec3, lash: f32, lay: &Layout) -> [f32; 3] {
         + gauss2(v2(b.x, b.y), v2(0.0, -0.018), v2(0.008, 0.008)) * 0.15;
     c = mix3(c, [0.86, 0.56, 0.50], blush * front);
     // Lips, darker along the seam.
-    let (xn, my) = mouth_coords(b, lay);
     if xn.abs() < 1.05 && front > 0.0 {
         let xc = xn.clamp(-0.999, 0.999);
         let h = if my >= 0.0 {
@@ -2132,7 +2148,7 @@ fn modulation(rgb: [f32; 3], base: [f32; 3]) -> [u8; 4] {
 }
 
 /// Paints the skin's colour map by rasterising its triangles in texture space.
-fn skin_texture(skin: &Skin, lay: &Layout) -> Texture {
+fn skin_texture(skin: &Skin) -> Texture {
     let size = SKIN_TEX_SIZE as usize;
     let mut colour: Vec<Option<[u8; 4]>> = vec![None; size * size];
     for t in skin.indices.chunks_exact(3) {
@@ -2160,7 +2176,9 @@ fn skin_texture(skin: &Skin, lay: &Layout) -> Texture {
                 let v = [a, b, c].map(|i| skin.verts[i]);
                 let bp = v[0].b * w0 + v[1].b * w1 + v[2].b * w2;
                 let lash = v[0].lash * w0 + v[1].lash * w1 + v[2].lash * w2;
-                colour[y * size + x] = Some(modulation(skin_colour(bp, lash, lay), SKIN_RGB));
+                let xn = v[0].xn * w0 + v[1].xn * w1 + v[2].xn * w2;
+                let my = v[0].my * w0 + v[1].my * w1 + v[2].my * w2;
+                colour[y * size + x] = Some(modulation(skin_colour(bp, xn, my, lash), SKIN_RGB));
             }
         }
     }
@@ -2234,7 +2252,7 @@ fn iris_texture() -> Texture {
 fn textures() -> Vec<Option<Texture>> {
     let lay = layout();
     let skin = build_skin(&lay);
-    vec![Some(skin_texture(&skin, &lay)), Some(iris_texture())]
+    vec![Some(skin_texture(&skin)), Some(iris_texture())]
 }
 
 fn material(name: &str, rgb: [f32; 3], texture: Option<usize>, double_sided: bool) -> Material {
@@ -2273,12 +2291,21 @@ fn part(
         }
         let moved: Vec<Vec3> = shape.pos.iter().zip(&d).map(|(&p, &q)| p + q).collect();
         let moved_normals = smooth_normals(&moved, &shape.indices, weld);
+        // Float noise from rebuilding unmoved vertices is dropped, so files can store targets
+        // sparsely.
+        let clean = |v: Vec3, tiny: f32| {
+            if v.abs().max_element() < tiny {
+                Vec3::ZERO
+            } else {
+                v
+            }
+        };
         targets.push(MorphTarget {
-            positions: d.iter().map(|v| v.to_array()).collect(),
+            positions: d.iter().map(|&v| clean(v, 1e-7).to_array()).collect(),
             normals: moved_normals
                 .iter()
                 .zip(&normals)
-                .map(|(a, b)| (*a - *b).to_array())
+                .map(|(a, b)| clean(*a - *b, 1e-4).to_array())
                 .collect(),
         });
         target_names.push(target.name());
@@ -2913,5 +2940,35 @@ mod tests {
         let lowest = skin.positions.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
         assert!((lowest + 0.12).abs() < 0.002);
         assert!(marks.nose_tip.z > marks.chin.z && marks.chin.y < marks.nose_tip.y);
+    }
+}
+#[cfg(test)]
+mod probe {
+    use super::*;
+    #[test]
+    fn probe_flips() {
+        for part in head_parts() {
+            let p = &part.primitive;
+            let pos: Vec<Vec3> = p.positions.iter().map(|&q| Vec3::from(q)).collect();
+            for (t, name) in p.targets.iter().zip(&part.target_names) {
+                let moved: Vec<Vec3> = pos
+                    .iter()
+                    .zip(&t.positions)
+                    .map(|(a, d)| *a + Vec3::from(*d))
+                    .collect();
+                let mut flips = 0;
+                for tri in p.indices.chunks_exact(3) {
+                    let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| i as usize);
+                    let n0 = (pos[b] - pos[a]).cross(pos[c] - pos[a]);
+                    let n1 = (moved[b] - moved[a]).cross(moved[c] - moved[a]);
+                    if n0.length() > 1e-10 && n0.dot(n1) < 0.0 {
+                        flips += 1;
+                    }
+                }
+                if flips > 0 {
+                    eprintln!("{} {} flips {}", part.name, name, flips);
+                }
+            }
+        }
     }
 }
