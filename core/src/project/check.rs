@@ -89,15 +89,23 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             project.scene.asset.display()
         ));
     }
-    for sky in SKIES {
-        for face in SKY_FACES {
-            let file = project.scene.sky.join(format!("sky_{sky}_{face}.png"));
-            if !Project::resolve(project_file, &file).is_file() {
-                report
-                    .problems
-                    .push(format!("sky image {} is missing", file.display()));
-            }
-        }
+    let missing_sky: Vec<String> = SKIES
+        .iter()
+        .flat_map(|sky| {
+            SKY_FACES
+                .iter()
+                .map(move |face| format!("sky_{sky}_{face}.png"))
+        })
+        .filter(|file| !Project::resolve(project_file, &project.scene.sky.join(file)).is_file())
+        .collect();
+    if !missing_sky.is_empty() {
+        report.problems.push(format!(
+            "sky images missing in {} ({} of {}): {}",
+            project.scene.sky.display(),
+            missing_sky.len(),
+            SKIES.len() * SKY_FACES.len(),
+            missing_sky.join(", ")
+        ));
     }
     if project.npcs.is_empty() {
         report

@@ -1,0 +1,63 @@
+//! `npc-player generate-assets` and `npc-player check` as a user runs them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use common::{npc_player, one_line_failure};
+
+#[test]
+fn the_demo_project_checks_clean_against_generated_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    let out = npc_player(&["generate-assets", "--out", assets.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron");
+    let project = dir.path().join("demo.ron");
+    std::fs::copy(demo, &project).unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("ok (3 NPCs)"), "{stdout}");
+    assert!(!stdout.contains("problem:"), "{stdout}");
+}
+
+#[test]
+fn a_bad_project_lists_each_problem_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("bad.ron");
+    std::fs::write(
+        &project,
+        "(version: 1,\n  scene: (fog: (start: 10.0, end: 5.0)),\n  npcs: [(id: \"A\", avatar: (body: \"x.glb\"), spawn: (2.0, 0.5))],\n)\n",
+    )
+    .unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let stderr = one_line_failure(&out);
+    assert!(stderr.contains("2 problem(s)"), "{stderr}");
+    let problems: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("problem:"))
+        .collect();
+    assert_eq!(problems.len(), 2, "{stdout}");
+    assert!(problems[0].contains("scene.fog"), "{stdout}");
+    assert!(problems[1].contains("spawn"), "{stdout}");
+
+    std::fs::write(&project, "(version: 1, colour: 3)").unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stderr = one_line_failure(&out);
+    assert!(
+        stderr.contains("bad.ron:1:") && stderr.contains("colour"),
+        "{stderr}"
+    );
+}
