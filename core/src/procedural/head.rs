@@ -627,24 +627,21 @@ fn layout() -> Layout {
     let lon_in = corner_lon(CORNER_IN.0, 9.0 * DEG, 22.0 * DEG);
     let lon_out = corner_lon(CORNER_OUT.0, 15.0 * DEG, 55.0 * DEG);
 
-    let mut anchors = vec![
-        -std::f32::consts::PI,
-        std::f32::consts::PI,
-        0.0,
-        lon_mouth,
-        -lon_mouth,
-        lon_in,
-        -lon_in,
-        lon_out,
-        -lon_out,
-    ];
+    // One side's columns, mirrored, so the head is exactly symmetric.
+    let mut anchors = vec![0.0, lon_mouth, lon_in, lon_out, std::f32::consts::PI];
     anchors.sort_by(f32::total_cmp);
     anchors.dedup_by(|a, b| (*a - *b).abs() < 0.3 * DEG);
     let column_density = |lon: f32| {
         let d = lon / DEG;
         (0.13 + 0.55 * (-(d / 42.0).powi(4)).exp() + 0.22 * (-(d / 20.0).powi(4)).exp()) / DEG
     };
-    let lons = distribute(&anchors, &column_density);
+    let half = distribute(&anchors, &column_density);
+    let lons: Vec<f32> = half
+        .iter()
+        .rev()
+        .map(|&l| -l)
+        .chain(half.iter().skip(1).copied())
+        .collect();
     let find = |lon: f32| {
         lons.iter()
             .position(|&l| (l - lon).abs() < 1e-6)
@@ -733,7 +730,7 @@ struct SkinVertex {
     col: usize,
     eye: EyeRole,
     side: Side,
-    /// 0 on the head, down to 1 at the neck base.
+    /// 0 on the head, from the chin row under the jaw and down the neck to 1 at its base.
     neck: f32,
     /// 1 on the upper lids' edges (eyelash line).
     lash: f32,
@@ -829,10 +826,21 @@ impl SkinBuilder {
         }
     }
 
-    /// A quad from the row above (tl, tr) to the row below (bl, br), facing out.
+    /// A quad from the row above (tl, tr) to the row below (bl, br), facing out. Along the
+    /// right eye's slit the diagonal mirrors the left eye's, so the lids move alike.
     fn quad(&mut self, tl: usize, tr: usize, bl: usize, br: usize) {
-        self.tri(tl, bl, br);
-        self.tri(tl, br, tr);
+        let right_lid = [tl, tr, bl, br].iter().any(|&i| {
+            let v = &self.verts[i];
+            matches!(v.eye, EyeRole::Edge(1, _) | EyeRole::Flap(1, _))
+                || (v.lash > 0.0 && v.b.x < 0.0)
+        });
+        if right_lid {
+            self.tri(tl, bl, tr);
+            self.tri(tr, bl, br);
+        } else {
+            self.tri(tl, bl, br);
+            self.tri(tl, br, tr);
+        }
     }
 }
 
@@ -1038,9 +1046,11 @@ fn build_skin(lay: &Layout) -> Skin {
             } else {
                 Side::Lower
             };
+            // Along the profile from the chin row under the jaw (0.6 at the neck) to the base.
             let neck = match *row {
-                Row::Neck(s) => s,
-                _ => 0.0,
+                Row::Junction(f) => 0.6 * f,
+                Row::Neck(s) => 0.6 + 0.4 * s,
+                Row::Head(_) => 0.0,
             };
             let zone = (0..2).find(|&e| {
                 eyes[e][c].is_some()
@@ -1355,7 +1365,7 @@ fn jaw_weight(v: &SkinVertex, lay: &Layout) -> f32 {
         Side::Lower => 1.0 - shared * (1.0 - smoothstep(0.0, -12.0, my)),
     };
     let w = around + (outside - around) * smoothstep(1.0, 1.8, xn.abs());
-    w * (1.0 - smoothstep(85.0 * DEG, 110.0 * DEG, a)) * (1.0 - smoothstep(0.0, 0.6, v.neck))
+    w * (1.0 - smoothstep(85.0 * DEG, 110.0 * DEG, a)) * (1.0 - v.neck)
 }
 
 /// The lips (1 on the red of the lips and their inner folds), fading over `reach` mm.
@@ -1740,7 +1750,7 @@ fn sphere_cap(
 
 /// Arch of teeth: `upper` hang from above.
 fn teeth(upper: bool, seam_y: f32, front_z: f32) -> Shape {
-    const SAMPLES: usize = 72;
+    const SAMPLES: usize = 60;
     let widths: [f32; 6] = if upper {
         [8.5, 6.8, 7.8, 7.0, 6.8, 10.0]
     } else {
@@ -1887,8 +1897,8 @@ fn tongue(seam_y: f32) -> Shape {
 
 /// One ear: a flattened, cupped disc standing out from the side of the head.
 fn ear(side: f32) -> Shape {
-    const AROUND: usize = 28;
-    const ACROSS: usize = 5;
+    const AROUND: usize = 24;
+    const ACROSS: usize = 4;
     let root = Vec3::new(side * 0.0705, 0.006, -0.010);
     let mut s = Shape::default();
     // Outline in the ear's plane: (back, up) in metres, a tall oval narrowing at the lobe.
@@ -2365,7 +2375,7 @@ fn build() -> Build {
         let s = SIDES[e];
         let iris_angle = (IRIS_R / EYE_R).asin();
         let pupil_angle = (PUPIL_R / EYE_R).asin();
-        let mut sclera = sphere_cap(c, EYE_R, 0.0, std::f32::consts::PI, 20, 32);
+        let mut sclera = sphere_cap(c, EYE_R, 0.0, std::f32::consts::PI, 16, 28);
         sclera.uvs.clear();
         let iris = sphere_cap(c, EYE_R + 0.00012, pupil_angle * 0.9, iris_angle, 4, 40);
         let mut pupil = sphere_cap(c, EYE_R + 0.00025, 0.0, pupil_angle, 2, 24);
@@ -2941,34 +2951,57 @@ mod tests {
         assert!((lowest + 0.12).abs() < 0.002);
         assert!(marks.nose_tip.z > marks.chin.z && marks.chin.y < marks.nose_tip.y);
     }
-}
-#[cfg(test)]
-mod probe {
-    use super::*;
-    #[test]
-    fn probe_flips() {
-        for part in head_parts() {
-            let p = &part.primitive;
-            let pos: Vec<Vec3> = p.positions.iter().map(|&q| Vec3::from(q)).collect();
-            for (t, name) in p.targets.iter().zip(&part.target_names) {
-                let moved: Vec<Vec3> = pos
-                    .iter()
-                    .zip(&t.positions)
-                    .map(|(a, d)| *a + Vec3::from(*d))
-                    .collect();
-                let mut flips = 0;
-                for tri in p.indices.chunks_exact(3) {
-                    let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| i as usize);
-                    let n0 = (pos[b] - pos[a]).cross(pos[c] - pos[a]);
-                    let n1 = (moved[b] - moved[a]).cross(moved[c] - moved[a]);
-                    if n0.length() > 1e-10 && n0.dot(n1) < 0.0 {
-                        flips += 1;
-                    }
-                }
-                if flips > 0 {
-                    eprintln!("{} {} flips {}", part.name, name, flips);
-                }
+
+    /// Triangles of the skin that turn over when the given targets are applied.
+    fn folds(weights: &[(ArkitTarget, f32)]) -> usize {
+        static PARTS: OnceLock<Vec<HeadPart>> = OnceLock::new();
+        let parts = PARTS.get_or_init(head_parts);
+        let skin = &parts[0].primitive;
+        let rest: Vec<Vec3> = skin.positions.iter().map(|&q| Vec3::from(q)).collect();
+        let mut moved = rest.clone();
+        for &(target, w) in weights {
+            let t = parts[0]
+                .target_names
+                .iter()
+                .position(|&n| n == target.name());
+            let Some(t) = t else { continue };
+            for (m, d) in moved.iter_mut().zip(&skin.targets[t].positions) {
+                *m += Vec3::from(*d) * w;
             }
         }
+        skin.indices
+            .chunks_exact(3)
+            .filter(|t| {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                let before = (rest[b] - rest[a]).cross(rest[c] - rest[a]);
+                let after = (moved[b] - moved[a]).cross(moved[c] - moved[a]);
+                before.length() > 1e-10 && before.dot(after) < 0.0
+            })
+            .count()
+    }
+
+    #[test]
+    fn no_target_folds_the_skin() {
+        for target in ArkitTarget::ALL {
+            // mouthClose corrects jawOpen and is only meant with it.
+            if target != ArkitTarget::MouthClose {
+                assert_eq!(
+                    folds(&[(target, 1.0)]),
+                    0,
+                    "{} folds the skin",
+                    target.name()
+                );
+            }
+        }
+        for w in [0.5, 1.0] {
+            let close = [(ArkitTarget::JawOpen, w), (ArkitTarget::MouthClose, w)];
+            assert_eq!(folds(&close), 0);
+        }
+        let smile = [
+            (ArkitTarget::JawOpen, 1.0),
+            (ArkitTarget::MouthSmileLeft, 1.0),
+            (ArkitTarget::MouthSmileRight, 1.0),
+        ];
+        assert_eq!(folds(&smile), 0);
     }
 }
