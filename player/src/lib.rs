@@ -1,6 +1,7 @@
 //! `npc-player`: plays Living NPC projects. Today it offers the command line around the shared
 //! animation engine (`bake`); the renderer and the live runtime build on the same library.
 
+pub mod audio;
 pub mod bake;
 pub mod check;
 pub mod cli;
