@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{bake, check, generate, inspect, say};
+use crate::{agent_sim, bake, check, generate, inspect, runtime, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -42,6 +42,46 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the live runtime: speak the lines agents write to an agent directory.
+    Run(RunArgs),
+    /// A small agent for demos and tests: writes a scripted conversation to an agent directory,
+    /// one line after the other as the player speaks them.
+    AgentSim(AgentSimArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The project file (RON); only its roster, face settings and voices are used.
+    #[arg(long, value_name = "FILE")]
+    pub project: PathBuf,
+    /// The agent directory to watch.
+    #[arg(long, value_name = "DIR")]
+    pub agent_dir: PathBuf,
+    /// Run without a window (required in this build).
+    #[arg(long)]
+    pub headless: bool,
+    /// Draw no frames (this build never draws any).
+    #[arg(long)]
+    pub no_render: bool,
+    /// Stop after this many seconds (default: run until killed).
+    #[arg(long, value_name = "SECONDS")]
+    pub duration: Option<f64>,
+    /// Append one JSON line per line event (started, finished, rejected) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AgentSimArgs {
+    /// The agent directory to write to (must exist).
+    #[arg(long, value_name = "DIR")]
+    pub agent_dir: PathBuf,
+    /// The script (JSON); by default the demo's (projects/demo-script.json).
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Speed factor: the per-line timeout is 30 s / speed.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -155,6 +195,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Check { project } => check::run(&project),
         Command::Say(args) => say::run(&args),
         Command::GenerateAssets { out } => generate::run(&out),
+        Command::Run(args) => {
+            let duration = match args.duration {
+                Some(s) if s.is_finite() && s >= 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+                Some(s) => anyhow::bail!("--duration must be a number of seconds >= 0, not {s}"),
+                None => None,
+            };
+            let options = runtime::RunOptions {
+                project: args.project,
+                agent_dir: args.agent_dir,
+                duration,
+                events: args.events,
+            };
+            runtime::run_cli(&options, args.headless, args.no_render)
+        }
+        Command::AgentSim(args) => {
+            agent_sim::run(&args.agent_dir, args.script.as_deref(), args.speed)
+        }
     }
 }
 
@@ -164,5 +221,6 @@ fn init_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
 }

@@ -1,6 +1,7 @@
 //! `npc-player`: plays Living NPC projects. Today it offers the command line around the shared
 //! animation engine (`bake`); the renderer and the live runtime build on the same library.
 
+pub mod agent_sim;
 pub mod audio;
 pub mod bake;
 pub mod check;
@@ -9,4 +10,5 @@ pub mod generate;
 pub mod inspect;
 pub mod output;
 pub mod plot;
+pub mod runtime;
 pub mod say;

@@ -1,0 +1,105 @@
+//! The `--events` file: one JSON object per line event, appended and flushed one by one so a
+//! killed process loses nothing it wrote.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use npc_core::agent::Line;
+use serde_json::{Value, json};
+
+/// One event of the events file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineEvent(Value);
+
+impl LineEvent {
+    /// `line_started` / `line_finished` / `line_rejected` for a line handed out by the
+    /// directory; `latency` only for `line_started`.
+    #[must_use]
+    pub fn line(
+        event: &str,
+        conversation: &str,
+        line: &Line,
+        npc: &str,
+        latency: Option<Duration>,
+    ) -> Self {
+        let mut v = json!({
+            "event": event,
+            "conversation": conversation,
+            "seq": line.seq,
+            "speaker_id": line.speaker_id,
+            "npc": npc,
+        });
+        if let (Some(latency), Some(map)) = (latency, v.as_object_mut()) {
+            map.insert(
+                "latency_ms".to_owned(),
+                json!(latency.as_secs_f64() * 1000.0),
+            );
+            // An agent that stamps its lines (the simulator does) gets the whole delay from
+            // the append to the first audio, file watching included.
+            if let Some(written) = line.extra.get("written_unix_ms").and_then(Value::as_f64) {
+                map.insert("append_latency_ms".to_owned(), json!(unix_ms() - written));
+            }
+        }
+        Self(v)
+    }
+
+    /// `line_rejected` for a line that was invalid in the file (it has no usable seq).
+    #[must_use]
+    pub fn rejected_input(conversation: &str, file_line: &str, reason: &str) -> Self {
+        Self(json!({
+            "event": "line_rejected",
+            "conversation": conversation,
+            "file_line": file_line,
+            "reason": reason,
+        }))
+    }
+
+    /// The JSON object.
+    #[must_use]
+    pub fn value(&self) -> &Value {
+        &self.0
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+#[must_use]
+pub fn unix_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// The events file, opened for appending.
+#[derive(Debug)]
+pub struct EventLog {
+    file: File,
+}
+
+impl EventLog {
+    /// Opens (creating if needed) `path` for appending.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        crate::output::check_folder(path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(Self { file })
+    }
+
+    /// Appends one event as one line, flushed; a failure is logged, not fatal.
+    pub fn write(&mut self, event: &LineEvent) {
+        let mut text = event.0.to_string();
+        text.push('\n');
+        if let Err(e) = self
+            .file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+        {
+            tracing::warn!("cannot write the events file: {e}");
+        }
+    }
+}
