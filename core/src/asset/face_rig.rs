@@ -83,6 +83,12 @@ impl FaceRig {
             .collect()
     }
 
+    /// Canonical names of the ARKit targets the asset lacks.
+    #[must_use]
+    pub fn arkit_missing_names(&self) -> Vec<&'static str> {
+        self.arkit_missing().iter().map(|t| t.name()).collect()
+    }
+
     /// The Oculus visemes the asset has.
     #[must_use]
     pub fn oculus_found(&self) -> Vec<OculusViseme> {

@@ -116,12 +116,7 @@ impl Inspection {
             meshes,
             target_names,
             arkit_coverage: asset.face_rig.arkit_coverage(),
-            arkit_missing: asset
-                .face_rig
-                .arkit_missing()
-                .iter()
-                .map(|t| t.name())
-                .collect(),
+            arkit_missing: asset.face_rig.arkit_missing_names(),
             oculus_visemes: asset
                 .face_rig
                 .oculus_found()

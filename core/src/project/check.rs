@@ -45,12 +45,7 @@ impl Facts {
             skinned: !asset.skins.is_empty(),
             clips: asset.clips.iter().map(|c| c.name.clone()).collect(),
             arkit_coverage: asset.face_rig.arkit_coverage(),
-            arkit_missing: asset
-                .face_rig
-                .arkit_missing()
-                .iter()
-                .map(|t| t.name())
-                .collect(),
+            arkit_missing: asset.face_rig.arkit_missing_names(),
             has_ground: !asset.collision_grid().is_empty(),
         }
     }
