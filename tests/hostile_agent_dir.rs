@@ -90,6 +90,8 @@ fn a_hostile_agent_directory_never_crashes_the_runtime_and_valid_lines_still_pla
             agent_dir: agent.clone(),
             duration: Some(Duration::from_secs(90)),
             events: Some(events_path.clone()),
+            // Short, so the skipped seq 4 is waited out quickly.
+            gap_timeout: Duration::from_millis(500),
         };
         let stop = stop.clone();
         thread::spawn(move || run_until(&opts, &stop))

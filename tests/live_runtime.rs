@@ -49,6 +49,7 @@ fn options(s: &Setup, duration: Option<Duration>) -> RunOptions {
         agent_dir: s.agent.clone(),
         duration,
         events: Some(s.events.clone()),
+        gap_timeout: Duration::from_secs(3),
     }
 }
 

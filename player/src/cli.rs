@@ -69,6 +69,9 @@ pub struct RunArgs {
     /// Append one JSON line per line event (started, finished, rejected) to this file.
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,
+    /// Seconds to wait for a missing seq before moving on to the next line.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    pub gap_timeout: f64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -201,11 +204,18 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 Some(s) => anyhow::bail!("--duration must be a number of seconds >= 0, not {s}"),
                 None => None,
             };
+            if !(args.gap_timeout.is_finite() && args.gap_timeout >= 0.0) {
+                anyhow::bail!(
+                    "--gap-timeout must be a number of seconds >= 0, not {}",
+                    args.gap_timeout
+                );
+            }
             let options = runtime::RunOptions {
                 project: args.project,
                 agent_dir: args.agent_dir,
                 duration,
                 events: args.events,
+                gap_timeout: std::time::Duration::from_secs_f64(args.gap_timeout),
             };
             runtime::run_cli(&options, args.headless, args.no_render)
         }

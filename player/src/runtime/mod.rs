@@ -46,6 +46,8 @@ pub struct RunOptions {
     pub duration: Option<Duration>,
     /// Where to append one JSON line per line event.
     pub events: Option<PathBuf>,
+    /// How long a gap in a conversation's seq numbers is waited out before moving on.
+    pub gap_timeout: Duration,
 }
 
 /// A line handed to the synthesis worker.
@@ -77,8 +79,15 @@ struct Playing {
 /// Runs the live runtime until `options.duration` passes or `stop` is set.
 pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> {
     let project = Project::load(&options.project)?;
-    let mut dir = AgentDirectory::open(&options.agent_dir, &project.npcs, AgentOptions::default())
-        .context("cannot open the agent directory")?;
+    let mut dir = AgentDirectory::open(
+        &options.agent_dir,
+        &project.npcs,
+        AgentOptions {
+            gap_timeout: options.gap_timeout,
+            ..AgentOptions::default()
+        },
+    )
+    .context("cannot open the agent directory")?;
     let mut log = match &options.events {
         Some(path) => Some(EventLog::open(path)?),
         None => None,
