@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
+mod common;
+
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,16 +60,13 @@ fn seqs(events: &[&Value]) -> Vec<u64> {
 #[test]
 fn a_hostile_agent_directory_never_crashes_the_runtime_and_valid_lines_still_play() {
     let started_at = Instant::now();
-    let tmp = tempfile::tempdir().unwrap();
-    let project = tmp.path().join("demo.ron");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("projects/demo.ron"),
-        &project,
-    )
-    .unwrap();
-    let agent = tmp.path().join("agent");
+    let common::Setup {
+        tmp,
+        project,
+        agent,
+        events: events_path,
+    } = common::setup();
     fs::create_dir_all(agent.join("conversations")).unwrap();
-    let events_path = tmp.path().join("events.jsonl");
     let good: PathBuf = agent.join(GOOD);
     let missing: PathBuf = agent.join(MISSING);
     // A valid conversation just outside the agent directory: must never be read.

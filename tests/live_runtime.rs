@@ -3,45 +3,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
+use common::{Setup, setup};
 use npc_player::runtime::{RunOptions, run_until};
 use serde_json::Value;
 
 const CONV: &str = "conversations/demo.jsonl";
-
-struct Setup {
-    _tmp: tempfile::TempDir,
-    project: PathBuf,
-    agent: PathBuf,
-    events: PathBuf,
-}
-
-/// A temp copy of the demo project (without its assets: the runtime must not need them) and
-/// an empty agent directory.
-fn setup() -> Setup {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = tmp.path().join("demo.ron");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("projects/demo.ron"),
-        &project,
-    )
-    .unwrap();
-    let agent = tmp.path().join("agent");
-    fs::create_dir(&agent).unwrap();
-    let events = tmp.path().join("events.jsonl");
-    Setup {
-        project,
-        agent,
-        events,
-        _tmp: tmp,
-    }
-}
 
 fn options(s: &Setup, duration: Option<Duration>) -> RunOptions {
     RunOptions {
@@ -141,24 +116,14 @@ fn six_simulated_lines_are_spoken_in_order_exactly_once() {
     );
     assert_eq!(last_spoken(&s.agent), Some(5));
 
-    let mut latencies: Vec<f64> = events
-        .iter()
-        .filter_map(|e| e["latency_ms"].as_f64())
-        .collect();
-    assert_eq!(latencies.len(), 6);
-    latencies.sort_by(f64::total_cmp);
-    let (p50, p95) = (percentile(&latencies, 0.5), percentile(&latencies, 0.95));
-    eprintln!("latency poll -> audio start: p50 {p50:.1} ms, p95 {p95:.1} ms over {latencies:?}");
-    assert!(p95 < 150.0, "p95 latency {p95} ms");
-    let mut appended: Vec<f64> = events
-        .iter()
-        .filter_map(|e| e["append_latency_ms"].as_f64())
-        .collect();
-    assert_eq!(appended.len(), 6);
-    appended.sort_by(f64::total_cmp);
-    let (p50, p95) = (percentile(&appended, 0.5), percentile(&appended, 0.95));
-    eprintln!("latency append -> audio start: p50 {p50:.1} ms, p95 {p95:.1} ms over {appended:?}");
-    assert!(p95 < 150.0, "p95 append latency {p95} ms");
+    for key in ["latency_ms", "append_latency_ms"] {
+        let mut latencies: Vec<f64> = events.iter().filter_map(|e| e[key].as_f64()).collect();
+        assert_eq!(latencies.len(), 6, "{key}");
+        latencies.sort_by(f64::total_cmp);
+        let (p50, p95) = (percentile(&latencies, 0.5), percentile(&latencies, 0.95));
+        eprintln!("{key}: p50 {p50:.1} ms, p95 {p95:.1} ms over {latencies:?}");
+        assert!(p95 < 150.0, "p95 {key} {p95} ms");
+    }
 }
 
 #[test]
