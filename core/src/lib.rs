@@ -7,6 +7,7 @@ pub mod arkit;
 pub mod asset;
 pub mod atomic;
 pub mod blink;
+pub mod daylight;
 pub mod face;
 pub mod gaze;
 pub mod lipsync;

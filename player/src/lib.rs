@@ -10,5 +10,6 @@ pub mod generate;
 pub mod inspect;
 pub mod output;
 pub mod plot;
+pub mod render;
 pub mod runtime;
 pub mod say;

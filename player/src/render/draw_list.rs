@@ -1,0 +1,204 @@
+//! One frame's draws, built on the CPU: objects (one per drawn copy of a primitive), the
+//! joint palettes of skinned objects and the compact lists of active morph targets. Objects
+//! of the same primitive pushed one after another become one instanced draw.
+
+use glam::Mat4;
+
+use super::gpu_types::{GpuMorph, GpuObject, NO_PALETTE, mat};
+use super::mesh_store::{GpuPrimitive, PrimitiveId};
+
+/// Weights with a smaller magnitude are left out of the active list.
+pub const ACTIVE_WEIGHT: f32 = 1e-4;
+
+/// An instanced draw: `count` objects from `first_object`, all of `primitive`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub primitive: PrimitiveId,
+    pub first_object: u32,
+    pub count: u32,
+}
+
+/// Active targets of one object: `morphs[offset .. offset + count]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MorphRange {
+    pub offset: u32,
+    pub count: u32,
+}
+
+/// Everything one frame draws.
+#[derive(Clone, Debug, Default)]
+pub struct DrawList {
+    pub objects: Vec<GpuObject>,
+    pub morphs: Vec<GpuMorph>,
+    pub palette: Vec<[[f32; 4]; 4]>,
+    pub batches: Vec<Batch>,
+}
+
+impl DrawList {
+    /// Empties the list, keeping its memory.
+    pub fn clear(&mut self) {
+        self.objects.clear();
+        self.morphs.clear();
+        self.palette.clear();
+        self.batches.clear();
+    }
+
+    /// Adds a joint palette; returns its offset for [`Self::push_object`].
+    pub fn push_palette(&mut self, joints: &[Mat4]) -> u32 {
+        let offset = self.palette.len() as u32;
+        self.palette.extend(joints.iter().map(|&m| mat(m)));
+        offset
+    }
+
+    /// Adds the non-zero weights of a mesh (`weights[target]`) as its active list.
+    pub fn push_morphs(&mut self, weights: &[f32]) -> MorphRange {
+        let offset = self.morphs.len() as u32;
+        self.morphs.extend(
+            weights
+                .iter()
+                .enumerate()
+                .filter(|&(_, w)| w.abs() > ACTIVE_WEIGHT)
+                .map(|(t, &w)| GpuMorph {
+                    target: t as u32,
+                    weight: w,
+                }),
+        );
+        MorphRange {
+            offset,
+            count: self.morphs.len() as u32 - offset,
+        }
+    }
+
+    /// Adds one copy of `primitive` placed by `model`, skinned by the palette at `palette`
+    /// (or `None`) and morphed by `morphs`. Targets the primitive lacks are left out.
+    pub fn push_object(
+        &mut self,
+        id: PrimitiveId,
+        primitive: &GpuPrimitive,
+        model: Mat4,
+        palette: Option<u32>,
+        morphs: MorphRange,
+    ) {
+        let morphs = if primitive.target_count == 0 {
+            MorphRange::default()
+        } else {
+            // Keep only targets this primitive has (a mesh's primitives may have fewer).
+            let all = &self.morphs[morphs.offset as usize..(morphs.offset + morphs.count) as usize];
+            if all.iter().all(|m| m.target < primitive.target_count) {
+                morphs
+            } else {
+                let kept: Vec<GpuMorph> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| m.target < primitive.target_count)
+                    .collect();
+                let offset = self.morphs.len() as u32;
+                self.morphs.extend_from_slice(&kept);
+                MorphRange {
+                    offset,
+                    count: kept.len() as u32,
+                }
+            }
+        };
+        let index = self.objects.len() as u32;
+        self.objects.push(GpuObject {
+            model: mat(model),
+            vertex_base: primitive.vertex_base,
+            delta_base: primitive.delta_base,
+            vertex_count: primitive.vertex_count,
+            palette_offset: match palette {
+                Some(p) if primitive.skinned => p,
+                _ => NO_PALETTE,
+            },
+            morph_offset: morphs.offset,
+            morph_count: morphs.count,
+            pad: [0; 2],
+        });
+        match self.batches.last_mut() {
+            Some(b) if b.primitive == id && b.first_object + b.count == index => b.count += 1,
+            _ => self.batches.push(Batch {
+                primitive: id,
+                first_object: index,
+                count: 1,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn primitive(targets: u32) -> GpuPrimitive {
+        GpuPrimitive {
+            first_index: 0,
+            index_count: 3,
+            vertex_base: 10,
+            vertex_count: 3,
+            delta_base: 100,
+            target_count: targets,
+            material: 0,
+            skinned: true,
+        }
+    }
+
+    #[test]
+    fn only_non_zero_weights_become_active() {
+        let mut list = DrawList::default();
+        let mut weights = vec![0.0; 52];
+        weights[3] = 0.5;
+        weights[40] = -0.2;
+        weights[41] = 1e-6;
+        let r = list.push_morphs(&weights);
+        assert_eq!(r.count, 2);
+        assert_eq!(
+            list.morphs,
+            vec![
+                GpuMorph {
+                    target: 3,
+                    weight: 0.5
+                },
+                GpuMorph {
+                    target: 40,
+                    weight: -0.2
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn consecutive_objects_of_one_primitive_make_one_batch() {
+        let mut list = DrawList::default();
+        let p = primitive(0);
+        for _ in 0..5 {
+            list.push_object(0, &p, Mat4::IDENTITY, None, MorphRange::default());
+        }
+        list.push_object(1, &p, Mat4::IDENTITY, None, MorphRange::default());
+        list.push_object(0, &p, Mat4::IDENTITY, None, MorphRange::default());
+        let counts: Vec<(u32, u32)> = list.batches.iter().map(|b| (b.primitive, b.count)).collect();
+        assert_eq!(counts, vec![(0, 5), (1, 1), (0, 1)]);
+    }
+
+    #[test]
+    fn targets_beyond_a_primitive_are_dropped() {
+        let mut list = DrawList::default();
+        let mut weights = vec![0.0; 8];
+        weights[1] = 1.0;
+        weights[6] = 1.0;
+        let r = list.push_morphs(&weights);
+        list.push_object(0, &primitive(4), Mat4::IDENTITY, Some(0), r);
+        let o = list.objects[0];
+        let active = &list.morphs[o.morph_offset as usize..(o.morph_offset + o.morph_count) as usize];
+        assert_eq!(active.len(), 1);
+        assert_eq!(active[0].target, 1);
+    }
+
+    #[test]
+    fn rigid_primitives_ignore_the_palette() {
+        let mut list = DrawList::default();
+        let mut p = primitive(0);
+        p.skinned = false;
+        list.push_object(0, &p, Mat4::IDENTITY, Some(7), MorphRange::default());
+        assert_eq!(list.objects[0].palette_offset, NO_PALETTE);
+    }
+}

@@ -1,0 +1,127 @@
+//! The GPU: picks an adapter (a discrete GPU first, anything else after, software Vulkan
+//! included), logs the choice and opens a device with the limits the renderer needs.
+
+use thiserror::Error;
+
+/// Why no device could be opened.
+#[derive(Debug, Error)]
+pub enum GpuError {
+    #[error(
+        "no GPU adapter found (Vulkan). Install a Vulkan driver; on Debian, software Vulkan \
+         comes with `apt-get install mesa-vulkan-drivers libvulkan1`"
+    )]
+    NoAdapter,
+    #[error("the adapter {adapter} refused a device: {source}")]
+    Device {
+        adapter: String,
+        source: wgpu::RequestDeviceError,
+    },
+}
+
+/// An open device and what it is.
+#[derive(Debug)]
+pub struct Gpu {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    /// GPU timestamps can be written inside passes.
+    pub timestamps: bool,
+}
+
+/// Order of preference among adapter types: lower is better.
+fn rank(kind: wgpu::DeviceType) -> u8 {
+    match kind {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    }
+}
+
+/// The backends to look at: `WGPU_BACKEND` when set, else Vulkan.
+fn backends() -> wgpu::Backends {
+    wgpu::Backends::from_env().unwrap_or(wgpu::Backends::VULKAN)
+}
+
+/// A new instance (with the display's handle when rendering to a window).
+#[must_use]
+pub fn instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wgpu::Instance {
+    let mut desc = match display {
+        Some(d) => wgpu::InstanceDescriptor::new_with_display_handle(d),
+        None => wgpu::InstanceDescriptor::new_without_display_handle(),
+    };
+    desc.backends = backends();
+    wgpu::Instance::new(desc)
+}
+
+impl Gpu {
+    /// Opens the best adapter; with a surface, only adapters that can present to it.
+    pub fn open(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        let mut adapters = pollster::block_on(instance.enumerate_adapters(backends()));
+        if let Some(surface) = surface {
+            adapters.retain(|a| a.is_surface_supported(surface));
+        }
+        for a in &adapters {
+            let i = a.get_info();
+            tracing::debug!("adapter: {} ({:?}, {:?})", i.name, i.device_type, i.backend);
+        }
+        adapters.sort_by_key(|a| rank(a.get_info().device_type));
+        let adapter = adapters.into_iter().next().ok_or(GpuError::NoAdapter)?;
+        let info = adapter.get_info();
+        tracing::info!(
+            "GPU: {} ({:?}, {:?}, driver {})",
+            info.name,
+            info.device_type,
+            info.backend,
+            info.driver
+        );
+        let timestamps = adapter
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
+        let features = if timestamps {
+            wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+        } else {
+            wgpu::Features::empty()
+        };
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("npc-player"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            ..wgpu::DeviceDescriptor::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|source| {
+            GpuError::Device {
+                adapter: info.name.clone(),
+                source,
+            }
+        })?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+            timestamps,
+        })
+    }
+
+    /// Opens the best adapter for offscreen rendering.
+    pub fn headless() -> Result<Self, GpuError> {
+        Self::open(instance(None), None)
+    }
+
+    /// "NAME (TYPE, BACKEND)" for logs and reports.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {:?})",
+            self.info.name, self.info.device_type, self.info.backend
+        )
+    }
+}

@@ -1,0 +1,109 @@
+//! Structs shared with the shaders, byte for byte. Each names the WGSL struct that mirrors it;
+//! a change here needs the same change there (the layout test checks the sizes).
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3};
+
+/// `Object::palette_offset` of an object without a skin.
+pub const NO_PALETTE: u32 = u32::MAX;
+
+/// Per-frame values. Mirrors `Globals` in shaders/globals.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct Globals {
+    pub view_proj: [[f32; 4]; 4],
+    pub light_view_proj: [[f32; 4]; 4],
+    pub inverse_view_proj: [[f32; 4]; 4],
+    pub camera_position: [f32; 4],
+    pub light_direction: [f32; 4],
+    pub light_color: [f32; 4],
+    pub ambient: [f32; 4],
+    pub fog_color: [f32; 4],
+    /// Day, noon, night weights; w the warm tint.
+    pub sky_weights: [f32; 4],
+    /// Fog start, fog end, sky brightness, shadows on (1) or off (0).
+    pub params: [f32; 4],
+    /// Shadow texel (uv), depth bias, normal offset, unused.
+    pub shadow: [f32; 4],
+}
+
+/// One vertex. Mirrors `Vertex` in shaders/deform.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct GpuVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+    pub uv: [f32; 2],
+    /// Joint indices 0 and 1 in word 0, 2 and 3 in word 1 (low half first).
+    pub joints: [u32; 2],
+    pub weights: [f32; 4],
+}
+
+/// One drawn copy of a primitive. Mirrors `Object` in shaders/deform.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct GpuObject {
+    pub model: [[f32; 4]; 4],
+    pub vertex_base: u32,
+    pub delta_base: u32,
+    pub vertex_count: u32,
+    pub palette_offset: u32,
+    pub morph_offset: u32,
+    pub morph_count: u32,
+    pub pad: [u32; 2],
+}
+
+/// An active morph target. Mirrors `Morph` in shaders/deform.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct GpuMorph {
+    pub target: u32,
+    pub weight: f32,
+}
+
+/// A material. Mirrors `Material` in shaders/mesh.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct GpuMaterial {
+    pub base_color: [f32; 4],
+    pub alpha_cutoff: f32,
+    pub pad: [f32; 3],
+}
+
+/// Parameters of the deform check. Mirrors `CheckParams` in shaders/deform_check.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct CheckParams {
+    pub object: u32,
+    pub first_vertex: u32,
+    pub vertex_count: u32,
+    pub pad: u32,
+}
+
+/// A matrix as the shaders read it (column-major).
+#[must_use]
+pub fn mat(m: Mat4) -> [[f32; 4]; 4] {
+    m.to_cols_array_2d()
+}
+
+/// A vector with a fourth component.
+#[must_use]
+pub fn vec4(v: Vec3, w: f32) -> [f32; 4] {
+    [v.x, v.y, v.z, w]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_match_the_wgsl_layouts() {
+        // WGSL sizes: 3 mat4 (192) + 8 vec4 (128); vertex 64; object mat4 + 8 u32 (96).
+        assert_eq!(size_of::<Globals>(), 192 + 8 * 16);
+        assert_eq!(size_of::<GpuVertex>(), 64);
+        assert_eq!(size_of::<GpuObject>(), 96);
+        assert_eq!(size_of::<GpuMorph>(), 8);
+        assert_eq!(size_of::<GpuMaterial>(), 32);
+        assert_eq!(size_of::<CheckParams>(), 16);
+    }
+}

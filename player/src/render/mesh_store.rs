@@ -1,0 +1,267 @@
+//! Every mesh the renderer draws, in three shared GPU buffers: vertices (pulled by index in
+//! the vertex shader), indices and morph deltas (all targets of a primitive side by side,
+//! position and normal per vertex), plus one bind group per material.
+//!
+//! Assets are added on the CPU first ([`MeshStoreBuilder::add`]), then uploaded at once.
+
+use npc_core::asset::Asset;
+use npc_core::asset::material::{AlphaMode, Texture};
+use thiserror::Error;
+use wgpu::util::DeviceExt;
+
+use super::gpu::Gpu;
+use super::gpu_types::{GpuMaterial, GpuVertex};
+use super::materials::{MaterialLayout, material_bind_group};
+
+/// Index of a primitive in the store.
+pub type PrimitiveId = u32;
+
+/// Where a primitive lives in the shared buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuPrimitive {
+    pub first_index: u32,
+    pub index_count: u32,
+    pub vertex_base: u32,
+    pub vertex_count: u32,
+    /// First delta (a `vec4`) of its targets.
+    pub delta_base: u32,
+    pub target_count: u32,
+    /// Index into the store's materials.
+    pub material: u32,
+    pub skinned: bool,
+}
+
+/// The primitives of one added asset: `meshes[mesh]` lists the ids of that mesh's primitives.
+#[derive(Clone, Debug, Default)]
+pub struct StoredAsset {
+    pub meshes: Vec<Vec<PrimitiveId>>,
+}
+
+/// A material before upload.
+#[derive(Debug)]
+struct PendingMaterial {
+    uniform: GpuMaterial,
+    texture: Option<Texture>,
+}
+
+/// Collects assets on the CPU.
+#[derive(Debug, Default)]
+pub struct MeshStoreBuilder {
+    vertices: Vec<GpuVertex>,
+    deltas: Vec<[f32; 4]>,
+    indices: Vec<u32>,
+    primitives: Vec<GpuPrimitive>,
+    materials: Vec<PendingMaterial>,
+}
+
+/// Why the meshes could not go to the GPU.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error(
+        "the {what} of all meshes take {bytes} bytes, more than this GPU binds at once \
+         ({limit} bytes); use fewer or smaller meshes"
+    )]
+    TooLarge {
+        what: &'static str,
+        bytes: u64,
+        limit: u64,
+    },
+    #[error("the meshes hold more than 2^32 {0}")]
+    Overflow(&'static str),
+}
+
+/// The uploaded store.
+#[derive(Debug)]
+pub struct MeshStore {
+    pub vertices: wgpu::Buffer,
+    pub deltas: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub primitives: Vec<GpuPrimitive>,
+    pub materials: Vec<wgpu::BindGroup>,
+}
+
+fn packed_joints(j: [u16; 4]) -> [u32; 2] {
+    [
+        u32::from(j[0]) | (u32::from(j[1]) << 16),
+        u32::from(j[2]) | (u32::from(j[3]) << 16),
+    ]
+}
+
+fn count(n: usize, what: &'static str) -> Result<u32, StoreError> {
+    u32::try_from(n).map_err(|_| StoreError::Overflow(what))
+}
+
+impl MeshStoreBuilder {
+    /// Adds every mesh and material of `asset`.
+    pub fn add(&mut self, asset: &Asset) -> Result<StoredAsset, StoreError> {
+        let material_base = self.materials.len();
+        for (i, m) in asset.materials.iter().enumerate() {
+            let texture = m
+                .base_color_texture
+                .and_then(|t| asset.textures.get(t).cloned().flatten());
+            let alpha_cutoff = match m.alpha_mode {
+                AlphaMode::Opaque => 0.0,
+                AlphaMode::Mask { cutoff } => cutoff,
+                // Blended materials are drawn as masks at one half.
+                AlphaMode::Blend => 0.5,
+            };
+            tracing::trace!("material {i}: {:?}", m.name);
+            self.materials.push(PendingMaterial {
+                uniform: GpuMaterial {
+                    base_color: m.base_color,
+                    alpha_cutoff,
+                    pad: [0.0; 3],
+                },
+                texture,
+            });
+        }
+        let mut stored = StoredAsset::default();
+        for mesh in &asset.meshes {
+            let mut ids = Vec::with_capacity(mesh.primitives.len());
+            for p in &mesh.primitives {
+                let material = match p.material {
+                    Some(m) if m < asset.materials.len() => material_base + m,
+                    _ => self.default_material(),
+                };
+                let vertex_base = count(self.vertices.len(), "vertices")?;
+                let delta_base = count(self.deltas.len(), "deltas")?;
+                let first_index = count(self.indices.len(), "indices")?;
+                let n = p.positions.len();
+                let skinned = p.joints.len() == n && p.weights.len() == n && n > 0;
+                for v in 0..n {
+                    let pos = p.positions[v];
+                    let nrm = p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
+                    self.vertices.push(GpuVertex {
+                        position: [pos[0], pos[1], pos[2], 1.0],
+                        normal: [nrm[0], nrm[1], nrm[2], 0.0],
+                        uv: p.uvs.get(v).copied().unwrap_or_default(),
+                        joints: if skinned {
+                            packed_joints(p.joints[v])
+                        } else {
+                            [0, 0]
+                        },
+                        weights: if skinned { p.weights[v] } else { [0.0; 4] },
+                    });
+                }
+                for target in &p.targets {
+                    for v in 0..n {
+                        let d = target.positions.get(v).copied().unwrap_or_default();
+                        let dn = target.normals.get(v).copied().unwrap_or_default();
+                        self.deltas.push([d[0], d[1], d[2], 0.0]);
+                        self.deltas.push([dn[0], dn[1], dn[2], 0.0]);
+                    }
+                }
+                self.indices.extend_from_slice(&p.indices);
+                ids.push(count(self.primitives.len(), "primitives")?);
+                self.primitives.push(GpuPrimitive {
+                    first_index,
+                    index_count: count(p.indices.len(), "indices")?,
+                    vertex_base,
+                    vertex_count: count(n, "vertices")?,
+                    delta_base,
+                    target_count: count(p.targets.len(), "targets")?,
+                    material: count(material, "materials")?,
+                    skinned,
+                });
+            }
+            stored.meshes.push(ids);
+        }
+        Ok(stored)
+    }
+
+    /// The plain white material used by primitives without one.
+    fn default_material(&mut self) -> usize {
+        self.materials.push(PendingMaterial {
+            uniform: GpuMaterial {
+                base_color: [0.8, 0.8, 0.8, 1.0],
+                alpha_cutoff: 0.0,
+                pad: [0.0; 3],
+            },
+            texture: None,
+        });
+        self.materials.len() - 1
+    }
+
+    /// The primitives added so far.
+    #[must_use]
+    pub fn primitives(&self) -> &[GpuPrimitive] {
+        &self.primitives
+    }
+
+    /// Uploads everything.
+    pub fn build(self, gpu: &Gpu, layout: &MaterialLayout) -> Result<MeshStore, StoreError> {
+        let limit = u64::from(gpu.device.limits().max_storage_buffer_binding_size);
+        let buffer = |what: &'static str,
+                      bytes: &[u8],
+                      usage: wgpu::BufferUsages|
+         -> Result<wgpu::Buffer, StoreError> {
+            let len = bytes.len() as u64;
+            if usage.contains(wgpu::BufferUsages::STORAGE) && len > limit {
+                return Err(StoreError::TooLarge {
+                    what,
+                    bytes: len,
+                    limit,
+                });
+            }
+            // Buffers may not be empty; storage bindings need at least one element.
+            let padded;
+            let contents = if bytes.len() < 64 {
+                padded = [bytes, &[0u8; 64][bytes.len()..]].concat();
+                &padded[..]
+            } else {
+                bytes
+            };
+            Ok(gpu
+                .device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some(what),
+                    contents,
+                    usage,
+                }))
+        };
+        let vertices = buffer(
+            "vertices",
+            bytemuck::cast_slice(&self.vertices),
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let deltas = buffer(
+            "morph deltas",
+            bytemuck::cast_slice(&self.deltas),
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let indices = buffer(
+            "indices",
+            bytemuck::cast_slice(&self.indices),
+            wgpu::BufferUsages::INDEX,
+        )?;
+        let materials = self
+            .materials
+            .iter()
+            .map(|m| material_bind_group(gpu, layout, &m.uniform, m.texture.as_ref()))
+            .collect();
+        tracing::debug!(
+            "mesh store: {} primitives, {} vertices, {} deltas, {} indices",
+            self.primitives.len(),
+            self.vertices.len(),
+            self.deltas.len(),
+            self.indices.len()
+        );
+        Ok(MeshStore {
+            vertices,
+            deltas,
+            indices,
+            primitives: self.primitives,
+            materials,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joints_pack_low_half_first() {
+        assert_eq!(packed_joints([1, 2, 3, 65535]), [0x0002_0001, 0xffff_0003]);
+    }
+}

@@ -1,0 +1,343 @@
+//! The renderer: long-lived pipelines and meshes, per-frame buffers, and the three passes of a
+//! frame (shadow map from the sun, lit meshes, sky behind them).
+
+use wgpu::util::DeviceExt;
+
+use super::draw_list::DrawList;
+use super::gpu::Gpu;
+use super::gpu_types::Globals;
+use super::grow_buffer::GrowBuffer;
+use super::mesh_store::{MeshStore, MeshStoreBuilder, StoreError};
+use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
+use super::sky_textures::{CubeFaces, sky_bind_group};
+use super::timer::GpuTimer;
+use super::view::FrameView;
+
+/// Why a renderer could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RendererError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Sky(String),
+}
+
+/// A colour target to draw into.
+#[derive(Debug)]
+pub struct Target<'a> {
+    pub view: &'a wgpu::TextureView,
+    /// Where multisampled drawing resolves to, when `view` is multisampled.
+    pub resolve: Option<&'a wgpu::TextureView>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The renderer for one colour format.
+#[derive(Debug)]
+pub struct Renderer {
+    pub store: MeshStore,
+    layouts: Layouts,
+    pipelines: Pipelines,
+    globals: wgpu::Buffer,
+    objects: GrowBuffer,
+    morphs: GrowBuffer,
+    palette: GrowBuffer,
+    frame_group: wgpu::BindGroup,
+    shadow_view: wgpu::TextureView,
+    shadow_group: wgpu::BindGroup,
+    shadow_size: u32,
+    sky_group: wgpu::BindGroup,
+    depth: Option<(u32, u32, wgpu::TextureView)>,
+}
+
+fn frame_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    globals: &wgpu::Buffer,
+    store: &MeshStore,
+    objects: &GrowBuffer,
+    morphs: &GrowBuffer,
+    palette: &GrowBuffer,
+) -> wgpu::BindGroup {
+    let buffers = [
+        globals,
+        &store.vertices,
+        &store.deltas,
+        &objects.buffer,
+        &morphs.buffer,
+        &palette.buffer,
+    ];
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: b.as_entire_binding(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("frame"),
+        layout,
+        entries: &entries,
+    })
+}
+
+impl Renderer {
+    /// Uploads the meshes and skies and builds pipelines for `color_format` with `samples`
+    /// samples per pixel and a square shadow map of `shadow_size` texels.
+    pub fn new(
+        gpu: &Gpu,
+        meshes: MeshStoreBuilder,
+        skies: &[CubeFaces; 3],
+        color_format: wgpu::TextureFormat,
+        samples: u32,
+        shadow_size: u32,
+    ) -> Result<Self, RendererError> {
+        let device = &gpu.device;
+        let layouts = Layouts::new(device);
+        let pipelines = Pipelines::new(device, &layouts, color_format, samples);
+        let store = meshes.build(gpu, &layouts.material)?;
+        let globals = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("globals"),
+            contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &Globals),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        let objects = GrowBuffer::new(device, "objects");
+        let morphs = GrowBuffer::new(device, "active morphs");
+        let palette = GrowBuffer::new(device, "joint palette");
+        let frame_group = frame_group(
+            device,
+            &layouts.frame,
+            &globals,
+            &store,
+            &objects,
+            &morphs,
+            &palette,
+        );
+        let shadow_size = shadow_size.clamp(256, device.limits().max_texture_dimension_2d);
+        let shadow_view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("shadow map"),
+                size: wgpu::Extent3d {
+                    width: shadow_size,
+                    height: shadow_size,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: DEPTH_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..wgpu::SamplerDescriptor::default()
+        });
+        let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("shadow map"),
+            layout: &layouts.shadow,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&shadow_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&shadow_sampler),
+                },
+            ],
+        });
+        let sky_group = sky_bind_group(gpu, &layouts.sky, skies).map_err(RendererError::Sky)?;
+        Ok(Self {
+            store,
+            layouts,
+            pipelines,
+            globals,
+            objects,
+            morphs,
+            palette,
+            frame_group,
+            shadow_view,
+            shadow_group,
+            shadow_size,
+            sky_group,
+            depth: None,
+        })
+    }
+
+    /// The colour format the pipelines draw into.
+    #[must_use]
+    pub fn color_format(&self) -> wgpu::TextureFormat {
+        self.pipelines.color_format
+    }
+
+    /// Samples per pixel of the colour target.
+    #[must_use]
+    pub fn samples(&self) -> u32 {
+        self.pipelines.samples
+    }
+
+    /// The frame bind group (group 0), for passes outside the renderer (the deform check).
+    #[must_use]
+    pub fn frame_bind_group(&self) -> &wgpu::BindGroup {
+        &self.frame_group
+    }
+
+    /// The layout of group 0.
+    #[must_use]
+    pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layouts.frame
+    }
+
+    /// Uploads the frame's values and draw list (call before [`Self::encode`]).
+    pub fn prepare(&mut self, gpu: &Gpu, view: &FrameView, list: &DrawList, aspect: f32) {
+        let globals = view.globals(aspect, self.shadow_size);
+        gpu.queue
+            .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
+        let device = &gpu.device;
+        let grew = self
+            .objects
+            .write(device, &gpu.queue, bytemuck::cast_slice(&list.objects))
+            | self
+                .morphs
+                .write(device, &gpu.queue, bytemuck::cast_slice(&list.morphs))
+            | self
+                .palette
+                .write(device, &gpu.queue, bytemuck::cast_slice(&list.palette));
+        if grew {
+            self.frame_group = frame_group(
+                device,
+                &self.layouts.frame,
+                &self.globals,
+                &self.store,
+                &self.objects,
+                &self.morphs,
+                &self.palette,
+            );
+        }
+    }
+
+    fn depth_view(&mut self, device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {
+        if let Some((w, h, view)) = &self.depth
+            && *w == width
+            && *h == height
+        {
+            return view.clone();
+        }
+        let view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("depth"),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: self.pipelines.samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: DEPTH_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        self.depth = Some((width, height, view.clone()));
+        view
+    }
+
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList) {
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
+        let mut material = u32::MAX;
+        for batch in &list.batches {
+            let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
+                continue;
+            };
+            if p.index_count == 0 {
+                continue;
+            }
+            if p.material != material {
+                material = p.material;
+                if let Some(group) = self.store.materials.get(material as usize) {
+                    pass.set_bind_group(1, group, &[]);
+                }
+            }
+            pass.draw_indexed(
+                p.first_index..p.first_index + p.index_count,
+                p.vertex_base as i32,
+                batch.first_object..batch.first_object + batch.count,
+            );
+        }
+    }
+
+    /// Records the frame: shadow pass (when `view.shadows`), main pass, sky.
+    pub fn encode(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &Target<'_>,
+        view: &FrameView,
+        list: &DrawList,
+        timer: Option<&GpuTimer>,
+    ) {
+        if view.shadows {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: timer.map(|t| t.pass_writes(0)),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipelines.shadow);
+            self.draw_meshes(&mut pass, list);
+        }
+        let depth = self.depth_view(&gpu.device, target.width, target.height);
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("main"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target.view,
+                depth_slice: None,
+                resolve_target: target.resolve,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: if target.resolve.is_some() {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timer.map(|t| t.pass_writes(1)),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipelines.main);
+        pass.set_bind_group(2, &self.shadow_group, &[]);
+        self.draw_meshes(&mut pass, list);
+        pass.set_pipeline(&self.pipelines.sky);
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_bind_group(1, &self.sky_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

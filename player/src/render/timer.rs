@@ -1,0 +1,82 @@
+//! GPU timestamps around a frame's passes (where the adapter has them): how long the GPU
+//! spent on the shadow and main passes, read back after the frame.
+
+use super::gpu::Gpu;
+
+/// Timestamps of two passes (begin and end of each).
+#[derive(Debug)]
+pub struct GpuTimer {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+    period_ns: f32,
+}
+
+const QUERIES: u32 = 4;
+
+impl GpuTimer {
+    /// A timer, when the device can write timestamps inside passes.
+    #[must_use]
+    pub fn new(gpu: &Gpu) -> Option<Self> {
+        if !gpu.timestamps {
+            return None;
+        }
+        let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("frame timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: QUERIES,
+        });
+        let size = u64::from(QUERIES) * 8;
+        let resolve = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps"),
+            size,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Some(Self {
+            queries,
+            resolve,
+            readback,
+            period_ns: gpu.queue.get_timestamp_period(),
+        })
+    }
+
+    /// The writes for pass `pass` (0 shadow, 1 main).
+    #[must_use]
+    pub fn pass_writes(&self, pass: u32) -> wgpu::RenderPassTimestampWrites<'_> {
+        wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(pass * 2),
+            end_of_pass_write_index: Some(pass * 2 + 1),
+        }
+    }
+
+    /// Records the copy of the timestamps (after the passes).
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..QUERIES, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, u64::from(QUERIES) * 8);
+    }
+
+    /// GPU milliseconds of the last resolved frame: first recorded begin to main pass end.
+    /// Waits for the GPU. `shadows` tells whether the shadow pass ran.
+    #[must_use]
+    pub fn read_ms(&self, gpu: &Gpu, shadows: bool) -> Option<f64> {
+        let slice = self.readback.slice(..);
+        slice.map_async(wgpu::MapMode::Read, |_| {});
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+        let ticks: Vec<u64> = {
+            let data = slice.get_mapped_range().ok()?;
+            bytemuck::cast_slice::<u8, u64>(&data).to_vec()
+        };
+        self.readback.unmap();
+        let begin = if shadows { ticks[0] } else { ticks[2] };
+        let end = ticks[3];
+        (end >= begin).then(|| (end - begin) as f64 * f64::from(self.period_ns) / 1e6)
+    }
+}

@@ -1,0 +1,76 @@
+// Vertex pulling, morph targets and skinning, shared by the mesh passes and the deform check.
+
+// One vertex. Mirrors `gpu_types::GpuVertex`.
+struct Vertex {
+    position: vec4<f32>,
+    normal: vec4<f32>,
+    uv: vec2<f32>,
+    // Four joint indices, two 16-bit halves per word (low half first).
+    joints: vec2<u32>,
+    weights: vec4<f32>,
+}
+
+// One drawn copy of a primitive. Mirrors `gpu_types::GpuObject`.
+struct Object {
+    model: mat4x4<f32>,
+    // Where the primitive's vertices start in `vertices`.
+    vertex_base: u32,
+    // Where its morph deltas start in `deltas`; target t of vertex v sits at
+    // delta_base + (t * vertex_count + v) * 2 (position), + 1 (normal).
+    delta_base: u32,
+    vertex_count: u32,
+    // First joint matrix in `palette`, or NO_PALETTE for a rigid object.
+    palette_offset: u32,
+    // The object's active targets: morphs[morph_offset .. morph_offset + morph_count].
+    morph_offset: u32,
+    morph_count: u32,
+    pad0: u32,
+    pad1: u32,
+}
+
+// One active morph target and its weight. Mirrors `gpu_types::GpuMorph`.
+struct Morph {
+    target_index: u32,
+    weight: f32,
+}
+
+const NO_PALETTE: u32 = 0xffffffffu;
+
+@group(0) @binding(1) var<storage, read> vertices: array<Vertex>;
+@group(0) @binding(2) var<storage, read> deltas: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> objects: array<Object>;
+@group(0) @binding(4) var<storage, read> morphs: array<Morph>;
+@group(0) @binding(5) var<storage, read> palette: array<mat4x4<f32>>;
+
+struct Deformed {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+    uv: vec2<f32>,
+}
+
+// The world-space vertex `vertex_index` of `object`: morphs first (in the mesh's own space),
+// then the skin, then the object's placement.
+fn deform(vertex_index: u32, object: Object) -> Deformed {
+    let v = vertices[vertex_index];
+    var position = v.position.xyz;
+    var normal = v.normal.xyz;
+    let local = vertex_index - object.vertex_base;
+    for (var i = 0u; i < object.morph_count; i += 1u) {
+        let m = morphs[object.morph_offset + i];
+        let d = object.delta_base + (m.target_index * object.vertex_count + local) * 2u;
+        position += m.weight * deltas[d].xyz;
+        normal += m.weight * deltas[d + 1u].xyz;
+    }
+    if object.palette_offset != NO_PALETTE {
+        let o = object.palette_offset;
+        let skin = v.weights.x * palette[o + (v.joints.x & 0xffffu)]
+            + v.weights.y * palette[o + (v.joints.x >> 16u)]
+            + v.weights.z * palette[o + (v.joints.y & 0xffffu)]
+            + v.weights.w * palette[o + (v.joints.y >> 16u)];
+        position = (skin * vec4<f32>(position, 1.0)).xyz;
+        normal = (skin * vec4<f32>(normal, 0.0)).xyz;
+    }
+    let world = object.model * vec4<f32>(position, 1.0);
+    let world_normal = (object.model * vec4<f32>(normal, 0.0)).xyz;
+    return Deformed(world.xyz, world_normal, v.uv);
+}

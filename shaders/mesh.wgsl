@@ -1,0 +1,105 @@
+// The mesh passes: the lit main pass and the shadow (depth from the light) pass.
+// Prefixed with globals.wgsl and deform.wgsl.
+
+// A primitive's material. Mirrors `gpu_types::GpuMaterial`.
+struct Material {
+    base_color: vec4<f32>,
+    // Fragments with alpha below this are discarded (0 for opaque materials).
+    alpha_cutoff: f32,
+    pad0: f32,
+    pad1: f32,
+    pad2: f32,
+}
+
+@group(1) @binding(0) var<uniform> material: Material;
+@group(1) @binding(1) var base_color_texture: texture_2d<f32>;
+@group(1) @binding(2) var base_color_sampler: sampler;
+
+@group(2) @binding(0) var shadow_map: texture_depth_2d;
+@group(2) @binding(1) var shadow_sampler: sampler_comparison;
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+}
+
+@vertex
+fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let d = deform(vertex_index, objects[instance]);
+    var out: VsOut;
+    out.clip = globals.view_proj * vec4<f32>(d.position, 1.0);
+    out.world = d.position;
+    out.normal = d.normal;
+    out.uv = d.uv;
+    return out;
+}
+
+@vertex
+fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let d = deform(vertex_index, objects[instance]);
+    var out: VsOut;
+    out.clip = globals.light_view_proj * vec4<f32>(d.position, 1.0);
+    out.world = d.position;
+    out.normal = d.normal;
+    out.uv = d.uv;
+    return out;
+}
+
+fn albedo(uv: vec2<f32>) -> vec4<f32> {
+    return material.base_color * textureSample(base_color_texture, base_color_sampler, uv);
+}
+
+// Alpha-masked geometry (grass, leaves) casts shadows with its holes.
+@fragment
+fn fs_shadow(in: VsOut) {
+    if albedo(in.uv).a < material.alpha_cutoff {
+        discard;
+    }
+}
+
+// 1 in full light, 0 fully shadowed; 3x3 filtered comparisons.
+fn sun_visibility(world: vec3<f32>, normal: vec3<f32>) -> f32 {
+    if globals.params.w < 0.5 {
+        return 1.0;
+    }
+    let offset_world = world + normal * globals.shadow.z;
+    let p = globals.light_view_proj * vec4<f32>(offset_world, 1.0);
+    let ndc = p.xyz / p.w;
+    let uv = ndc.xy * vec2<f32>(0.5, -0.5) + vec2<f32>(0.5, 0.5);
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0 {
+        return 1.0;
+    }
+    let depth = ndc.z - globals.shadow.y;
+    var lit = 0.0;
+    for (var y = -1; y <= 1; y += 1) {
+        for (var x = -1; x <= 1; x += 1) {
+            let o = vec2<f32>(f32(x), f32(y)) * globals.shadow.x;
+            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + o, depth);
+        }
+    }
+    return lit / 9.0;
+}
+
+@fragment
+fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let base = albedo(in.uv);
+    if base.a < material.alpha_cutoff {
+        discard;
+    }
+    var n = normalize(in.normal);
+    if !front {
+        n = -n;
+    }
+    let l = globals.light_direction.xyz;
+    let diffuse = max(dot(n, l), 0.0);
+    let visibility = sun_visibility(in.world, n);
+    // Soft sky light: brighter on surfaces facing up.
+    let sky = globals.ambient.rgb * (0.75 + 0.25 * n.y);
+    var color = base.rgb * (sky + visibility * diffuse * globals.light_color.rgb);
+    let distance = length(in.world - globals.camera_position.xyz);
+    let fog = clamp((distance - globals.params.x) / max(globals.params.y - globals.params.x, 0.001), 0.0, 1.0);
+    color = mix(color, globals.fog_color.rgb, fog);
+    return vec4<f32>(color, 1.0);
+}
