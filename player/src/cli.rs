@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{agent_sim, bake, check, generate, inspect, runtime, say};
+use crate::{agent_sim, bake, check, frames, generate, inspect, runtime, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -44,6 +44,8 @@ pub enum Command {
     },
     /// Run the live runtime: speak the lines agents write to an agent directory.
     Run(RunArgs),
+    /// Draw a project's world offscreen and write DIR/frame_0000.png, ... (no window needed).
+    Render(RenderArgs),
     /// A small agent for demos and tests: writes a scripted conversation to an agent directory,
     /// one line after the other as the player speaks them.
     AgentSim(AgentSimArgs),
@@ -72,6 +74,38 @@ pub struct RunArgs {
     /// Seconds to wait for a missing seq before moving on to the next line.
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
     pub gap_timeout: f64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// The project file (RON).
+    #[arg(long, value_name = "FILE")]
+    pub project: PathBuf,
+    /// How many frames to write.
+    #[arg(long, default_value_t = 1)]
+    pub frames: u32,
+    /// Frames per second of the animation between frames.
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f64,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = crate::frames::parse_size)]
+    pub size: (u32, u32),
+    /// Fixed time of day, 0-1 (0 midnight, 0.5 noon); by default the project's start time,
+    /// with the clock running.
+    #[arg(long, value_name = "0..1")]
+    pub time_of_day: Option<f64>,
+    /// Frame this NPC's face closely (its speaker id).
+    #[arg(long, value_name = "NPC")]
+    pub closeup: Option<String>,
+    /// Seed for gaze and blinks; the same seed gives the same frames.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Draw without the shadow pass.
+    #[arg(long)]
+    pub no_shadows: bool,
+    /// The folder to write the frames into (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -218,6 +252,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 gap_timeout: std::time::Duration::from_secs_f64(args.gap_timeout),
             };
             runtime::run_cli(&options, args.headless, args.no_render)
+        }
+        Command::Render(args) => {
+            let options = frames::RenderOptions {
+                project: args.project,
+                frames: args.frames,
+                fps: args.fps,
+                width: args.size.0,
+                height: args.size.1,
+                time_of_day: args.time_of_day,
+                closeup: args.closeup,
+                seed: args.seed,
+                shadows: !args.no_shadows,
+                out: args.out,
+            };
+            let written = frames::render(&options)?;
+            println!("wrote {} frame(s) to {}", written.len(), options.out.display());
+            Ok(())
         }
         Command::AgentSim(args) => {
             agent_sim::run(&args.agent_dir, args.script.as_deref(), args.speed)

@@ -1,0 +1,92 @@
+//! Frames without a window: a world drawn offscreen and read back as images. Used by
+//! `npc-player render`, `bench-render` and the tests; the window shares the same renderer.
+
+use image::RgbaImage;
+
+use crate::render::offscreen::OFFSCREEN_FORMAT;
+use crate::render::sky_textures::CubeFaces;
+use crate::render::timer::GpuTimer;
+use crate::render::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer};
+use crate::world::World;
+
+/// Samples per pixel of offscreen frames.
+pub const SAMPLES: u32 = 4;
+
+/// A GPU, a renderer and an offscreen target of one size.
+#[derive(Debug)]
+pub struct Headless {
+    pub gpu: Gpu,
+    pub renderer: Renderer,
+    pub offscreen: Offscreen,
+    pub list: DrawList,
+    pub timer: Option<GpuTimer>,
+}
+
+impl Headless {
+    /// Opens the GPU and uploads `meshes` and `skies`.
+    pub fn new(
+        meshes: MeshStoreBuilder,
+        skies: &[CubeFaces; 3],
+        width: u32,
+        height: u32,
+        shadow_size: u32,
+    ) -> anyhow::Result<Self> {
+        let gpu = Gpu::headless()?;
+        let renderer = Renderer::new(&gpu, meshes, skies, OFFSCREEN_FORMAT, SAMPLES, shadow_size)?;
+        let offscreen = Offscreen::new(&gpu, width, height, SAMPLES);
+        let timer = GpuTimer::new(&gpu);
+        Ok(Self {
+            gpu,
+            renderer,
+            offscreen,
+            list: DrawList::default(),
+            timer,
+        })
+    }
+
+    /// Draws the world's current state.
+    pub fn draw_world(&mut self, world: &World, view: &FrameView) -> anyhow::Result<RgbaImage> {
+        let mut list = std::mem::take(&mut self.list);
+        world.draw(&self.renderer.store.primitives, &mut list);
+        let image = self.draw_list(&list, view);
+        self.list = list;
+        image
+    }
+
+    /// Records and submits one frame of `list` without reading it back; returns the GPU
+    /// milliseconds when the adapter has timestamps.
+    pub fn submit(&mut self, list: &DrawList, view: &FrameView) -> Option<f64> {
+        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
+        self.renderer.prepare(&self.gpu, view, list, aspect);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let target = self.offscreen.target();
+        self.renderer
+            .encode(&self.gpu, &mut encoder, &target, view, list, self.timer.as_ref());
+        if let Some(t) = &self.timer {
+            t.resolve(&mut encoder);
+        }
+        self.gpu.queue.submit([encoder.finish()]);
+        self.timer
+            .as_ref()
+            .and_then(|t| t.read_ms(&self.gpu, view.shadows))
+    }
+
+    /// Draws `list` and reads the frame back.
+    pub fn draw_list(&mut self, list: &DrawList, view: &FrameView) -> anyhow::Result<RgbaImage> {
+        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
+        self.renderer.prepare(&self.gpu, view, list, aspect);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let target = self.offscreen.target();
+        self.renderer
+            .encode(&self.gpu, &mut encoder, &target, view, list, None);
+        self.offscreen.copy_out(&mut encoder);
+        self.gpu.queue.submit([encoder.finish()]);
+        self.offscreen.read(&self.gpu)
+    }
+}

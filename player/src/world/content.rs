@@ -1,0 +1,219 @@
+//! What a project's world is made of, loaded from its files: the scene (meshes, ground,
+//! extent), one model per distinct avatar, and the three skies. CPU only: the meshes go to a
+//! [`MeshStoreBuilder`] the renderer uploads.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, anyhow};
+use glam::{Vec2, Vec3};
+use npc_core::asset::collision::GroundGrid;
+use npc_core::asset::material::Texture;
+use npc_core::asset::{Asset, FaceRig};
+use npc_core::project::{Project, SKIES, SKY_FACES};
+
+use super::skeleton::Skeleton;
+use crate::render::sky_textures::CubeFaces;
+use crate::render::{MeshStoreBuilder, StoredAsset};
+
+/// A loaded glTF file and where its primitives went.
+#[derive(Debug)]
+pub struct Part {
+    pub asset: Asset,
+    pub stored: StoredAsset,
+}
+
+/// An avatar: the body (skinned, with clips) and, when separate, an ARKit head attached to the
+/// body's head joint.
+#[derive(Debug)]
+pub struct AvatarModel {
+    pub body: Part,
+    pub head: Option<Part>,
+    pub skeleton: Skeleton,
+    /// The body's head joint (for attaching a separate head and placing close-ups).
+    pub head_joint: Option<usize>,
+}
+
+impl AvatarModel {
+    /// The part carrying the face targets: the separate head when there is one.
+    #[must_use]
+    pub fn face_part(&self) -> &Part {
+        self.head.as_ref().unwrap_or(&self.body)
+    }
+
+    #[must_use]
+    pub fn face_rig(&self) -> &FaceRig {
+        &self.face_part().asset.face_rig
+    }
+}
+
+/// The scene's ground in map terms: normalised map coordinates (0-1, as npc_state.json uses)
+/// onto the scene's x/z extent, and the ground height under any point.
+#[derive(Debug)]
+pub struct Ground {
+    pub grid: GroundGrid,
+    pub min: Vec2,
+    pub max: Vec2,
+}
+
+impl Ground {
+    /// The point on the ground at map coordinates (`x` east, `y` south; 0-1).
+    #[must_use]
+    pub fn map_to_world(&self, x: f32, y: f32) -> Vec3 {
+        let p = self.min + (self.max - self.min) * Vec2::new(x.clamp(0.0, 1.0), y.clamp(0.0, 1.0));
+        Vec3::new(p.x, self.height(p.x, p.y), p.y)
+    }
+
+    /// Ground height at (`x`, `z`); 0 off the ground.
+    #[must_use]
+    pub fn height(&self, x: f32, z: f32) -> f32 {
+        self.grid.ground_below(x, 1.0e4, z).unwrap_or(0.0)
+    }
+}
+
+/// Everything a project's world loads.
+#[derive(Debug)]
+pub struct WorldContent {
+    pub scene: Part,
+    pub ground: Ground,
+    pub avatars: Vec<AvatarModel>,
+    /// Avatar of each NPC of the roster (index into `avatars`).
+    pub npc_avatars: Vec<usize>,
+    pub skies: [CubeFaces; 3],
+}
+
+fn load_asset(path: &Path, what: &str) -> anyhow::Result<Asset> {
+    let asset = Asset::load(path).with_context(|| {
+        format!(
+            "cannot load the {what} {} (make the demo's files with `npc-player generate-assets \
+             --out DIR`)",
+            path.display()
+        )
+    })?;
+    for w in &asset.warnings {
+        tracing::warn!("{}: {w}", path.display());
+    }
+    Ok(asset)
+}
+
+fn part(path: &Path, what: &str, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Part> {
+    let asset = load_asset(path, what)?;
+    let stored = meshes
+        .add(&asset)
+        .with_context(|| format!("cannot prepare {} for drawing", path.display()))?;
+    Ok(Part { asset, stored })
+}
+
+/// The x/z extent of the scene's rigid meshes.
+fn extent(asset: &Asset) -> Option<(Vec2, Vec2)> {
+    let mut min = Vec2::splat(f32::INFINITY);
+    let mut max = Vec2::splat(f32::NEG_INFINITY);
+    for group in asset.instances.iter().filter(|g| g.skin.is_none()) {
+        let Some(mesh) = asset.meshes.get(group.mesh) else {
+            continue;
+        };
+        for m in &group.transforms {
+            for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
+                let w = m.transform_point3(Vec3::from(*p));
+                if w.is_finite() {
+                    min = min.min(Vec2::new(w.x, w.z));
+                    max = max.max(Vec2::new(w.x, w.z));
+                }
+            }
+        }
+    }
+    (min.x < max.x && min.y < max.y).then_some((min, max))
+}
+
+fn load_png(path: &Path) -> anyhow::Result<Texture> {
+    let image = image::open(path)
+        .with_context(|| format!("cannot read the sky face {}", path.display()))?
+        .to_rgba8();
+    Ok(Texture {
+        width: image.width(),
+        height: image.height(),
+        rgba: image.into_raw(),
+    })
+}
+
+/// The skies from `dir` (`sky_{day,noon,night}_{px,nx,py,ny,pz,nz}.png`).
+pub fn load_skies(dir: &Path) -> anyhow::Result<[CubeFaces; 3]> {
+    let mut skies = Vec::with_capacity(3);
+    for sky in SKIES {
+        let mut faces = Vec::with_capacity(6);
+        for face in SKY_FACES {
+            faces.push(load_png(&dir.join(format!("sky_{sky}_{face}.png")))?);
+        }
+        let faces: CubeFaces = faces
+            .try_into()
+            .map_err(|_| anyhow!("sky {sky}: six faces expected"))?;
+        skies.push(faces);
+    }
+    skies
+        .try_into()
+        .map_err(|_| anyhow!("three skies expected"))
+}
+
+impl WorldContent {
+    /// Loads the project's scene, avatars and skies; paths resolve against `project_file`.
+    pub fn load(
+        project: &Project,
+        project_file: &Path,
+        meshes: &mut MeshStoreBuilder,
+    ) -> anyhow::Result<Self> {
+        let resolve = |p: &Path| Project::resolve(project_file, p);
+        let scene = part(&resolve(&project.scene.asset), "scene", meshes)?;
+        let (min, max) = extent(&scene.asset).ok_or_else(|| {
+            anyhow!(
+                "the scene {} has no ground (no rigid mesh) for NPCs to stand on",
+                resolve(&project.scene.asset).display()
+            )
+        })?;
+        let ground = Ground {
+            grid: scene.asset.collision_grid(),
+            min,
+            max,
+        };
+        let mut avatars: Vec<AvatarModel> = Vec::new();
+        let mut by_files: HashMap<(PathBuf, Option<PathBuf>), usize> = HashMap::new();
+        let mut npc_avatars = Vec::with_capacity(project.npcs.len());
+        for npc in &project.npcs {
+            let key = (
+                resolve(&npc.avatar.body),
+                npc.avatar.head.as_deref().map(resolve),
+            );
+            if let Some(&i) = by_files.get(&key) {
+                npc_avatars.push(i);
+                continue;
+            }
+            let body = part(&key.0, &format!("body of {}", npc.id), meshes)?;
+            let head = match &key.1 {
+                Some(h) => Some(part(h, &format!("head of {}", npc.id), meshes)?),
+                None => None,
+            };
+            let skeleton = Skeleton::of(&body.asset);
+            let head_joint = skeleton.find("Head");
+            let model = AvatarModel {
+                body,
+                head,
+                skeleton,
+                head_joint,
+            };
+            if model.face_rig().arkit_coverage() == 0 {
+                tracing::warn!("{}: the avatar has no ARKit face targets; its face will not move", npc.id);
+            }
+            by_files.insert(key, avatars.len());
+            npc_avatars.push(avatars.len());
+            avatars.push(model);
+        }
+        let skies = load_skies(&resolve(&project.scene.sky))?;
+        Ok(Self {
+            scene,
+            ground,
+            avatars,
+            npc_avatars,
+            skies,
+        })
+    }
+}
+

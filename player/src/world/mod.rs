@@ -1,0 +1,263 @@
+//! The world a project plays in: the scene, its ground and skies, and the NPCs of the roster
+//! standing, walking and talking in it. Updating is separate from drawing: [`World::update`]
+//! advances state, [`World::draw`] fills a renderer draw list from it.
+
+pub mod body;
+pub mod content;
+pub mod npc;
+pub mod skeleton;
+
+use std::path::Path;
+
+use anyhow::Context;
+use glam::{Mat4, Vec3};
+use npc_core::daylight::daylight;
+use npc_core::project::Project;
+
+use crate::render::mesh_store::GpuPrimitive;
+use crate::render::{Camera, DrawList, FrameView, MeshStoreBuilder, MorphRange, ShadowReach};
+pub use content::{AvatarModel, Ground, WorldContent};
+pub use npc::NpcActor;
+
+/// Eye height of the first-person camera above the ground, metres.
+pub const EYE_HEIGHT: f32 = 1.7;
+
+/// The project's world.
+#[derive(Debug)]
+pub struct World {
+    pub project: Project,
+    pub content: WorldContent,
+    pub npcs: Vec<NpcActor>,
+    /// Fraction of the day (0 midnight, 0.5 noon).
+    pub time_of_day: f64,
+    /// Whether the clock advances the time of day (agents may set it instead).
+    pub clock_runs: bool,
+}
+
+impl World {
+    /// Loads the project at `project_file` and everything it names; the meshes are added to
+    /// `meshes` for the renderer. `seed` seeds every NPC's face (gaze, blinks).
+    pub fn load(project_file: &Path, seed: u64, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Self> {
+        let project = Project::load(project_file)?;
+        let problems = project.problems();
+        if !problems.is_empty() {
+            anyhow::bail!(
+                "{}: the project is not usable:\n  {}",
+                project_file.display(),
+                problems.join("\n  ")
+            );
+        }
+        let content = WorldContent::load(&project, project_file, meshes)
+            .with_context(|| format!("cannot load the world of {}", project_file.display()))?;
+        let npcs = project
+            .npcs
+            .iter()
+            .enumerate()
+            .map(|(i, npc)| {
+                let avatar = content.npc_avatars[i];
+                let position = content.ground.map_to_world(npc.spawn[0], npc.spawn[1]);
+                NpcActor::new(
+                    &npc.id,
+                    avatar,
+                    &content.avatars[avatar],
+                    position,
+                    &project.face,
+                    seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                )
+            })
+            .collect();
+        let mut world = Self {
+            time_of_day: project.scene.start_time,
+            clock_runs: true,
+            project,
+            content,
+            npcs,
+        };
+        world.face_each_other();
+        Ok(world)
+    }
+
+    /// Turns every NPC toward the middle of the group (as they stand at the start).
+    fn face_each_other(&mut self) {
+        let centre = self.centre();
+        for npc in &mut self.npcs {
+            let d = centre - npc.position;
+            if d.length_squared() > 1e-4 {
+                npc.heading = d.x.atan2(d.z);
+            }
+        }
+    }
+
+    /// The middle of the NPCs (the map centre when there are none).
+    #[must_use]
+    pub fn centre(&self) -> Vec3 {
+        if self.npcs.is_empty() {
+            return self.content.ground.map_to_world(0.5, 0.5);
+        }
+        self.npcs.iter().map(|n| n.position).sum::<Vec3>() / self.npcs.len() as f32
+    }
+
+    /// The NPC with this speaker id.
+    #[must_use]
+    pub fn npc_index(&self, id: &str) -> Option<usize> {
+        self.npcs.iter().position(|n| n.id == id)
+    }
+
+    /// Sends an NPC walking to map coordinates (`x`, `y`), 0-1.
+    pub fn set_goal(&mut self, id: &str, x: f32, y: f32) {
+        let goal = self.content.ground.map_to_world(x, y);
+        if let Some(i) = self.npc_index(id) {
+            self.npcs[i].goal = goal;
+        }
+    }
+
+    /// Advances the world by `dt_s`. `audio_ms(i)` gives NPC `i`'s line position (ignored
+    /// while it is silent); `camera` is where the player stands.
+    pub fn update(&mut self, dt_s: f32, camera: Vec3, audio_ms: &dyn Fn(usize) -> f64) {
+        if self.clock_runs && self.project.scene.day_length_s > 0.0 {
+            self.time_of_day = (self.time_of_day + f64::from(dt_s) / self.project.scene.day_length_s)
+                .rem_euclid(1.0);
+        }
+        let speakers: Vec<Vec3> = self
+            .npcs
+            .iter()
+            .filter(|n| n.speaking)
+            .map(|n| n.position)
+            .collect();
+        for (i, npc) in self.npcs.iter_mut().enumerate() {
+            let avatar = &self.content.avatars[npc.avatar];
+            // Listeners look at the nearest speaker; speakers and idle NPCs at the player
+            // when near, else at the group.
+            let nearest_speaker = speakers
+                .iter()
+                .filter(|p| p.distance_squared(npc.position) > 0.01)
+                .min_by(|a, b| a.distance_squared(npc.position).total_cmp(&b.distance_squared(npc.position)));
+            let attention = match nearest_speaker {
+                Some(&p) if !npc.speaking && p.distance(npc.position) < 8.0 => {
+                    Some(p + Vec3::new(0.0, 1.55, 0.0))
+                }
+                _ if camera.distance(npc.position) < 12.0 => Some(camera),
+                _ => None,
+            };
+            npc.update(avatar, &self.content.ground, dt_s, audio_ms(i), attention);
+        }
+    }
+
+    /// Fills `list` with the scene and every NPC. `primitives` are the store's primitives.
+    pub fn draw(&self, primitives: &[GpuPrimitive], list: &mut DrawList) {
+        list.clear();
+        let scene = &self.content.scene;
+        for group in &scene.asset.instances {
+            let Some(ids) = scene.stored.meshes.get(group.mesh) else {
+                continue;
+            };
+            for &id in ids {
+                let Some(p) = primitives.get(id as usize) else {
+                    continue;
+                };
+                for &m in &group.transforms {
+                    list.push_object(id, p, m, None, MorphRange::default());
+                }
+            }
+        }
+        for (a, avatar) in self.content.avatars.iter().enumerate() {
+            let npcs: Vec<&NpcActor> = self.npcs.iter().filter(|n| n.avatar == a).collect();
+            if npcs.is_empty() {
+                continue;
+            }
+            // Per NPC: palettes (one per skin) and active targets (one list per face mesh).
+            let mut palettes: Vec<Vec<u32>> = Vec::with_capacity(npcs.len());
+            let mut morphs: Vec<Vec<MorphRange>> = Vec::with_capacity(npcs.len());
+            for npc in &npcs {
+                palettes.push(npc.palettes.iter().map(|p| list.push_palette(p)).collect());
+                morphs.push(npc.weights.iter().map(|w| list.push_morphs(w)).collect());
+            }
+            let body_has_face = avatar.head.is_none();
+            for group in &avatar.body.asset.instances {
+                let Some(ids) = avatar.body.stored.meshes.get(group.mesh) else {
+                    continue;
+                };
+                for &id in ids {
+                    let Some(p) = primitives.get(id as usize) else {
+                        continue;
+                    };
+                    for (k, npc) in npcs.iter().enumerate() {
+                        let morph = if body_has_face {
+                            morphs[k].get(group.mesh).copied().unwrap_or_default()
+                        } else {
+                            MorphRange::default()
+                        };
+                        let (model, palette) = match group.skin {
+                            Some(s) => (npc.model(), palettes[k].get(s).copied()),
+                            None => (npc.model() * group.transforms.first().copied().unwrap_or(Mat4::IDENTITY), None),
+                        };
+                        list.push_object(id, p, model, palette, morph);
+                    }
+                }
+            }
+            if let Some(head) = &avatar.head {
+                for group in &head.asset.instances {
+                    let Some(ids) = head.stored.meshes.get(group.mesh) else {
+                        continue;
+                    };
+                    for &id in ids {
+                        let Some(p) = primitives.get(id as usize) else {
+                            continue;
+                        };
+                        for (k, npc) in npcs.iter().enumerate() {
+                            let joint = avatar
+                                .head_joint
+                                .and_then(|j| npc.node_world.get(j))
+                                .copied()
+                                .unwrap_or(Mat4::IDENTITY);
+                            let local = group.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
+                            let morph = morphs[k].get(group.mesh).copied().unwrap_or_default();
+                            list.push_object(id, p, npc.model() * joint * local, None, morph);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The camera of a first look: eye height, a few metres from the group, facing it.
+    #[must_use]
+    pub fn overview_camera(&self) -> Camera {
+        let centre = self.centre();
+        let ground = &self.content.ground;
+        let x = centre.x + 1.5;
+        let z = centre.z + 6.0;
+        let eye = Vec3::new(x, ground.height(x, z) + EYE_HEIGHT, z);
+        Camera::looking_at(eye, centre + Vec3::new(0.0, 1.3, 0.0))
+    }
+
+    /// A camera close to an NPC's face, in front of it.
+    #[must_use]
+    pub fn closeup_camera(&self, id: &str) -> Option<Camera> {
+        let npc = &self.npcs[self.npc_index(id)?];
+        let avatar = &self.content.avatars[npc.avatar];
+        let head = npc.head_position(avatar) + Vec3::new(0.0, 0.07, 0.0);
+        let front = npc.model().transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
+        let mut camera = Camera::looking_at(head + front * 0.6, head);
+        camera.fov_y = 35_f32.to_radians();
+        Some(camera)
+    }
+
+    /// The frame's view from `camera`: the day's light at the current time, fog, shadows.
+    #[must_use]
+    pub fn frame_view(&self, camera: Camera, shadows: bool) -> FrameView {
+        let fog = &self.project.scene.fog;
+        let focus = camera.position + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * 12.0;
+        FrameView {
+            camera,
+            daylight: daylight(self.time_of_day, &self.project.scene.sun),
+            fog_start: fog.start,
+            fog_end: fog.end,
+            shadows,
+            shadow_reach: ShadowReach {
+                center: focus,
+                radius: 30.0,
+            },
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! One NPC in the world: where it stands and faces, what its body does, its face, and the
+//! per-frame state drawing needs (joint palettes and morph weights).
+
+use glam::{Mat4, Quat, Vec3};
+use npc_core::face::{FaceAnimator, FaceSettings};
+use npc_core::lipsync::VisemeTrack;
+
+use super::body::{Activity, Body, LayerInput};
+use super::content::{AvatarModel, Ground};
+
+/// Fastest walking speed, metres per second.
+pub const WALK_SPEED: f32 = 1.4;
+/// Below this distance to its goal an NPC stands.
+const ARRIVED_M: f32 = 0.05;
+/// How fast the body turns toward its heading (time constant, seconds).
+const TURN_TAU_S: f32 = 0.35;
+
+/// An NPC of the roster, alive in the world.
+#[derive(Debug)]
+pub struct NpcActor {
+    pub id: String,
+    pub avatar: usize,
+    /// Feet position on the ground.
+    pub position: Vec3,
+    /// Where it walks to.
+    pub goal: Vec3,
+    /// Facing angle about +Y (0 faces +Z).
+    pub heading: f32,
+    pub body: Body,
+    pub face: FaceAnimator,
+    /// The current line's audio position is read from here; `None` when silent.
+    pub speaking: bool,
+    /// Per skin of the body: world joint matrices times inverse bind (avatar space).
+    pub palettes: Vec<Vec<Mat4>>,
+    /// World matrices of the body's nodes (avatar space).
+    pub node_world: Vec<Mat4>,
+    /// Morph weights per mesh of the face part.
+    pub weights: Vec<Vec<f32>>,
+}
+
+fn wrap_angle(a: f32) -> f32 {
+    (a + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI
+}
+
+impl NpcActor {
+    #[must_use]
+    pub fn new(
+        id: &str,
+        avatar_index: usize,
+        avatar: &AvatarModel,
+        position: Vec3,
+        face: &FaceSettings,
+        seed: u64,
+    ) -> Self {
+        let body_asset = &avatar.body.asset;
+        // Spread the idle phases so NPCs do not breathe in step.
+        let phase = (seed % 997) as f32 * 0.0137;
+        let weights = avatar
+            .face_part()
+            .asset
+            .meshes
+            .iter()
+            .map(|m| {
+                let mut w = m.default_weights.clone();
+                w.resize(m.target_count(), 0.0);
+                w
+            })
+            .collect();
+        Self {
+            id: id.to_owned(),
+            avatar: avatar_index,
+            position,
+            goal: position,
+            heading: 0.0,
+            body: Body::new(&avatar.skeleton, &body_asset.clips, phase),
+            face: FaceAnimator::new(face.clone(), seed),
+            speaking: false,
+            palettes: Vec::new(),
+            node_world: Vec::new(),
+            weights,
+        }
+    }
+
+    /// Placement of the avatar in the world.
+    #[must_use]
+    pub fn model(&self) -> Mat4 {
+        Mat4::from_rotation_translation(Quat::from_rotation_y(self.heading), self.position)
+    }
+
+    /// Starts speaking `track` (its clock is the line's audio position).
+    pub fn speak(&mut self, track: &VisemeTrack) {
+        self.face.speak(track);
+        self.speaking = true;
+    }
+
+    /// Stops speaking.
+    pub fn stop(&mut self) {
+        self.face.stop();
+        self.speaking = false;
+    }
+
+    /// Advances one frame: walking toward the goal, turning, body layers, face (at
+    /// `audio_ms` of the current line), joint palettes and morph weights. `attention` is the
+    /// world point it attends to.
+    pub fn update(
+        &mut self,
+        avatar: &AvatarModel,
+        ground: &Ground,
+        dt_s: f32,
+        audio_ms: f64,
+        attention: Option<Vec3>,
+    ) {
+        let dt = if dt_s.is_finite() { dt_s.clamp(0.0, 0.25) } else { 0.0 };
+        let to_goal = Vec3::new(self.goal.x - self.position.x, 0.0, self.goal.z - self.position.z);
+        let distance = to_goal.length();
+        let walking = distance > ARRIVED_M;
+        let mut want_heading = None;
+        if walking {
+            let step = (WALK_SPEED * dt).min(distance);
+            self.position += to_goal / distance * step;
+            want_heading = Some(to_goal.x.atan2(to_goal.z));
+        } else if let Some(a) = attention {
+            let d = a - self.position;
+            // Turn the body only when the head alone cannot reach.
+            let angle = d.x.atan2(d.z);
+            if wrap_angle(angle - self.heading).abs() > 50_f32.to_radians() {
+                want_heading = Some(angle);
+            }
+        }
+        self.position.y = ground.height(self.position.x, self.position.z);
+        if let Some(h) = want_heading {
+            let k = 1.0 - (-dt / TURN_TAU_S).exp();
+            self.heading = wrap_angle(self.heading + wrap_angle(h - self.heading) * k);
+        }
+        let activity = if walking {
+            Activity::Walk
+        } else if self.speaking {
+            Activity::Talk
+        } else {
+            Activity::Idle
+        };
+        let model_inverse = self.model().inverse();
+        let input = LayerInput {
+            dt_s: dt,
+            activity,
+            attention: attention.map(|a| model_inverse.transform_point3(a)),
+        };
+        self.body.update(&avatar.skeleton, &input);
+        avatar.skeleton.world_into(&self.body.locals, &mut self.node_world);
+        let skins = &avatar.body.asset.skins;
+        self.palettes.resize_with(skins.len(), Vec::new);
+        for (skin, palette) in skins.iter().zip(&mut self.palettes) {
+            skin.palette_into(&self.node_world, palette);
+        }
+        match self.face.update(audio_ms, f64::from(dt) * 1000.0) {
+            Ok(frame) => avatar.face_rig().apply(frame.final_pose(), &mut self.weights),
+            Err(e) => {
+                tracing::warn!("{}: the face track is broken ({e}); stopping the line", self.id);
+                self.stop();
+            }
+        }
+    }
+
+    /// World position of the head joint (eye height when there is none).
+    #[must_use]
+    pub fn head_position(&self, avatar: &AvatarModel) -> Vec3 {
+        let local = avatar
+            .head_joint
+            .and_then(|j| self.node_world.get(j))
+            .map_or(Vec3::new(0.0, 1.6, 0.0), |m| m.transform_point3(Vec3::ZERO));
+        self.model().transform_point3(local)
+    }
+}

@@ -1,0 +1,102 @@
+//! A character's node hierarchy prepared for per-frame posing: nodes in parent-first order so
+//! world matrices come from one pass without allocating, and the rest pose.
+
+use glam::{Mat4, Quat};
+use npc_core::asset::Asset;
+use npc_core::asset::Transform;
+
+/// The node tree of an avatar.
+#[derive(Clone, Debug)]
+pub struct Skeleton {
+    /// Parent of each node.
+    pub parents: Vec<Option<usize>>,
+    /// Node names ("" when unnamed).
+    pub names: Vec<String>,
+    /// Rest pose (the file's node transforms).
+    pub rest: Vec<Transform>,
+    /// Every node after its parent.
+    order: Vec<usize>,
+}
+
+impl Skeleton {
+    #[must_use]
+    pub fn of(asset: &Asset) -> Self {
+        let parents: Vec<Option<usize>> = asset.nodes.iter().map(|n| n.parent).collect();
+        let mut order = Vec::with_capacity(parents.len());
+        let mut placed = vec![false; parents.len()];
+        // The loader guarantees a forest of bounded depth; repeat until every node is placed.
+        while order.len() < parents.len() {
+            let before = order.len();
+            for (i, p) in parents.iter().enumerate() {
+                if !placed[i] && p.is_none_or(|p| placed.get(p).copied().unwrap_or(true)) {
+                    placed[i] = true;
+                    order.push(i);
+                }
+            }
+            if order.len() == before {
+                break;
+            }
+        }
+        Self {
+            parents,
+            names: asset
+                .nodes
+                .iter()
+                .map(|n| n.name.clone().unwrap_or_default())
+                .collect(),
+            rest: asset.nodes.iter().map(|n| n.transform).collect(),
+            order,
+        }
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.parents.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.parents.is_empty()
+    }
+
+    /// The first node whose name ends with `suffix` (e.g. "Head" finds "mixamorig:Head").
+    #[must_use]
+    pub fn find(&self, suffix: &str) -> Option<usize> {
+        self.names.iter().position(|n| {
+            n.ends_with(suffix)
+                && n[..n.len() - suffix.len()]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        })
+    }
+
+    /// World matrices of `locals` into `world` (resized to the node count).
+    pub fn world_into(&self, locals: &[Transform], world: &mut Vec<Mat4>) {
+        world.resize(self.len(), Mat4::IDENTITY);
+        for &i in &self.order {
+            let local = locals.get(i).map_or(Mat4::IDENTITY, Transform::to_mat4);
+            world[i] = match self.parents[i] {
+                Some(p) => world[p] * local,
+                None => local,
+            };
+        }
+    }
+
+    /// World rotation of node `i` under `locals`.
+    #[must_use]
+    pub fn world_rotation(&self, locals: &[Transform], i: usize) -> Quat {
+        let mut q = locals.get(i).map_or(Quat::IDENTITY, |t| t.rotation);
+        let mut node = self.parents.get(i).copied().flatten();
+        let mut steps = 0;
+        while let Some(p) = node {
+            q = locals.get(p).map_or(Quat::IDENTITY, |t| t.rotation) * q;
+            node = self.parents[p];
+            steps += 1;
+            if steps > self.len() {
+                break;
+            }
+        }
+        q
+    }
+}
