@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # System packages the build and the tests use. One list, extended as features need more.
-NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data)
+NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
+  mesa-vulkan-drivers libvulkan1)
 
 npc_setup() {
   local missing=()

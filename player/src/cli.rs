@@ -267,7 +267,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 out: args.out,
             };
             let written = frames::render(&options)?;
-            println!("wrote {} frame(s) to {}", written.len(), options.out.display());
+            println!(
+                "wrote {} frame(s) to {}",
+                written.len(),
+                options.out.display()
+            );
             Ok(())
         }
         Command::AgentSim(args) => {

@@ -61,10 +61,18 @@ impl Headless {
         let mut encoder = self
             .gpu
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
         let target = self.offscreen.target();
-        self.renderer
-            .encode(&self.gpu, &mut encoder, &target, view, list, self.timer.as_ref());
+        self.renderer.encode(
+            &self.gpu,
+            &mut encoder,
+            &target,
+            view,
+            list,
+            self.timer.as_ref(),
+        );
         if let Some(t) = &self.timer {
             t.resolve(&mut encoder);
         }
@@ -81,7 +89,9 @@ impl Headless {
         let mut encoder = self
             .gpu
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
         let target = self.offscreen.target();
         self.renderer
             .encode(&self.gpu, &mut encoder, &target, view, list, None);

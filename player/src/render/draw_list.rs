@@ -175,7 +175,11 @@ mod tests {
         }
         list.push_object(1, &p, Mat4::IDENTITY, None, MorphRange::default());
         list.push_object(0, &p, Mat4::IDENTITY, None, MorphRange::default());
-        let counts: Vec<(u32, u32)> = list.batches.iter().map(|b| (b.primitive, b.count)).collect();
+        let counts: Vec<(u32, u32)> = list
+            .batches
+            .iter()
+            .map(|b| (b.primitive, b.count))
+            .collect();
         assert_eq!(counts, vec![(0, 5), (1, 1), (0, 1)]);
     }
 
@@ -188,7 +192,8 @@ mod tests {
         let r = list.push_morphs(&weights);
         list.push_object(0, &primitive(4), Mat4::IDENTITY, Some(0), r);
         let o = list.objects[0];
-        let active = &list.morphs[o.morph_offset as usize..(o.morph_offset + o.morph_count) as usize];
+        let active =
+            &list.morphs[o.morph_offset as usize..(o.morph_offset + o.morph_count) as usize];
         assert_eq!(active.len(), 1);
         assert_eq!(active[0].target, 1);
     }

@@ -81,9 +81,9 @@ impl Gpu {
             info.backend,
             info.driver
         );
-        let timestamps = adapter
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES);
+        let timestamps = adapter.features().contains(
+            wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES,
+        );
         let features = if timestamps {
             wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
         } else {
@@ -95,12 +95,13 @@ impl Gpu {
             required_limits: adapter.limits(),
             ..wgpu::DeviceDescriptor::default()
         };
-        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|source| {
-            GpuError::Device {
-                adapter: info.name.clone(),
-                source,
-            }
-        })?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&desc)).map_err(|source| {
+                GpuError::Device {
+                    adapter: info.name.clone(),
+                    source,
+                }
+            })?;
         Ok(Self {
             instance,
             adapter,

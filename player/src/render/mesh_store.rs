@@ -190,7 +190,7 @@ impl MeshStoreBuilder {
 
     /// Uploads everything.
     pub fn build(self, gpu: &Gpu, layout: &MaterialLayout) -> Result<MeshStore, StoreError> {
-        let limit = u64::from(gpu.device.limits().max_storage_buffer_binding_size);
+        let limit = gpu.device.limits().max_storage_buffer_binding_size;
         let buffer = |what: &'static str,
                       bytes: &[u8],
                       usage: wgpu::BufferUsages|

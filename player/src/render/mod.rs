@@ -2,6 +2,7 @@
 //! active targets), skinning and instancing, a shadow map from the sun, three blended sky
 //! cubemaps and distance fog. Windowed and offscreen drawing share all of it.
 
+pub mod deform_check;
 pub mod draw_list;
 pub mod gpu;
 pub mod gpu_types;

@@ -20,7 +20,11 @@ fn storage(binding: u32) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
-fn texture(binding: u32, view_dimension: wgpu::TextureViewDimension, depth: bool) -> wgpu::BindGroupLayoutEntry {
+fn texture(
+    binding: u32,
+    view_dimension: wgpu::TextureViewDimension,
+    depth: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::FRAGMENT,

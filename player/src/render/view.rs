@@ -34,9 +34,15 @@ impl Camera {
     /// Projection times view for an image of `aspect` (width / height).
     #[must_use]
     pub fn view_proj(&self, aspect: f32) -> Mat4 {
-        let forward = (self.target - self.position).try_normalize().unwrap_or(Vec3::NEG_Z);
+        let forward = (self.target - self.position)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Z);
         // Looking straight up or down: any other up works.
-        let up = if forward.y.abs() > 0.999 { Vec3::Z } else { Vec3::Y };
+        let up = if forward.y.abs() > 0.999 {
+            Vec3::Z
+        } else {
+            Vec3::Y
+        };
         let view = glam::camera::rh::view::look_at_mat4(self.position, self.position + forward, up);
         let proj = glam::camera::rh::proj::directx::perspective(
             self.fov_y,
@@ -139,7 +145,12 @@ mod tests {
             radius: 20.0,
         };
         let m = light_view_proj(Vec3::new(0.3, 0.8, 0.2), reach, 2048);
-        for offset in [Vec3::ZERO, Vec3::X * 19.0, Vec3::NEG_Z * 19.0, Vec3::Y * 19.0] {
+        for offset in [
+            Vec3::ZERO,
+            Vec3::X * 19.0,
+            Vec3::NEG_Z * 19.0,
+            Vec3::Y * 19.0,
+        ] {
             let p = m.project_point3(reach.center + offset);
             assert!(p.x.abs() <= 1.0 && p.y.abs() <= 1.0, "{offset}: {p}");
             assert!((0.0..=1.0).contains(&p.z), "{offset}: {p}");

@@ -4,8 +4,8 @@
 //! [`BodyLayer`] and go on the stack; the skeleton code does not change.
 
 use glam::{Quat, Vec3};
-use npc_core::asset::animation::{Clip, blend};
 use npc_core::asset::Transform;
+use npc_core::asset::animation::{Clip, blend};
 
 use super::skeleton::Skeleton;
 
@@ -95,7 +95,11 @@ impl ClipLayer {
 
 impl BodyLayer for ClipLayer {
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
-        let dt = if input.dt_s.is_finite() { input.dt_s.max(0.0) } else { 0.0 };
+        let dt = if input.dt_s.is_finite() {
+            input.dt_s.max(0.0)
+        } else {
+            0.0
+        };
         if input.activity != self.current {
             self.previous = self.current;
             self.t_previous = self.t_current;
@@ -116,11 +120,21 @@ impl BodyLayer for ClipLayer {
             self.scratch_b.clear();
             self.scratch_b.extend_from_slice(&skeleton.rest);
             if let Some(clip) = Self::clip(&self.clips, self.previous) {
-                clip.sample(self.t_previous, true, &mut self.scratch_b, &mut self.weights);
+                clip.sample(
+                    self.t_previous,
+                    true,
+                    &mut self.scratch_b,
+                    &mut self.weights,
+                );
             }
             // Smooth in and out of the blend.
             let b = self.blend;
-            blend(&self.scratch_b, &self.scratch_a, b * b * (3.0 - 2.0 * b), locals);
+            blend(
+                &self.scratch_b,
+                &self.scratch_a,
+                b * b * (3.0 - 2.0 * b),
+                locals,
+            );
         } else {
             for (out, t) in locals.iter_mut().zip(&self.scratch_a) {
                 *out = *t;
@@ -167,7 +181,9 @@ impl LookAtLayer {
             return Quat::IDENTITY;
         }
         let yaw = dir.x.atan2(dir.z).clamp(-self.max_yaw, self.max_yaw);
-        let pitch = (-dir.y).atan2(flat.length()).clamp(-self.max_pitch, self.max_pitch);
+        let pitch = (-dir.y)
+            .atan2(flat.length())
+            .clamp(-self.max_pitch, self.max_pitch);
         Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch)
     }
 }
@@ -185,7 +201,11 @@ impl BodyLayer for LookAtLayer {
             }
             None => Quat::IDENTITY,
         };
-        let dt = if input.dt_s.is_finite() { input.dt_s.max(0.0) } else { 0.0 };
+        let dt = if input.dt_s.is_finite() {
+            input.dt_s.max(0.0)
+        } else {
+            0.0
+        };
         let k = 1.0 - (-dt / self.tau_s.max(1e-3)).exp();
         self.applied = self.applied.slerp(target_turn, k).normalize();
         // Share the turn: a third in the neck, the rest in the head.
@@ -200,9 +220,11 @@ impl BodyLayer for LookAtLayer {
             // The extra turn this joint adds, in avatar space.
             let extra = part * done.inverse();
             done = part;
-            let parent_rot = skeleton.parents[j]
-                .map_or(Quat::IDENTITY, |p| skeleton.world_rotation(locals, p));
-            let Some(local) = locals.get_mut(j) else { continue };
+            let parent_rot =
+                skeleton.parents[j].map_or(Quat::IDENTITY, |p| skeleton.world_rotation(locals, p));
+            let Some(local) = locals.get_mut(j) else {
+                continue;
+            };
             // New world rotation = extra * old world rotation, expressed locally.
             let world_rot = parent_rot * local.rotation;
             local.rotation = (parent_rot.inverse() * extra * world_rot).normalize();

@@ -200,7 +200,10 @@ impl WorldContent {
                 head_joint,
             };
             if model.face_rig().arkit_coverage() == 0 {
-                tracing::warn!("{}: the avatar has no ARKit face targets; its face will not move", npc.id);
+                tracing::warn!(
+                    "{}: the avatar has no ARKit face targets; its face will not move",
+                    npc.id
+                );
             }
             by_files.insert(key, avatars.len());
             npc_avatars.push(avatars.len());
@@ -216,4 +219,3 @@ impl WorldContent {
         })
     }
 }
-

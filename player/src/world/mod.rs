@@ -37,7 +37,11 @@ pub struct World {
 impl World {
     /// Loads the project at `project_file` and everything it names; the meshes are added to
     /// `meshes` for the renderer. `seed` seeds every NPC's face (gaze, blinks).
-    pub fn load(project_file: &Path, seed: u64, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Self> {
+    pub fn load(
+        project_file: &Path,
+        seed: u64,
+        meshes: &mut MeshStoreBuilder,
+    ) -> anyhow::Result<Self> {
         let project = Project::load(project_file)?;
         let problems = project.problems();
         if !problems.is_empty() {
@@ -62,7 +66,8 @@ impl World {
                     &content.avatars[avatar],
                     position,
                     &project.face,
-                    seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    seed.wrapping_add(i as u64)
+                        .wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 )
             })
             .collect();
@@ -115,7 +120,8 @@ impl World {
     /// while it is silent); `camera` is where the player stands.
     pub fn update(&mut self, dt_s: f32, camera: Vec3, audio_ms: &dyn Fn(usize) -> f64) {
         if self.clock_runs && self.project.scene.day_length_s > 0.0 {
-            self.time_of_day = (self.time_of_day + f64::from(dt_s) / self.project.scene.day_length_s)
+            self.time_of_day = (self.time_of_day
+                + f64::from(dt_s) / self.project.scene.day_length_s)
                 .rem_euclid(1.0);
         }
         let speakers: Vec<Vec3> = self
@@ -131,7 +137,10 @@ impl World {
             let nearest_speaker = speakers
                 .iter()
                 .filter(|p| p.distance_squared(npc.position) > 0.01)
-                .min_by(|a, b| a.distance_squared(npc.position).total_cmp(&b.distance_squared(npc.position)));
+                .min_by(|a, b| {
+                    a.distance_squared(npc.position)
+                        .total_cmp(&b.distance_squared(npc.position))
+                });
             let attention = match nearest_speaker {
                 Some(&p) if !npc.speaking && p.distance(npc.position) < 8.0 => {
                     Some(p + Vec3::new(0.0, 1.55, 0.0))
@@ -189,7 +198,11 @@ impl World {
                         };
                         let (model, palette) = match group.skin {
                             Some(s) => (npc.model(), palettes[k].get(s).copied()),
-                            None => (npc.model() * group.transforms.first().copied().unwrap_or(Mat4::IDENTITY), None),
+                            None => (
+                                npc.model()
+                                    * group.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
+                                None,
+                            ),
                         };
                         list.push_object(id, p, model, palette, morph);
                     }
@@ -247,7 +260,8 @@ impl World {
     #[must_use]
     pub fn frame_view(&self, camera: Camera, shadows: bool) -> FrameView {
         let fog = &self.project.scene.fog;
-        let focus = camera.position + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * 12.0;
+        let focus =
+            camera.position + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * 12.0;
         FrameView {
             camera,
             daylight: daylight(self.time_of_day, &self.project.scene.sun),

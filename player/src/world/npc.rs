@@ -110,8 +110,16 @@ impl NpcActor {
         audio_ms: f64,
         attention: Option<Vec3>,
     ) {
-        let dt = if dt_s.is_finite() { dt_s.clamp(0.0, 0.25) } else { 0.0 };
-        let to_goal = Vec3::new(self.goal.x - self.position.x, 0.0, self.goal.z - self.position.z);
+        let dt = if dt_s.is_finite() {
+            dt_s.clamp(0.0, 0.25)
+        } else {
+            0.0
+        };
+        let to_goal = Vec3::new(
+            self.goal.x - self.position.x,
+            0.0,
+            self.goal.z - self.position.z,
+        );
         let distance = to_goal.length();
         let walking = distance > ARRIVED_M;
         let mut want_heading = None;
@@ -146,16 +154,23 @@ impl NpcActor {
             attention: attention.map(|a| model_inverse.transform_point3(a)),
         };
         self.body.update(&avatar.skeleton, &input);
-        avatar.skeleton.world_into(&self.body.locals, &mut self.node_world);
+        avatar
+            .skeleton
+            .world_into(&self.body.locals, &mut self.node_world);
         let skins = &avatar.body.asset.skins;
         self.palettes.resize_with(skins.len(), Vec::new);
         for (skin, palette) in skins.iter().zip(&mut self.palettes) {
             skin.palette_into(&self.node_world, palette);
         }
         match self.face.update(audio_ms, f64::from(dt) * 1000.0) {
-            Ok(frame) => avatar.face_rig().apply(frame.final_pose(), &mut self.weights),
+            Ok(frame) => avatar
+                .face_rig()
+                .apply(frame.final_pose(), &mut self.weights),
             Err(e) => {
-                tracing::warn!("{}: the face track is broken ({e}); stopping the line", self.id);
+                tracing::warn!(
+                    "{}: the face track is broken ({e}); stopping the line",
+                    self.id
+                );
                 self.stop();
             }
         }

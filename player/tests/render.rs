@@ -1,0 +1,417 @@
+//! The renderer on the machine's Vulkan adapter (software Vulkan in CI): shaders validate,
+//! GPU morphing and skinning match the CPU, and frames of the demo show what they should.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use image::RgbaImage;
+use npc_core::asset::Asset;
+use npc_core::asset::Transform;
+use npc_core::asset::material::Material;
+use npc_core::asset::mesh::Primitive;
+use npc_core::asset::scene::Node;
+use npc_core::asset::writer::GlbWriter;
+use npc_core::project::demo_project;
+use npc_core::{ArkitTarget, Pose};
+use npc_player::frames;
+use npc_player::headless::Headless;
+use npc_player::render::deform_check::deformed_positions;
+use npc_player::render::{Camera, DrawList, MeshStoreBuilder, MorphRange, shaders};
+use npc_player::world::World;
+
+/// A temp folder holding the demo project and its generated assets.
+struct Demo {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+}
+
+fn demo() -> Demo {
+    let tmp = tempfile::tempdir().unwrap();
+    npc_core::procedural::generate::generate(&tmp.path().join("assets")).unwrap();
+    let project = tmp.path().join("demo.ron");
+    demo_project().save(&project).unwrap();
+    Demo { _tmp: tmp, project }
+}
+
+fn open(project: &Path, w: u32, h: u32) -> (World, Headless) {
+    frames::open(project, 7, w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
+}
+
+fn luminance(p: &image::Rgba<u8>) -> f64 {
+    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
+}
+
+fn mean_luminance(image: &RgbaImage) -> f64 {
+    image.pixels().map(luminance).sum::<f64>() / f64::from(image.width() * image.height())
+}
+
+/// Mean luminance of a square patch around pixel (x, y).
+fn patch(image: &RgbaImage, x: i64, y: i64, r: i64) -> f64 {
+    let mut sum = 0.0;
+    let mut n = 0.0;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let (px, py) = (x + dx, y + dy);
+            if px >= 0 && py >= 0 && (px as u32) < image.width() && (py as u32) < image.height() {
+                sum += luminance(image.get_pixel(px as u32, py as u32));
+                n += 1.0;
+            }
+        }
+    }
+    sum / n
+}
+
+/// Pixel of a world point seen by `camera` in an image of `w` x `h`.
+fn project(camera: &Camera, w: u32, h: u32, p: Vec3) -> (i64, i64) {
+    let ndc = camera.view_proj(w as f32 / h as f32).project_point3(p);
+    (
+        ((ndc.x * 0.5 + 0.5) * w as f32) as i64,
+        ((0.5 - ndc.y * 0.5) * h as f32) as i64,
+    )
+}
+
+#[test]
+fn every_wgsl_module_validates_with_naga_and_every_file_is_used() {
+    let modules = shaders::all();
+    for (name, source) in &modules {
+        let module = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shaders");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "wgsl") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                modules.iter().any(|(_, m)| m.contains(&text)),
+                "{} is in no shader module",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn gpu_morphing_and_skinning_match_the_cpu() {
+    let demo = demo();
+    let (mut world, mut headless) = open(&demo.project, 64, 64);
+    // A posed frame: walk a little so joints move, and set a mix of face targets.
+    world.set_goal("Elara", 0.6, 0.6);
+    for _ in 0..20 {
+        world.update(1.0 / 30.0, Vec3::new(0.0, 1.7, 8.0), &|_| 0.0);
+    }
+    let npc = &mut world.npcs[0];
+    let avatar = &world.content.avatars[npc.avatar];
+    let pose = Pose::from_pairs(&[
+        (ArkitTarget::JawOpen, 0.8),
+        (ArkitTarget::MouthSmileLeft, 0.5),
+        (ArkitTarget::EyeBlinkRight, 1.0),
+        (ArkitTarget::MouthFunnel, 0.3),
+    ]);
+    avatar.face_rig().apply(&pose, &mut npc.weights);
+    let mut list = DrawList::default();
+    world.draw(&headless.renderer.store.primitives, &mut list);
+    let view = world.frame_view(world.overview_camera(), true);
+    headless.draw_list(&list, &view).unwrap();
+
+    // The face mesh: the avatar mesh with the most targets.
+    let npc = &world.npcs[0];
+    let avatar = &world.content.avatars[npc.avatar];
+    let asset = &avatar.body.asset;
+    let (mesh_index, mesh) = asset
+        .meshes
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, m)| m.target_count())
+        .unwrap();
+    let prim_id = avatar.body.stored.meshes[mesh_index][0];
+    let gpu_prim = headless.renderer.store.primitives[prim_id as usize];
+    // Its object for NPC 0 is the first object of its batch.
+    let batch = list
+        .batches
+        .iter()
+        .find(|b| b.primitive == prim_id)
+        .unwrap();
+    let object = list.objects[batch.first_object as usize];
+    assert!(
+        object.morph_count >= 4,
+        "active targets: {}",
+        object.morph_count
+    );
+    let gpu = deformed_positions(
+        &headless.gpu,
+        &headless.renderer,
+        batch.first_object,
+        gpu_prim.vertex_base,
+        gpu_prim.vertex_count,
+    )
+    .unwrap();
+
+    // CPU reference straight from the asset.
+    let p = &mesh.primitives[0];
+    let weights = &npc.weights[mesh_index];
+    let palette = &npc.palettes[0];
+    let model = npc.model();
+    assert_eq!(gpu.len(), p.positions.len());
+    let mut worst = 0.0_f32;
+    let mut moved = 0;
+    for (v, gpu_position) in gpu.iter().enumerate() {
+        let mut pos = Vec3::from(p.positions[v]);
+        for (t, target) in p.targets.iter().enumerate() {
+            pos += weights[t] * Vec3::from(target.positions[v]);
+        }
+        if pos != Vec3::from(p.positions[v]) {
+            moved += 1;
+        }
+        let j = p.joints[v];
+        let w = p.weights[v];
+        let skin = palette[j[0] as usize] * w[0]
+            + palette[j[1] as usize] * w[1]
+            + palette[j[2] as usize] * w[2]
+            + palette[j[3] as usize] * w[3];
+        let cpu = model.transform_point3(skin.transform_point3(pos));
+        worst = worst.max((cpu - *gpu_position).length());
+    }
+    assert!(moved > 100, "the pose moved only {moved} vertices");
+    assert!(worst < 1e-4, "GPU and CPU differ by up to {worst} m");
+}
+
+#[test]
+fn the_demo_renders_a_scene_not_a_blank_frame() {
+    let demo = demo();
+    let (mut world, mut headless) = open(&demo.project, 320, 180);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let view = world.frame_view(world.overview_camera(), true);
+    let image = headless.draw_world(&world, &view).unwrap();
+    let mut colours = std::collections::HashSet::new();
+    for p in image.pixels() {
+        colours.insert([p[0] / 8, p[1] / 8, p[2] / 8]);
+    }
+    assert!(colours.len() > 200, "only {} colours", colours.len());
+    // Sky at the top (blue over red), ground at the bottom (green over blue).
+    let top = image.get_pixel(160, 5);
+    let bottom = image.get_pixel(160, 175);
+    assert!(top[2] > top[0], "top {top:?}");
+    assert!(bottom[1] > bottom[2], "bottom {bottom:?}");
+    // Every NPC is drawn: around its head the frame differs from one of the scene alone.
+    let mut list = DrawList::default();
+    world.draw(&headless.renderer.store.primitives, &mut list);
+    let scene_objects: usize = world
+        .content
+        .scene
+        .asset
+        .instances
+        .iter()
+        .map(|g| g.transforms.len())
+        .sum();
+    assert!(list.objects.len() > scene_objects);
+    let mut scene_only = list.clone();
+    scene_only
+        .batches
+        .retain(|b| (b.first_object as usize) < scene_objects);
+    let empty = headless.draw_list(&scene_only, &view).unwrap();
+    for npc in &world.npcs {
+        let avatar = &world.content.avatars[npc.avatar];
+        let (x, y) = project(&view.camera, 320, 180, npc.head_position(avatar));
+        let with = patch(&image, x, y, 1);
+        let without = patch(&empty, x, y, 1);
+        assert!(
+            (with - without).abs() > 10.0,
+            "{} not drawn at ({x}, {y}): {with:.1} vs {without:.1}",
+            npc.id
+        );
+    }
+}
+
+#[test]
+fn a_closeup_with_the_jaw_open_differs_in_the_mouth_region() {
+    let demo = demo();
+    let (w, h) = (320, 240);
+    let (mut world, mut headless) = open(&demo.project, w, h);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let camera = world.closeup_camera("Elara").unwrap();
+    let view = world.frame_view(camera, true);
+    let mut frame = |jaw: f32, world: &mut World| {
+        let npc = &mut world.npcs[0];
+        let avatar = &world.content.avatars[npc.avatar];
+        let pose = Pose::from_pairs(&[(ArkitTarget::JawOpen, jaw)]);
+        avatar.face_rig().apply(&pose, &mut npc.weights);
+        headless.draw_world(world, &view).unwrap()
+    };
+    let closed = frame(0.0, &mut world);
+    let open = frame(1.0, &mut world);
+    let (mut inside, mut outside) = (0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            let a = closed.get_pixel(x, y);
+            let b = open.get_pixel(x, y);
+            if (luminance(a) - luminance(b)).abs() > 12.0 {
+                let mouth =
+                    (w * 3 / 10..w * 7 / 10).contains(&x) && (h / 2..h * 9 / 10).contains(&y);
+                if mouth { inside += 1 } else { outside += 1 }
+            }
+        }
+    }
+    assert!(
+        inside > 300,
+        "only {inside} pixels changed in the mouth region"
+    );
+    assert!(
+        inside > 5 * outside,
+        "{inside} changed inside, {outside} outside"
+    );
+}
+
+#[test]
+fn shadows_darken_the_ground_beside_an_npc_and_night_is_darker_than_noon() {
+    let demo = demo();
+    let (w, h) = (320, 240);
+    let (mut world, mut headless) = open(&demo.project, w, h);
+    world.clock_runs = false;
+    world.time_of_day = 0.5;
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let npc = &world.npcs[0];
+    let camera = Camera::looking_at(npc.position + Vec3::new(0.5, 3.5, 3.5), npc.position);
+    let on = world.frame_view(camera, true);
+    let off = world.frame_view(camera, false);
+    let with = headless.draw_world(&world, &on).unwrap();
+    let without = headless.draw_world(&world, &off).unwrap();
+    // Where the torso's shadow falls at noon: away from the light, about 0.5 m out.
+    let l = on.daylight.light_direction;
+    let away = Vec3::new(-l.x, 0.0, -l.z).normalize() * (1.1 * (1.0 - l.y * l.y).sqrt() / l.y);
+    let mut spot = npc.position + away;
+    spot.y = world.content.ground.height(spot.x, spot.z);
+    let (x, y) = project(&camera, w, h, spot);
+    let lit = patch(&without, x, y, 2);
+    let shaded = patch(&with, x, y, 2);
+    assert!(
+        shaded < 0.8 * lit,
+        "shadow {shaded:.1} vs lit {lit:.1} at ({x}, {y})"
+    );
+    // Shadows only take light away.
+    assert!(mean_luminance(&with) < mean_luminance(&without));
+
+    let noon = mean_luminance(
+        &headless
+            .draw_world(&world, &world.frame_view(world.overview_camera(), true))
+            .unwrap(),
+    );
+    world.time_of_day = 0.0;
+    let night = mean_luminance(
+        &headless
+            .draw_world(&world, &world.frame_view(world.overview_camera(), true))
+            .unwrap(),
+    );
+    assert!(night < 0.5 * noon, "night {night:.1}, noon {noon:.1}");
+}
+
+#[test]
+fn an_instanced_mesh_draws_every_instance() {
+    // One red cube placed 64 times (EXT_mesh_gpu_instancing) on an 8 x 8 grid.
+    let mut writer = GlbWriter::new();
+    let material = writer.add_material(
+        &Material {
+            base_color: [0.9, 0.05, 0.05, 1.0],
+            ..Material::default()
+        },
+        &[],
+    );
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|i| {
+            let s = |b: u32| if i & b != 0 { 0.4 } else { -0.4 };
+            [s(1), s(2), s(4)]
+        })
+        .collect();
+    let faces = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    for f in faces {
+        let base = positions.len() as u32;
+        positions.extend(f.iter().map(|&c| corners[c]));
+        indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    let normals = npc_core::asset::mesh::vertex_normals(&positions, &indices);
+    let mesh = writer.add_mesh(
+        "cube",
+        &[Primitive {
+            positions,
+            normals,
+            indices,
+            material: Some(material),
+            ..Primitive::default()
+        }],
+        &[],
+        &[],
+    );
+    let grid: Vec<Vec3> = (0..64)
+        .map(|i| Vec3::new((i % 8) as f32 * 2.0 - 7.0, 0.0, (i / 8) as f32 * 2.0 - 7.0))
+        .collect();
+    let node = writer.add_node(&Node {
+        name: Some("cubes".to_owned()),
+        parent: None,
+        children: Vec::new(),
+        transform: Transform::IDENTITY,
+        mesh: Some(mesh),
+        skin: None,
+        gpu_instances: grid
+            .iter()
+            .map(|&t| Transform {
+                translation: t,
+                ..Transform::IDENTITY
+            })
+            .collect(),
+    });
+    writer.set_roots(vec![node]);
+    let asset = Asset::from_bytes(&writer.to_glb(), None).unwrap();
+    assert_eq!(asset.instances[0].transforms.len(), 64);
+
+    let mut meshes = MeshStoreBuilder::default();
+    let stored = meshes.add(&asset).unwrap();
+    let skies =
+        npc_core::procedural::sky::SkyKind::ALL.map(|k| npc_core::procedural::sky::cubemap(k, 8));
+    let (w, h) = (256, 256);
+    let mut headless = Headless::new(meshes, &skies, w, h, 1024).unwrap();
+    let mut list = DrawList::default();
+    let id = stored.meshes[0][0];
+    let prim = headless.renderer.store.primitives[id as usize];
+    for &m in &asset.instances[0].transforms {
+        list.push_object(id, &prim, m, None, MorphRange::default());
+    }
+    assert_eq!(list.batches.len(), 1, "one instanced draw");
+    let camera = Camera::looking_at(Vec3::new(0.0, 20.0, 0.01), Vec3::ZERO);
+    let view = npc_player::render::FrameView {
+        camera,
+        daylight: npc_core::daylight::daylight(0.5, &npc_core::project::SunSettings::default()),
+        fog_start: 80.0,
+        fog_end: 300.0,
+        shadows: true,
+        shadow_reach: npc_player::render::ShadowReach {
+            center: Vec3::ZERO,
+            radius: 15.0,
+        },
+    };
+    let image = headless.draw_list(&list, &view).unwrap();
+    for (i, &c) in grid.iter().enumerate() {
+        let (x, y) = project(&camera, w, h, c + Vec3::Y * 0.4);
+        let p = image.get_pixel(x as u32, y as u32);
+        assert!(
+            u16::from(p[0]) > 2 * u16::from(p[1]).max(10) && p[0] > 60,
+            "instance {i} at ({x}, {y}) is not drawn: {p:?}"
+        );
+    }
+}
