@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{agent_sim, bake, check, frames, generate, inspect, runtime, say};
+use crate::{agent_sim, bake, bench_render, check, frames, generate, inspect, runtime, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -46,6 +46,8 @@ pub enum Command {
     Run(RunArgs),
     /// Draw a project's world offscreen and write DIR/frame_0000.png, ... (no window needed).
     Render(RenderArgs),
+    /// Measure frame times with N talking NPCs (offscreen): median and p95 per frame.
+    BenchRender(BenchRenderArgs),
     /// A small agent for demos and tests: writes a scripted conversation to an agent directory,
     /// one line after the other as the player speaks them.
     AgentSim(AgentSimArgs),
@@ -106,6 +108,28 @@ pub struct RenderArgs {
     /// The folder to write the frames into (created if needed).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BenchRenderArgs {
+    /// The project file (RON); its roster is repeated to make the crowd.
+    #[arg(long, value_name = "FILE")]
+    pub project: PathBuf,
+    /// How many NPCs.
+    #[arg(long, default_value_t = 10)]
+    pub npcs: usize,
+    /// Frames to measure (after 10 warm-up frames).
+    #[arg(long, default_value_t = 200)]
+    pub frames: u32,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1920x1080", value_parser = crate::frames::parse_size)]
+    pub size: (u32, u32),
+    /// Without the shadow pass.
+    #[arg(long)]
+    pub no_shadows: bool,
+    /// Force this many active morph targets per face mesh.
+    #[arg(long, value_name = "K")]
+    pub active_targets: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -272,6 +296,19 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 written.len(),
                 options.out.display()
             );
+            Ok(())
+        }
+        Command::BenchRender(args) => {
+            let report = bench_render::run(&bench_render::BenchOptions {
+                project: args.project,
+                npcs: args.npcs,
+                frames: args.frames.max(1),
+                width: args.size.0,
+                height: args.size.1,
+                shadows: !args.no_shadows,
+                active_targets: args.active_targets,
+            })?;
+            println!("{}", report.text());
             Ok(())
         }
         Command::AgentSim(args) => {

@@ -4,6 +4,7 @@
 pub mod agent_sim;
 pub mod audio;
 pub mod bake;
+pub mod bench_render;
 pub mod check;
 pub mod cli;
 pub mod frames;

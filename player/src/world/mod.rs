@@ -43,6 +43,16 @@ impl World {
         meshes: &mut MeshStoreBuilder,
     ) -> anyhow::Result<Self> {
         let project = Project::load(project_file)?;
+        Self::from_project(project, project_file, seed, meshes)
+    }
+
+    /// As [`Self::load`], for a project already read (paths resolve against `project_file`).
+    pub fn from_project(
+        project: Project,
+        project_file: &Path,
+        seed: u64,
+        meshes: &mut MeshStoreBuilder,
+    ) -> anyhow::Result<Self> {
         let problems = project.problems();
         if !problems.is_empty() {
             anyhow::bail!(

@@ -1,0 +1,238 @@
+//! `npc-player bench-render`: frame times of a project's world with N talking NPCs, offscreen.
+//!
+//! Every NPC speaks the same synthesised line (offline engine), each from its own point in the
+//! line, so faces, bodies and active morph targets change every frame as in play. Reports the
+//! median and 95th percentile of the CPU time of a frame (animation, draw list, upload,
+//! recording) and of the GPU time (timestamps around the passes, where the adapter has them),
+//! with the adapter's name.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use glam::Vec3;
+use npc_core::lipsync::VisemeTrack;
+use npc_core::project::Project;
+use npc_core::speech::{OfflineEngine, SpeechEngine};
+
+use crate::headless::Headless;
+use crate::render::MeshStoreBuilder;
+use crate::world::World;
+
+/// The line every NPC speaks.
+const LINE: &str = "Welcome, traveler. What brings you to our village on such a fine morning?";
+
+/// What `bench-render` measures.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub project: PathBuf,
+    pub npcs: usize,
+    pub frames: u32,
+    pub width: u32,
+    pub height: u32,
+    pub shadows: bool,
+    /// Force this many active targets per face mesh (instead of what the faces do).
+    pub active_targets: Option<usize>,
+}
+
+/// Median and 95th percentile of a set of samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub p95: f64,
+}
+
+fn spread(samples: &mut [f64]) -> Option<Spread> {
+    if samples.is_empty() {
+        return None;
+    }
+    samples.sort_by(f64::total_cmp);
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    Some(Spread {
+        median: at(0.5),
+        p95: at(0.95),
+    })
+}
+
+/// What one run measured.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub adapter: String,
+    pub npcs: usize,
+    pub frames: u32,
+    pub cpu_ms: Spread,
+    pub gpu_ms: Option<Spread>,
+    /// Wall time of whole frames, GPU waited for.
+    pub frame_ms: Spread,
+    pub objects: usize,
+    pub active_morphs: usize,
+}
+
+/// `n` NPCs cycled from the roster, standing on a grid around the map centre 1.5 m apart.
+fn crowd(project: &mut Project, n: usize) -> anyhow::Result<()> {
+    if project.npcs.is_empty() {
+        anyhow::bail!("the project has no NPCs to copy");
+    }
+    let side = (n as f64).sqrt().ceil().max(1.0) as usize;
+    let roster = project.npcs.clone();
+    // 1.5 m in map units of a 240 m map is about 0.00625; the spawn is normalised.
+    let step = 0.00625_f32;
+    project.npcs = (0..n)
+        .map(|i| {
+            let mut npc = roster[i % roster.len()].clone();
+            npc.id = format!("{}-{i}", npc.id);
+            let (gx, gy) = ((i % side) as f32, (i / side) as f32);
+            let half = (side as f32 - 1.0) / 2.0;
+            npc.spawn = [0.5 + (gx - half) * step, 0.5 + (gy - half) * step];
+            npc
+        })
+        .collect();
+    Ok(())
+}
+
+/// Runs the benchmark.
+pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
+    let mut project = Project::load(&options.project)?;
+    crowd(&mut project, options.npcs.max(1))?;
+    let mut meshes = MeshStoreBuilder::default();
+    let mut world = World::from_project(project, &options.project, 1, &mut meshes)?;
+    world.clock_runs = false;
+    world.time_of_day = 0.45;
+    let mut headless = Headless::new(
+        meshes,
+        &world.content.skies,
+        options.width,
+        options.height,
+        world.project.scene.shadow_size,
+    )?;
+    let utterance = OfflineEngine::new()?
+        .synthesize(LINE, &npc_core::project::Voice::default())
+        .context("cannot synthesise the benchmark line")?;
+    let track = VisemeTrack::from_events(utterance.visemes.clone())?;
+    let line_ms = utterance.duration_ms().max(1.0);
+    for npc in &mut world.npcs {
+        npc.speak(&track);
+    }
+    // Look at the crowd from its front edge.
+    let centre = world.centre();
+    let side = (options.npcs as f32).sqrt() * 1.5;
+    let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
+    let camera = crate::render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
+    let dt = 1.0 / 60.0;
+    let warmup = 10;
+    let mut cpu = Vec::with_capacity(options.frames as usize);
+    let mut gpu = Vec::with_capacity(options.frames as usize);
+    let mut wall = Vec::with_capacity(options.frames as usize);
+    let mut list = std::mem::take(&mut headless.list);
+    let mut objects = 0;
+    let mut active = 0;
+    for frame in 0..options.frames + warmup {
+        let start = Instant::now();
+        let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
+        world.update(dt, camera.position, &|i| {
+            (t_ms + i as f64 * 377.0) % line_ms
+        });
+        if let Some(k) = options.active_targets {
+            for npc in &mut world.npcs {
+                for weights in &mut npc.weights {
+                    for (t, w) in weights.iter_mut().enumerate() {
+                        *w = if t < k {
+                            0.3 + 0.2 * ((t_ms * 0.001 + t as f64).sin() as f32)
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+            }
+        }
+        world.draw(&headless.renderer.store.primitives, &mut list);
+        let view = world.frame_view(camera, options.shadows);
+        let cpu_start = Instant::now();
+        let gpu_ms = headless.submit(&list, &view);
+        let submit_ms = cpu_start.elapsed();
+        if headless.timer.is_none() {
+            headless
+                .gpu
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| anyhow::anyhow!("the GPU did not finish: {e}"))?;
+        }
+        let frame_ms = start.elapsed().as_secs_f64() * 1000.0;
+        if frame >= warmup {
+            // CPU: everything up to the submit, without waiting for the GPU (the timestamp
+            // read-back waits; that wait is not CPU work).
+            let cpu_ms = (cpu_start - start).as_secs_f64() * 1000.0
+                + if headless.timer.is_some() {
+                    0.0
+                } else {
+                    submit_ms.as_secs_f64() * 1000.0
+                };
+            cpu.push(cpu_ms);
+            if let Some(g) = gpu_ms {
+                gpu.push(g);
+            }
+            wall.push(frame_ms);
+            objects = list.objects.len();
+            active = list.morphs.len();
+        }
+    }
+    headless.list = list;
+    Ok(BenchReport {
+        adapter: headless.gpu.describe(),
+        npcs: options.npcs,
+        frames: options.frames,
+        cpu_ms: spread(&mut cpu).context("no frames measured")?,
+        gpu_ms: spread(&mut gpu),
+        frame_ms: spread(&mut wall).context("no frames measured")?,
+        objects,
+        active_morphs: active,
+    })
+}
+
+impl BenchReport {
+    /// The report as printed.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let gpu = match self.gpu_ms {
+            Some(g) => format!("gpu median {:.3} ms p95 {:.3} ms", g.median, g.p95),
+            None => "gpu: no timestamps on this adapter".to_owned(),
+        };
+        format!(
+            "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms; {gpu}; frame median \
+             {:.3} ms p95 {:.3} ms; {} objects, {} active morph entries",
+            self.adapter,
+            self.npcs,
+            self.frames,
+            self.cpu_ms.median,
+            self.cpu_ms.p95,
+            self.frame_ms.median,
+            self.frame_ms.p95,
+            self.objects,
+            self.active_morphs
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_takes_the_median_and_p95() {
+        let mut s: Vec<f64> = (1..=100).map(f64::from).collect();
+        let r = spread(&mut s).expect("samples");
+        assert!((r.median - 50.0).abs() <= 1.0);
+        assert!((r.p95 - 95.0).abs() <= 1.0);
+        assert!(spread(&mut []).is_none());
+    }
+
+    #[test]
+    fn a_crowd_has_n_distinct_npcs_near_the_centre() {
+        let mut p = npc_core::project::demo_project();
+        crowd(&mut p, 10).expect("roster");
+        assert_eq!(p.npcs.len(), 10);
+        let ids: std::collections::HashSet<&str> = p.npcs.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids.len(), 10);
+        assert!(p.npcs.iter().all(|n| (n.spawn[0] - 0.5).abs() < 0.02));
+    }
+}

@@ -1,0 +1,351 @@
+//! The conductor of live speech: takes the lines the agent directory hands out, has them
+//! synthesised on a worker thread, starts each line's audio, and marks it spoken when its
+//! audio has ended. What it decides comes out as cues (who starts or stops speaking, where NPCs
+//! go, the time of day) for whoever animates the NPCs: the headless runtime or the world.
+//!
+//! Time is an argument: every step takes `now`, so the renderer can drive it with frame time.
+//!
+//! A line that cannot be synthesised is logged, reported as `line_rejected` in the events file
+//! and then marked finished (`line_finished`, so `spoken.json` passes over it): one bad line
+//! must not stall its conversation forever, and retrying would fail the same way.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
+use npc_core::lipsync::VisemeTrack;
+use npc_core::project::{Gender, Npc, Project, Voice};
+use npc_core::speech::{OfflineEngine, SpeechEngine, SpeechError, Utterance};
+
+use super::events::{EventLog, LineEvent};
+use crate::audio::{AudioOut, PlayingLine};
+
+/// What the conductor tells the animation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cue {
+    /// `npc` starts a line; sample `track` at [`Conductor::audio_ms`].
+    Speak { npc: String, track: VisemeTrack },
+    /// `npc`'s line ended.
+    Stop { npc: String },
+    /// Agents moved NPCs or set the time.
+    NpcState(NpcState),
+}
+
+/// A line handed to the synthesis worker.
+#[derive(Debug)]
+struct Job {
+    conversation: String,
+    line: Line,
+    npc: String,
+    voice: Voice,
+    seen: Instant,
+}
+
+/// A line whose synthesis ended.
+#[derive(Debug)]
+struct Done {
+    job: Job,
+    result: Result<Utterance, SpeechError>,
+}
+
+/// A line whose audio is playing.
+#[derive(Debug)]
+struct Playing {
+    conversation: String,
+    line: Line,
+    npc: String,
+    clock: PlayingLine,
+}
+
+/// How the conductor is set up.
+#[derive(Clone, Debug)]
+pub struct ConductorOptions {
+    pub agent_dir: PathBuf,
+    pub events: Option<PathBuf>,
+    pub gap_timeout: Duration,
+    /// Wait for synthesis inside [`Conductor::step`] (deterministic frames for `render`).
+    pub wait_for_synthesis: bool,
+}
+
+/// The live speech of a project's NPCs.
+#[derive(Debug)]
+pub struct Conductor {
+    roster: Vec<Npc>,
+    dir: AgentDirectory,
+    log: Option<EventLog>,
+    jobs: Option<mpsc::Sender<Job>>,
+    done: mpsc::Receiver<Done>,
+    worker: Option<thread::JoinHandle<()>>,
+    audio: AudioOut,
+    playing: Vec<Playing>,
+    in_synthesis: usize,
+    wait_for_synthesis: bool,
+}
+
+impl Conductor {
+    /// Opens the agent directory and starts the synthesis worker.
+    pub fn open(project: &Project, options: &ConductorOptions) -> anyhow::Result<Self> {
+        let dir = AgentDirectory::open(
+            &options.agent_dir,
+            &project.npcs,
+            AgentOptions {
+                gap_timeout: options.gap_timeout,
+                ..AgentOptions::default()
+            },
+        )
+        .context("cannot open the agent directory")?;
+        let log = match &options.events {
+            Some(path) => Some(EventLog::open(path)?),
+            None => None,
+        };
+        let engine = OfflineEngine::new()?;
+        let (job_tx, job_rx) = mpsc::channel::<Job>();
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let worker = thread::Builder::new()
+            .name("npc-synthesis".to_owned())
+            .spawn(move || {
+                for job in job_rx {
+                    let result = engine.synthesize(&job.line.text, &job.voice);
+                    if done_tx.send(Done { job, result }).is_err() {
+                        break;
+                    }
+                }
+            })
+            .context("cannot start the synthesis thread")?;
+        Ok(Self {
+            roster: project.npcs.clone(),
+            dir,
+            log,
+            jobs: Some(job_tx),
+            done: done_rx,
+            worker: Some(worker),
+            audio: AudioOut::open(),
+            playing: Vec::new(),
+            in_synthesis: 0,
+            wait_for_synthesis: options.wait_for_synthesis,
+        })
+    }
+
+    /// One step at `now`: reads the directory, starts lines whose synthesis ended and ends
+    /// lines whose audio ended; appends what changed to `cues`.
+    pub fn step(&mut self, now: Instant, cues: &mut Vec<Cue>) -> anyhow::Result<()> {
+        for event in self.dir.poll(now) {
+            match event {
+                AgentEvent::LineReady {
+                    conversation,
+                    line,
+                    npc,
+                } => {
+                    let voice = voice_for(&self.roster, &npc, &line);
+                    let job = Job {
+                        conversation,
+                        line,
+                        npc,
+                        voice,
+                        seen: now,
+                    };
+                    let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
+                    if !sent {
+                        anyhow::bail!("the synthesis thread stopped");
+                    }
+                    self.in_synthesis += 1;
+                }
+                AgentEvent::Rejected {
+                    conversation,
+                    file_line,
+                    reason,
+                } => {
+                    tracing::warn!("{file_line}: {reason}; line skipped");
+                    if let Some(log) = self.log.as_mut() {
+                        log.write(&LineEvent::rejected_input(
+                            &conversation,
+                            &file_line,
+                            &reason,
+                        ));
+                    }
+                }
+                AgentEvent::Warning(w) => tracing::warn!("{w}"),
+                AgentEvent::NpcStateChanged(state) => cues.push(Cue::NpcState(state)),
+                AgentEvent::ActiveChanged(_) => {}
+            }
+        }
+        loop {
+            let done = if self.wait_for_synthesis && self.in_synthesis > 0 {
+                self.done.recv().ok()
+            } else {
+                self.done.try_recv().ok()
+            };
+            let Some(done) = done else { break };
+            self.in_synthesis = self.in_synthesis.saturating_sub(1);
+            self.start(done, now, cues);
+        }
+        let mut i = 0;
+        while i < self.playing.len() {
+            if self.playing[i].clock.is_finished(now) {
+                let p = self.playing.swap_remove(i);
+                finish(&mut self.dir, &p.conversation, p.line.seq);
+                cues.push(Cue::Stop { npc: p.npc.clone() });
+                if let Some(log) = self.log.as_mut() {
+                    log.write(&LineEvent::line(
+                        "line_finished",
+                        &p.conversation,
+                        &p.line,
+                        &p.npc,
+                        None,
+                    ));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a synthesised line (or passes over one that failed).
+    fn start(&mut self, done: Done, now: Instant, cues: &mut Vec<Cue>) {
+        let Done { job, result } = done;
+        // The clock starts when the line is handed over, which is when it is heard.
+        let now = if self.wait_for_synthesis {
+            now
+        } else {
+            Instant::now().max(now)
+        };
+        match result.and_then(|u| track_of(u).map_err(SpeechError::Synthesis)) {
+            Ok((utterance, track)) => {
+                let clock = self
+                    .audio
+                    .play(&utterance.pcm, utterance.sample_rate, 1.0, now);
+                cues.push(Cue::Speak {
+                    npc: job.npc.clone(),
+                    track,
+                });
+                let latency = now.saturating_duration_since(job.seen);
+                if let Some(log) = self.log.as_mut() {
+                    log.write(&LineEvent::line(
+                        "line_started",
+                        &job.conversation,
+                        &job.line,
+                        &job.npc,
+                        Some(latency),
+                    ));
+                }
+                self.playing.push(Playing {
+                    conversation: job.conversation,
+                    line: job.line,
+                    npc: job.npc,
+                    clock,
+                });
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "{} seq {}: cannot be spoken: {e}; passing over it",
+                    job.conversation,
+                    job.line.seq
+                );
+                if let Some(log) = self.log.as_mut() {
+                    log.write(&LineEvent::line(
+                        "line_rejected",
+                        &job.conversation,
+                        &job.line,
+                        &job.npc,
+                        None,
+                    ));
+                }
+                finish(&mut self.dir, &job.conversation, job.line.seq);
+            }
+        }
+    }
+
+    /// Audio position of `npc`'s line at `now`, ms; `None` when it is silent.
+    #[must_use]
+    pub fn audio_ms(&self, npc: &str, now: Instant) -> Option<f64> {
+        // The latest line of the NPC drives its face.
+        self.playing
+            .iter()
+            .rev()
+            .find(|p| p.npc == npc)
+            .map(|p| p.clock.position_ms(now))
+    }
+
+    /// Sets the volume of `npc`'s line (distance to the listener).
+    pub fn set_volume(&mut self, npc: &str, volume: f32) {
+        for p in self.playing.iter_mut().filter(|p| p.npc == npc) {
+            p.clock.set_volume(volume);
+        }
+    }
+
+    /// Whether a line plays or is being synthesised.
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        !self.playing.is_empty() || self.in_synthesis > 0
+    }
+
+    /// How long the caller may sleep before the next step is due: a file deadline, the end of
+    /// a line, or soon when synthesis is under way. `tick` is the longest sleep wanted.
+    #[must_use]
+    pub fn next_wake(&self, now: Instant, tick: Duration) -> Duration {
+        let mut wait = tick;
+        if self.in_synthesis > 0 {
+            // Synthesis takes a few ms: look again soon so the line starts without delay.
+            wait = wait.min(Duration::from_millis(2));
+        }
+        if let Some(d) = self.dir.next_deadline() {
+            wait = wait.min(d.saturating_duration_since(now));
+        }
+        if let Some(p) = self
+            .playing
+            .iter()
+            .map(|p| p.clock.duration_ms() - p.clock.position_ms(now))
+            .min_by(f64::total_cmp)
+        {
+            wait = wait.min(Duration::from_secs_f64(p.max(0.0) / 1000.0));
+        }
+        wait
+    }
+
+    /// Sleeps up to `d`, waking early when the directory changes.
+    pub fn wait(&mut self, d: Duration) {
+        self.dir.wait(d);
+    }
+}
+
+impl Drop for Conductor {
+    fn drop(&mut self) {
+        // Closing the job channel ends the worker.
+        self.jobs = None;
+        if let Some(worker) = self.worker.take()
+            && worker.join().is_err()
+        {
+            tracing::warn!("the synthesis thread panicked");
+        }
+    }
+}
+
+fn finish(dir: &mut AgentDirectory, conversation: &str, seq: u64) {
+    match dir.line_finished(conversation, seq) {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!("{conversation} seq {seq}: was not the line in flight"),
+        Err(e) => tracing::warn!("{e}"),
+    }
+}
+
+fn track_of(utterance: Utterance) -> Result<(Utterance, VisemeTrack), String> {
+    let track = VisemeTrack::from_events(utterance.visemes.clone()).map_err(|e| e.to_string())?;
+    Ok((utterance, track))
+}
+
+/// The voice of roster NPC `npc`; for a speaker without one (empty roster), a default voice of
+/// the line's gender.
+fn voice_for(roster: &[Npc], npc: &str, line: &Line) -> Voice {
+    roster
+        .iter()
+        .find(|n| n.id == npc)
+        .map(|n| n.voice.clone())
+        .unwrap_or_else(|| Voice {
+            gender: line.gender.unwrap_or(Gender::Female),
+            ..Voice::default()
+        })
+}
