@@ -83,6 +83,9 @@ pub struct RenderArgs {
     /// The project file (RON).
     #[arg(long, value_name = "FILE")]
     pub project: PathBuf,
+    /// An agent directory whose lines the NPCs speak in the frames.
+    #[arg(long, value_name = "DIR")]
+    pub agent_dir: Option<PathBuf>,
     /// How many frames to write.
     #[arg(long, default_value_t = 1)]
     pub frames: u32,
@@ -280,6 +283,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Render(args) => {
             let options = frames::RenderOptions {
                 project: args.project,
+                agent_dir: args.agent_dir,
                 frames: args.frames,
                 fps: args.fps,
                 width: args.size.0,

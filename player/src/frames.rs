@@ -3,9 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
+use std::time::{Duration, Instant};
+
 use anyhow::Context;
+use npc_core::agent::DEFAULT_GAP_TIMEOUT;
 
 use crate::headless::Headless;
+use crate::live::Live;
+use crate::runtime::{Conductor, ConductorOptions};
 use crate::render::MeshStoreBuilder;
 use crate::world::World;
 
@@ -13,6 +18,9 @@ use crate::world::World;
 #[derive(Clone, Debug)]
 pub struct RenderOptions {
     pub project: PathBuf,
+    /// An agent directory whose lines the NPCs speak (each line synthesised before the frame
+    /// it starts in, so frames do not depend on the machine's speed).
+    pub agent_dir: Option<PathBuf>,
     pub frames: u32,
     pub fps: f64,
     pub width: u32,
@@ -87,18 +95,39 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
     }
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
+    let conductor = match &options.agent_dir {
+        Some(dir) => Some(Conductor::open(
+            &world.project,
+            &ConductorOptions {
+                agent_dir: dir.clone(),
+                events: None,
+                gap_timeout: DEFAULT_GAP_TIMEOUT,
+                wait_for_synthesis: true,
+            },
+        )?),
+        None => None,
+    };
+    let fixed_time = options.time_of_day.is_some();
+    let mut live = Live::new(world, conductor);
     let dt = (1.0 / options.fps) as f32;
+    let start = Instant::now();
     let mut written = Vec::with_capacity(options.frames as usize);
     for frame in 0..options.frames {
+        let world = &live.world;
         let camera = match &options.closeup {
             Some(id) => world
                 .closeup_camera(id)
                 .unwrap_or_else(|| world.overview_camera()),
             None => world.overview_camera(),
         };
-        world.update(dt, camera.position, &|_| 0.0);
-        let view = world.frame_view(camera, options.shadows);
-        let image = headless.draw_world(&world, &view)?;
+        let now = start + Duration::from_secs_f64(f64::from(frame + 1) / options.fps);
+        let time_of_day = live.world.time_of_day;
+        live.step(now, dt, camera.position)?;
+        if fixed_time {
+            live.world.time_of_day = time_of_day;
+        }
+        let view = live.world.frame_view(camera, options.shadows);
+        let image = headless.draw_world(&live.world, &view)?;
         let path = options.out.join(format!("frame_{frame:04}.png"));
         image
             .save(&path)

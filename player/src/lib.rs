@@ -11,6 +11,7 @@ pub mod frames;
 pub mod generate;
 pub mod headless;
 pub mod inspect;
+pub mod live;
 pub mod output;
 pub mod plot;
 pub mod render;

@@ -1,0 +1,81 @@
+//! A project played live: the world animated by the conductor's cues. Shared by the window,
+//! `run --headless` and `render --agent-dir`; each frame is one [`Live::step`] at a given time.
+
+use std::time::Instant;
+
+use glam::Vec3;
+
+use crate::audio::distance_volume;
+use crate::runtime::{Conductor, Cue};
+use crate::world::World;
+
+/// The world and, when an agent directory is watched, its conductor.
+#[derive(Debug)]
+pub struct Live {
+    pub world: World,
+    pub conductor: Option<Conductor>,
+    cues: Vec<Cue>,
+    audio: Vec<f64>,
+}
+
+impl Live {
+    #[must_use]
+    pub fn new(world: World, conductor: Option<Conductor>) -> Self {
+        Self {
+            world,
+            conductor,
+            cues: Vec::new(),
+            audio: Vec::new(),
+        }
+    }
+
+    /// Advances to `now` (`dt_s` after the last step) with the listener at `listener`.
+    pub fn step(&mut self, now: Instant, dt_s: f32, listener: Vec3) -> anyhow::Result<()> {
+        if let Some(conductor) = self.conductor.as_mut() {
+            conductor.step(now, &mut self.cues)?;
+        }
+        for cue in self.cues.drain(..) {
+            apply(&mut self.world, cue);
+        }
+        self.audio.clear();
+        for npc in &self.world.npcs {
+            let position = match &self.conductor {
+                Some(c) => c.audio_ms(&npc.id, now).unwrap_or(0.0),
+                None => 0.0,
+            };
+            self.audio.push(position);
+        }
+        if let Some(conductor) = self.conductor.as_mut() {
+            for npc in self.world.npcs.iter().filter(|n| n.speaking) {
+                conductor.set_volume(&npc.id, distance_volume(npc.position.distance(listener)));
+            }
+        }
+        let audio = &self.audio;
+        self.world
+            .update(dt_s, listener, &|i| audio.get(i).copied().unwrap_or(0.0));
+        Ok(())
+    }
+}
+
+/// Applies one cue to the world.
+fn apply(world: &mut World, cue: Cue) {
+    match cue {
+        Cue::Speak { npc, track } => match world.npc_index(&npc) {
+            Some(i) => world.npcs[i].speak(&track),
+            None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
+        },
+        Cue::Stop { npc } => {
+            if let Some(i) = world.npc_index(&npc) {
+                world.npcs[i].stop();
+            }
+        }
+        Cue::NpcState(state) => {
+            if let Some(t) = state.time_of_day {
+                world.time_of_day = t;
+            }
+            for p in &state.npcs {
+                world.set_goal(&p.id, p.x as f32, p.y as f32);
+            }
+        }
+    }
+}
