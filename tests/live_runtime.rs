@@ -168,19 +168,9 @@ fn a_runtime_stopped_mid_conversation_resumes_without_repeating_or_losing_lines(
 }
 
 #[test]
-fn run_without_headless_says_the_window_is_not_in_this_build() {
+fn headless_without_rendering_needs_no_assets() {
     let s = setup();
-    let err = npc_player::cli::run_from([
-        "npc-player",
-        "run",
-        "--project",
-        s.project.to_str().unwrap(),
-        "--agent-dir",
-        s.agent.to_str().unwrap(),
-    ])
-    .unwrap_err();
-    assert!(err.to_string().contains("--headless"), "{err}");
-    // With --headless and a short duration it runs and exits cleanly, without assets.
+    // A short duration runs and exits cleanly, though the project's assets are not there.
     npc_player::cli::run_from([
         "npc-player",
         "run",

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
 
-use crate::{agent_sim, bake, bench_render, check, frames, generate, inspect, runtime, say};
+use crate::{agent_sim, bake, bench_render, check, frames, generate, inspect, play, say};
 
 #[derive(Debug, Parser)]
 #[command(name = "npc-player", version, about = "Plays Living NPC projects")]
@@ -42,7 +42,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run the live runtime: speak the lines agents write to an agent directory.
+    /// Play a project live: NPCs speak the lines agents write to the agent directory, in a
+    /// window (or offscreen with --headless).
     Run(RunArgs),
     /// Draw a project's world offscreen and write DIR/frame_0000.png, ... (no window needed).
     Render(RenderArgs),
@@ -55,19 +56,22 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The project file (RON); only its roster, face settings and voices are used.
+    /// The project file (RON).
     #[arg(long, value_name = "FILE")]
     pub project: PathBuf,
-    /// The agent directory to watch.
+    /// The agent directory to watch (default: the project's `agent_dir`).
     #[arg(long, value_name = "DIR")]
-    pub agent_dir: PathBuf,
-    /// Run without a window (required in this build).
+    pub agent_dir: Option<PathBuf>,
+    /// Also run the demo's agent simulator, writing its conversation into the agent directory.
+    #[arg(long)]
+    pub agent_sim: bool,
+    /// Run without a window (draw offscreen, or nothing with --no-render).
     #[arg(long)]
     pub headless: bool,
-    /// Draw no frames (this build never draws any).
+    /// With --headless: draw no frames and load no assets (speech and scheduling only).
     #[arg(long)]
     pub no_render: bool,
-    /// Stop after this many seconds (default: run until killed).
+    /// Stop after this many seconds (headless; default: run until killed).
     #[arg(long, value_name = "SECONDS")]
     pub duration: Option<f64>,
     /// Append one JSON line per line event (started, finished, rejected) to this file.
@@ -76,6 +80,15 @@ pub struct RunArgs {
     /// Seconds to wait for a missing seq before moving on to the next line.
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
     pub gap_timeout: f64,
+    /// Watch this NPC's face closely instead of walking around.
+    #[arg(long, value_name = "NPC")]
+    pub closeup: Option<String>,
+    /// Window (or offscreen) size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = crate::frames::parse_size)]
+    pub size: (u32, u32),
+    /// Draw without the shadow pass.
+    #[arg(long)]
+    pub no_shadows: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -271,14 +284,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     args.gap_timeout
                 );
             }
-            let options = runtime::RunOptions {
+            if args.no_render && !args.headless {
+                anyhow::bail!("--no-render needs --headless (a window always draws)");
+            }
+            play::run(play::PlayOptions {
                 project: args.project,
                 agent_dir: args.agent_dir,
+                agent_sim: args.agent_sim,
+                headless: args.headless,
+                no_render: args.no_render,
                 duration,
                 events: args.events,
                 gap_timeout: std::time::Duration::from_secs_f64(args.gap_timeout),
-            };
-            runtime::run_cli(&options, args.headless, args.no_render)
+                closeup: args.closeup,
+                width: args.size.0,
+                height: args.size.1,
+                shadows: !args.no_shadows,
+            })
         }
         Command::Render(args) => {
             let options = frames::RenderOptions {

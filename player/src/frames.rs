@@ -10,8 +10,8 @@ use npc_core::agent::DEFAULT_GAP_TIMEOUT;
 
 use crate::headless::Headless;
 use crate::live::Live;
-use crate::runtime::{Conductor, ConductorOptions};
 use crate::render::MeshStoreBuilder;
+use crate::runtime::{Conductor, ConductorOptions};
 use crate::world::World;
 
 /// What `render` draws.

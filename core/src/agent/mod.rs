@@ -110,7 +110,7 @@ pub enum AgentEvent {
 /// Errors of the agent directory itself (bad file content never is one).
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
-    #[error("agent directory {}: {source}", dir.display())]
+    #[error("agent directory {}", dir.display())]
     Open { dir: PathBuf, source: io::Error },
     #[error("agent directory {}: not a directory", dir.display())]
     NotADirectory { dir: PathBuf },

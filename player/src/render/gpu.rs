@@ -11,7 +11,7 @@ pub enum GpuError {
          comes with `apt-get install mesa-vulkan-drivers libvulkan1`"
     )]
     NoAdapter,
-    #[error("the adapter {adapter} refused a device: {source}")]
+    #[error("the adapter {adapter} refused a device")]
     Device {
         adapter: String,
         source: wgpu::RequestDeviceError,

@@ -138,18 +138,3 @@ impl Faces {
         }
     }
 }
-
-/// Checks the flags of `run` and runs it.
-pub fn run_cli(options: &RunOptions, headless: bool, no_render: bool) -> anyhow::Result<()> {
-    if !headless {
-        anyhow::bail!(
-            "the windowed player is not in this build yet; run with --headless (speech, scheduling and animation without a window)"
-        );
-    }
-    if !no_render {
-        tracing::warn!(
-            "frames are not drawn in this build (no renderer yet): running as --no-render"
-        );
-    }
-    run(options)
-}

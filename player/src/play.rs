@@ -1,0 +1,159 @@
+//! `npc-player run`: the project played live against its agent directory, in a window (the
+//! default), offscreen (`--headless`), or without drawing at all (`--headless --no-render`:
+//! speech and scheduling only, no assets needed). `--agent-sim` runs the demo's agent
+//! simulator beside it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use npc_core::project::Project;
+
+use crate::agent_sim;
+use crate::headless::Headless;
+use crate::live::Live;
+use crate::render::MeshStoreBuilder;
+use crate::runtime::{self, Conductor, ConductorOptions, RunOptions};
+use crate::window::{self, WindowOptions};
+use crate::world::World;
+
+/// Frame period of the offscreen live run.
+const HEADLESS_FRAME: Duration = Duration::from_millis(33);
+
+/// Everything `run` takes.
+#[derive(Debug)]
+pub struct PlayOptions {
+    pub project: PathBuf,
+    /// The agent directory; by default the project's.
+    pub agent_dir: Option<PathBuf>,
+    pub agent_sim: bool,
+    pub headless: bool,
+    pub no_render: bool,
+    pub duration: Option<Duration>,
+    pub events: Option<PathBuf>,
+    pub gap_timeout: Duration,
+    pub closeup: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub shadows: bool,
+}
+
+/// Starts the demo's agent simulator on its own thread.
+fn start_simulator(dir: PathBuf) {
+    let spawned = thread::Builder::new()
+        .name("agent-sim".to_owned())
+        .spawn(move || {
+            if let Err(e) = agent_sim::run(&dir, None, 1.0) {
+                tracing::warn!("agent simulator: {e:#}");
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start the agent simulator: {e}");
+    }
+}
+
+/// Runs the project live.
+pub fn run(options: PlayOptions) -> anyhow::Result<()> {
+    let project = Project::load(&options.project)?;
+    let agent_dir = options
+        .agent_dir
+        .clone()
+        .unwrap_or_else(|| Project::resolve(&options.project, &project.agent_dir));
+    // Agents may start after the player: an agent directory that is not there yet is made.
+    if !agent_dir.exists() {
+        std::fs::create_dir_all(&agent_dir).with_context(|| {
+            format!("cannot create the agent directory {}", agent_dir.display())
+        })?;
+        tracing::info!("created the agent directory {}", agent_dir.display());
+    }
+    if options.agent_sim {
+        start_simulator(agent_dir.clone());
+    }
+    if options.headless && options.no_render {
+        return runtime::run(&RunOptions {
+            project: options.project,
+            agent_dir,
+            duration: options.duration,
+            events: options.events,
+            gap_timeout: options.gap_timeout,
+        });
+    }
+    let mut meshes = MeshStoreBuilder::default();
+    let world = World::from_project(project, &options.project, 0, &mut meshes)?;
+    let conductor = Conductor::open(
+        &world.project,
+        &ConductorOptions {
+            agent_dir,
+            events: options.events.clone(),
+            gap_timeout: options.gap_timeout,
+            wait_for_synthesis: false,
+        },
+    )?;
+    let live = Live::new(world, Some(conductor));
+    if options.headless {
+        return run_offscreen(live, meshes, &options, &AtomicBool::new(false));
+    }
+    if options.duration.is_some() {
+        tracing::warn!("--duration applies to --headless runs; the window runs until closed");
+    }
+    window::run(
+        live,
+        meshes,
+        WindowOptions {
+            closeup: options.closeup,
+            width: options.width,
+            height: options.height,
+            shadows: options.shadows,
+        },
+    )
+}
+
+/// The live world drawn offscreen at about 30 frames per second until the duration passes.
+pub fn run_offscreen(
+    mut live: Live,
+    meshes: MeshStoreBuilder,
+    options: &PlayOptions,
+    stop: &AtomicBool,
+) -> anyhow::Result<()> {
+    let world = &live.world;
+    let mut headless = Headless::new(
+        meshes,
+        &world.content.skies,
+        options.width,
+        options.height,
+        world.project.scene.shadow_size,
+    )?;
+    tracing::info!("drawing offscreen on {}", headless.gpu.describe());
+    let start = Instant::now();
+    let end = options.duration.map(|d| start + d);
+    let mut last = start;
+    loop {
+        let now = Instant::now();
+        if stop.load(Ordering::Relaxed) || end.is_some_and(|e| now >= e) {
+            return Ok(());
+        }
+        let camera = match &options.closeup {
+            Some(id) => live.world.closeup_camera(id),
+            None => None,
+        }
+        .unwrap_or_else(|| live.world.overview_camera());
+        let dt = now.saturating_duration_since(last).as_secs_f32();
+        last = now;
+        live.step(now, dt, camera.position)?;
+        let mut list = std::mem::take(&mut headless.list);
+        live.world
+            .draw(&headless.renderer.store.primitives, &mut list);
+        let view = live.world.frame_view(camera, options.shadows);
+        headless.submit(&list, &view);
+        headless.list = list;
+        let next = now + HEADLESS_FRAME;
+        let wait = next.saturating_duration_since(Instant::now());
+        if let Some(c) = live.conductor.as_mut() {
+            c.wait(c.next_wake(Instant::now(), wait));
+        } else {
+            thread::sleep(wait);
+        }
+    }
+}

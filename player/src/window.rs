@@ -1,0 +1,306 @@
+//! The windowed player (winit): the live world drawn into a window every frame, walked in
+//! first person (WASD + mouse drag, Shift to hurry, Esc to quit) or watched in close-up.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, anyhow};
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::{DeviceEvent, ElementState, KeyEvent, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+use crate::first_person::FirstPerson;
+use crate::live::Live;
+use crate::render::{DrawList, Gpu, MeshStoreBuilder, Renderer, Target, gpu};
+
+/// Samples per pixel in the window.
+const SAMPLES: u32 = 4;
+
+/// What the window shows.
+#[derive(Debug)]
+pub struct WindowOptions {
+    pub closeup: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub shadows: bool,
+}
+
+/// The GPU side of an open window.
+#[derive(Debug)]
+struct Surface {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: Gpu,
+    renderer: Renderer,
+    msaa: Option<wgpu::TextureView>,
+}
+
+#[derive(Debug)]
+struct App {
+    live: Live,
+    options: WindowOptions,
+    meshes: Option<MeshStoreBuilder>,
+    surface: Option<Surface>,
+    walker: FirstPerson,
+    dragging: bool,
+    list: DrawList,
+    last: Instant,
+    error: Option<anyhow::Error>,
+}
+
+fn msaa_view(gpu: &Gpu, config: &wgpu::SurfaceConfiguration) -> Option<wgpu::TextureView> {
+    (SAMPLES > 1).then(|| {
+        gpu.device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("window multisample"),
+                size: wgpu::Extent3d {
+                    width: config.width,
+                    height: config.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: SAMPLES,
+                dimension: wgpu::TextureDimension::D2,
+                format: config.format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor::default())
+    })
+}
+
+impl App {
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        let attributes = Window::default_attributes()
+            .with_title("Living NPC")
+            .with_inner_size(LogicalSize::new(self.options.width, self.options.height));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .context("cannot open a window")?,
+        );
+        let instance = gpu::instance(Some(Box::new(event_loop.owned_display_handle())));
+        let surface = instance
+            .create_surface(window.clone())
+            .context("cannot draw into the window")?;
+        let gpu = Gpu::open(instance, Some(&surface))?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| anyhow!("the GPU cannot draw into this window"))?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        if let Some(&srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
+            config.format = srgb;
+        }
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        surface.configure(&gpu.device, &config);
+        let meshes = self.meshes.take().unwrap_or_default();
+        let world = &self.live.world;
+        let renderer = Renderer::new(
+            &gpu,
+            meshes,
+            &world.content.skies,
+            config.format,
+            SAMPLES,
+            world.project.scene.shadow_size,
+        )?;
+        tracing::info!(
+            "window: {}x{} on {}",
+            config.width,
+            config.height,
+            gpu.describe()
+        );
+        let msaa = msaa_view(&gpu, &config);
+        self.surface = Some(Surface {
+            window,
+            surface,
+            config,
+            gpu,
+            renderer,
+            msaa,
+        });
+        Ok(())
+    }
+
+    fn frame(&mut self) -> anyhow::Result<()> {
+        let now = Instant::now();
+        let dt = now.saturating_duration_since(self.last).as_secs_f32();
+        self.last = now;
+        self.walker.update(dt, &self.live.world.content.ground);
+        let camera = match &self.options.closeup {
+            Some(id) => self
+                .live
+                .world
+                .closeup_camera(id)
+                .unwrap_or_else(|| self.walker.camera()),
+            None => self.walker.camera(),
+        };
+        self.live.step(now, dt, camera.position)?;
+        let Some(s) = self.surface.as_mut() else {
+            return Ok(());
+        };
+        let frame = match s.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                s.surface.configure(&s.gpu.device, &s.config);
+                return Ok(());
+            }
+            other => {
+                tracing::debug!("no frame this time: {other:?}");
+                return Ok(());
+            }
+        };
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        self.live
+            .world
+            .draw(&s.renderer.store.primitives, &mut self.list);
+        let frame_view = self.live.world.frame_view(camera, self.options.shadows);
+        let aspect = s.config.width as f32 / s.config.height.max(1) as f32;
+        s.renderer.prepare(&s.gpu, &frame_view, &self.list, aspect);
+        let mut encoder = s
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        let target = match &s.msaa {
+            Some(ms) => Target {
+                view: ms,
+                resolve: Some(&view),
+                width: s.config.width,
+                height: s.config.height,
+            },
+            None => Target {
+                view: &view,
+                resolve: None,
+                width: s.config.width,
+                height: s.config.height,
+            },
+        };
+        s.renderer
+            .encode(&s.gpu, &mut encoder, &target, &frame_view, &self.list, None);
+        s.gpu.queue.submit([encoder.finish()]);
+        s.window.pre_present_notify();
+        s.gpu.queue.present(frame);
+        Ok(())
+    }
+
+    fn key(&mut self, code: KeyCode, pressed: bool) {
+        let m = &mut self.walker.moves;
+        match code {
+            KeyCode::KeyW | KeyCode::ArrowUp => m.forward = pressed,
+            KeyCode::KeyS | KeyCode::ArrowDown => m.back = pressed,
+            KeyCode::KeyA | KeyCode::ArrowLeft => m.left = pressed,
+            KeyCode::KeyD | KeyCode::ArrowRight => m.right = pressed,
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => m.hurry = pressed,
+            _ => {}
+        }
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: anyhow::Error) {
+        self.error = Some(error);
+        event_loop.exit();
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.surface.is_none()
+            && let Err(e) = self.open(event_loop)
+        {
+            self.fail(event_loop, e);
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                if let Some(s) = self.surface.as_mut()
+                    && size.width > 0
+                    && size.height > 0
+                {
+                    s.config.width = size.width;
+                    s.config.height = size.height;
+                    s.surface.configure(&s.gpu.device, &s.config);
+                    s.msaa = msaa_view(&s.gpu, &s.config);
+                }
+            }
+            WindowEvent::KeyboardInput {
+                event:
+                    KeyEvent {
+                        physical_key: PhysicalKey::Code(code),
+                        state,
+                        ..
+                    },
+                ..
+            } => {
+                if code == KeyCode::Escape {
+                    event_loop.exit();
+                }
+                self.key(code, state == ElementState::Pressed);
+            }
+            WindowEvent::MouseInput {
+                button: MouseButton::Left | MouseButton::Right,
+                state,
+                ..
+            } => self.dragging = state == ElementState::Pressed,
+            WindowEvent::RedrawRequested => {
+                if let Err(e) = self.frame() {
+                    self.fail(event_loop, e);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn device_event(&mut self, _: &ActiveEventLoop, _: winit::event::DeviceId, event: DeviceEvent) {
+        if let DeviceEvent::MouseMotion { delta } = event
+            && self.dragging
+        {
+            self.walker.look(delta.0, delta.1);
+        }
+    }
+
+    fn about_to_wait(&mut self, _: &ActiveEventLoop) {
+        if let Some(s) = &self.surface {
+            s.window.request_redraw();
+        }
+    }
+}
+
+/// Opens the window and plays `live` until the window closes. Without a display, says so.
+pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyhow::Result<()> {
+    let event_loop = EventLoop::new().map_err(|e| {
+        anyhow!(
+            "no display to open a window on ({e}). Use `npc-player render` to write frames, or \
+             `npc-player run --headless` to run without a window"
+        )
+    })?;
+    let walker = FirstPerson::from_camera(&live.world.overview_camera());
+    let mut app = App {
+        live,
+        options,
+        meshes: Some(meshes),
+        surface: None,
+        walker,
+        dragging: false,
+        list: DrawList::default(),
+        last: Instant::now(),
+        error: None,
+    };
+    event_loop
+        .run_app(&mut app)
+        .context("the window's event loop failed")?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
