@@ -1,4 +1,5 @@
-// Vertex pulling, morph targets and skinning, shared by the mesh passes and the deform check.
+// Vertex pulling, morph targets and skinning: `deform` is what the deform pass (and the deform
+// check) run once per vertex and frame; the mesh passes read its results.
 
 // One vertex. Mirrors `gpu_types::GpuVertex`.
 struct Vertex {
@@ -24,8 +25,10 @@ struct Object {
     // The object's active targets: morphs[morph_offset .. morph_offset + morph_count].
     morph_offset: u32,
     morph_count: u32,
-    pad0: u32,
-    pad1: u32,
+    // Where the deform pass wrote this object's vertices (world space) in `deformed`, or
+    // NOT_DEFORMED for a rigid object drawn from `vertices` with `model`.
+    deformed_base: u32,
+    pad: u32,
 }
 
 // One active morph target and its weight. Mirrors `gpu_types::GpuMorph`.
@@ -35,6 +38,7 @@ struct Morph {
 }
 
 const NO_PALETTE: u32 = 0xffffffffu;
+const NOT_DEFORMED: u32 = 0xffffffffu;
 
 @group(0) @binding(1) var<storage, read> vertices: array<Vertex>;
 @group(0) @binding(2) var<storage, read> deltas: array<vec4<f32>>;

@@ -11,6 +11,14 @@ struct Material {
     pad2: f32,
 }
 
+// A vertex the deform pass wrote. Mirrors `gpu_types::GpuDeformed`.
+struct DeformedVertex {
+    position: vec4<f32>,
+    normal: vec4<f32>,
+}
+
+@group(0) @binding(6) var<storage, read> deformed: array<DeformedVertex>;
+
 @group(1) @binding(0) var<uniform> material: Material;
 @group(1) @binding(1) var base_color_texture: texture_2d<f32>;
 @group(1) @binding(2) var base_color_sampler: sampler;
@@ -25,9 +33,21 @@ struct VsOut {
     @location(2) uv: vec2<f32>,
 }
 
+// The world-space vertex: written by the deform pass for skinned or morphed objects, else the
+// stored vertex placed by the object's model matrix.
+fn world_vertex(vertex_index: u32, object: Object) -> Deformed {
+    if object.deformed_base == NOT_DEFORMED {
+        let v = vertices[vertex_index];
+        let world = object.model * vec4<f32>(v.position.xyz, 1.0);
+        return Deformed(world.xyz, (object.model * vec4<f32>(v.normal.xyz, 0.0)).xyz, v.uv);
+    }
+    let d = deformed[object.deformed_base + vertex_index - object.vertex_base];
+    return Deformed(d.position.xyz, d.normal.xyz, vertices[vertex_index].uv);
+}
+
 @vertex
 fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let d = deform(vertex_index, objects[instance]);
+    let d = world_vertex(vertex_index, objects[instance]);
     var out: VsOut;
     out.clip = globals.view_proj * vec4<f32>(d.position, 1.0);
     out.world = d.position;
@@ -38,7 +58,7 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) in
 
 @vertex
 fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let d = deform(vertex_index, objects[instance]);
+    let d = world_vertex(vertex_index, objects[instance]);
     var out: VsOut;
     out.clip = globals.light_view_proj * vec4<f32>(d.position, 1.0);
     out.world = d.position;

@@ -31,6 +31,8 @@ pub struct BenchOptions {
     pub width: u32,
     pub height: u32,
     pub shadows: bool,
+    /// Samples per pixel (1 or 4).
+    pub samples: u32,
     /// Force this many active targets per face mesh (instead of what the faces do).
     pub active_targets: Option<usize>,
 }
@@ -62,6 +64,8 @@ pub struct BenchReport {
     pub frames: u32,
     pub cpu_ms: Spread,
     pub gpu_ms: Option<Spread>,
+    /// Median GPU ms of the deform, shadow and main passes.
+    pub passes_ms: Option<[f64; 3]>,
     /// Wall time of whole frames, GPU waited for.
     pub frame_ms: Spread,
     pub objects: usize,
@@ -98,12 +102,13 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut world = World::from_project(project, &options.project, 1, &mut meshes)?;
     world.clock_runs = false;
     world.time_of_day = 0.45;
-    let mut headless = Headless::new(
+    let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,
         options.width,
         options.height,
         world.project.scene.shadow_size,
+        options.samples,
     )?;
     let utterance = OfflineEngine::new()?
         .synthesize(LINE, &npc_core::project::Voice::default())
@@ -122,6 +127,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
+    let mut passes: [Vec<f64>; 3] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
     let mut list = std::mem::take(&mut headless.list);
     let mut objects = 0;
@@ -169,7 +175,10 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 };
             cpu.push(cpu_ms);
             if let Some(g) = gpu_ms {
-                gpu.push(g);
+                gpu.push(g.total);
+                passes[0].push(g.deform);
+                passes[1].push(g.shadow);
+                passes[2].push(g.main);
             }
             wall.push(frame_ms);
             objects = list.objects.len();
@@ -183,6 +192,13 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         frames: options.frames,
         cpu_ms: spread(&mut cpu).context("no frames measured")?,
         gpu_ms: spread(&mut gpu),
+        passes_ms: {
+            let [mut d, mut s, mut m] = passes;
+            match (spread(&mut d), spread(&mut s), spread(&mut m)) {
+                (Some(d), Some(s), Some(m)) => Some([d.median, s.median, m.median]),
+                _ => None,
+            }
+        },
         frame_ms: spread(&mut wall).context("no frames measured")?,
         objects,
         active_morphs: active,
@@ -194,7 +210,13 @@ impl BenchReport {
     #[must_use]
     pub fn text(&self) -> String {
         let gpu = match self.gpu_ms {
-            Some(g) => format!("gpu median {:.3} ms p95 {:.3} ms", g.median, g.p95),
+            Some(g) => {
+                let p = self.passes_ms.unwrap_or_default();
+                format!(
+                    "gpu median {:.3} ms p95 {:.3} ms (deform {:.3}, shadow {:.3}, main {:.3})",
+                    g.median, g.p95, p[0], p[1], p[2]
+                )
+            }
             None => "gpu: no timestamps on this adapter".to_owned(),
         };
         format!(

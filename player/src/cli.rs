@@ -146,6 +146,9 @@ pub struct BenchRenderArgs {
     /// Force this many active morph targets per face mesh.
     #[arg(long, value_name = "K")]
     pub active_targets: Option<usize>,
+    /// Samples per pixel: 4 (the player's) or 1.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub samples: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -332,6 +335,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 width: args.size.0,
                 height: args.size.1,
                 shadows: !args.no_shadows,
+                samples: args.samples,
                 active_targets: args.active_targets,
             })?;
             println!("{}", report.text());

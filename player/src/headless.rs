@@ -5,7 +5,7 @@ use image::RgbaImage;
 
 use crate::render::offscreen::OFFSCREEN_FORMAT;
 use crate::render::sky_textures::CubeFaces;
-use crate::render::timer::GpuTimer;
+use crate::render::timer::{GpuTimer, PassTimes};
 use crate::render::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer};
 use crate::world::World;
 
@@ -23,7 +23,7 @@ pub struct Headless {
 }
 
 impl Headless {
-    /// Opens the GPU and uploads `meshes` and `skies`.
+    /// Opens the GPU and uploads `meshes` and `skies`; frames have [`SAMPLES`] samples.
     pub fn new(
         meshes: MeshStoreBuilder,
         skies: &[CubeFaces; 3],
@@ -31,9 +31,22 @@ impl Headless {
         height: u32,
         shadow_size: u32,
     ) -> anyhow::Result<Self> {
+        Self::with_samples(meshes, skies, width, height, shadow_size, SAMPLES)
+    }
+
+    /// As [`Self::new`] with `samples` samples per pixel (1 or 4).
+    pub fn with_samples(
+        meshes: MeshStoreBuilder,
+        skies: &[CubeFaces; 3],
+        width: u32,
+        height: u32,
+        shadow_size: u32,
+        samples: u32,
+    ) -> anyhow::Result<Self> {
+        let samples = if samples >= 4 { 4 } else { 1 };
         let gpu = Gpu::headless()?;
-        let renderer = Renderer::new(&gpu, meshes, skies, OFFSCREEN_FORMAT, SAMPLES, shadow_size)?;
-        let offscreen = Offscreen::new(&gpu, width, height, SAMPLES);
+        let renderer = Renderer::new(&gpu, meshes, skies, OFFSCREEN_FORMAT, samples, shadow_size)?;
+        let offscreen = Offscreen::new(&gpu, width, height, samples);
         let timer = GpuTimer::new(&gpu);
         Ok(Self {
             gpu,
@@ -54,8 +67,8 @@ impl Headless {
     }
 
     /// Records and submits one frame of `list` without reading it back; returns the GPU
-    /// milliseconds when the adapter has timestamps.
-    pub fn submit(&mut self, list: &DrawList, view: &FrameView) -> Option<f64> {
+    /// time of its passes when the adapter has timestamps.
+    pub fn submit(&mut self, list: &DrawList, view: &FrameView) -> Option<PassTimes> {
         let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
         self.renderer.prepare(&self.gpu, view, list, aspect);
         let mut encoder = self
@@ -79,7 +92,7 @@ impl Headless {
         self.gpu.queue.submit([encoder.finish()]);
         self.timer
             .as_ref()
-            .and_then(|t| t.read_ms(&self.gpu, view.shadows))
+            .and_then(|t| t.read(&self.gpu, !list.chunks.is_empty(), view.shadows))
     }
 
     /// Draws `list` and reads the frame back.

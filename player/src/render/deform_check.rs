@@ -50,7 +50,7 @@ pub fn deformed_positions(
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("deform check"),
-        bind_group_layouts: &[Some(renderer.frame_layout()), Some(&check_layout)],
+        bind_group_layouts: &[Some(renderer.compute_layout()), Some(&check_layout)],
         immediate_size: 0,
     });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -102,7 +102,7 @@ pub fn deformed_positions(
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, renderer.frame_bind_group(), &[]);
+        pass.set_bind_group(0, renderer.compute_bind_group(), &[]);
         pass.set_bind_group(1, &group, &[]);
         pass.dispatch_workgroups(count.div_ceil(64), 1, 1);
     }

@@ -4,7 +4,9 @@
 
 use glam::Mat4;
 
-use super::gpu_types::{GpuMorph, GpuObject, NO_PALETTE, mat};
+use super::gpu_types::{
+    DEFORM_CHUNK, DeformChunk, GpuMorph, GpuObject, NO_PALETTE, NOT_DEFORMED, mat,
+};
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
 
 /// Weights with a smaller magnitude are left out of the active list.
@@ -32,6 +34,10 @@ pub struct DrawList {
     pub morphs: Vec<GpuMorph>,
     pub palette: Vec<[[f32; 4]; 4]>,
     pub batches: Vec<Batch>,
+    /// Work of the deform pass: 64-vertex pieces of the skinned or morphed objects.
+    pub chunks: Vec<DeformChunk>,
+    /// Vertices the deform pass writes.
+    pub deformed_vertices: u32,
 }
 
 impl DrawList {
@@ -41,6 +47,8 @@ impl DrawList {
         self.morphs.clear();
         self.palette.clear();
         self.batches.clear();
+        self.chunks.clear();
+        self.deformed_vertices = 0;
     }
 
     /// Adds a joint palette; returns its offset for [`Self::push_object`].
@@ -101,18 +109,36 @@ impl DrawList {
             }
         };
         let index = self.objects.len() as u32;
+        let palette_offset = match palette {
+            Some(p) if primitive.skinned => p,
+            _ => NO_PALETTE,
+        };
+        let deforms = palette_offset != NO_PALETTE || morphs.count > 0;
+        let deformed_base = if deforms {
+            let base = self.deformed_vertices;
+            self.deformed_vertices += primitive.vertex_count;
+            self.chunks.extend(
+                (0..primitive.vertex_count)
+                    .step_by(DEFORM_CHUNK as usize)
+                    .map(|first| DeformChunk {
+                        object: index,
+                        first,
+                    }),
+            );
+            base
+        } else {
+            NOT_DEFORMED
+        };
         self.objects.push(GpuObject {
             model: mat(model),
             vertex_base: primitive.vertex_base,
             delta_base: primitive.delta_base,
             vertex_count: primitive.vertex_count,
-            palette_offset: match palette {
-                Some(p) if primitive.skinned => p,
-                _ => NO_PALETTE,
-            },
+            palette_offset,
             morph_offset: morphs.offset,
             morph_count: morphs.count,
-            pad: [0; 2],
+            deformed_base,
+            pad: 0,
         });
         match self.batches.last_mut() {
             Some(b) if b.primitive == id && b.first_object + b.count == index => b.count += 1,
@@ -199,11 +225,30 @@ mod tests {
     }
 
     #[test]
-    fn rigid_primitives_ignore_the_palette() {
+    fn rigid_primitives_ignore_the_palette_and_skip_the_deform_pass() {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.skinned = false;
         list.push_object(0, &p, Mat4::IDENTITY, Some(7), MorphRange::default());
         assert_eq!(list.objects[0].palette_offset, NO_PALETTE);
+        assert_eq!(list.objects[0].deformed_base, NOT_DEFORMED);
+        assert!(list.chunks.is_empty());
+    }
+
+    #[test]
+    fn deformed_objects_get_their_own_vertices_and_chunks() {
+        let mut list = DrawList::default();
+        let mut p = primitive(0);
+        p.vertex_count = 130;
+        list.push_object(0, &p, Mat4::IDENTITY, Some(0), MorphRange::default());
+        list.push_object(0, &p, Mat4::IDENTITY, Some(0), MorphRange::default());
+        assert_eq!(list.objects[0].deformed_base, 0);
+        assert_eq!(list.objects[1].deformed_base, 130);
+        assert_eq!(list.deformed_vertices, 260);
+        let firsts: Vec<(u32, u32)> = list.chunks.iter().map(|c| (c.object, c.first)).collect();
+        assert_eq!(
+            firsts,
+            vec![(0, 0), (0, 64), (0, 128), (1, 0), (1, 64), (1, 128)]
+        );
     }
 }

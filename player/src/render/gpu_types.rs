@@ -6,6 +6,12 @@ use glam::{Mat4, Vec3};
 
 /// `Object::palette_offset` of an object without a skin.
 pub const NO_PALETTE: u32 = u32::MAX;
+/// `Object::deformed_base` of a rigid object (not run through the deform pass).
+pub const NOT_DEFORMED: u32 = u32::MAX;
+/// Vertices per chunk of the deform pass (its workgroup size).
+pub const DEFORM_CHUNK: u32 = 64;
+/// Workgroups per row of the deform pass's dispatch. Mirrors `ROW` in deform_pass.wgsl.
+pub const DEFORM_ROW: u32 = 32768;
 
 /// Per-frame values. Mirrors `Globals` in shaders/globals.wgsl.
 #[repr(C)]
@@ -50,7 +56,26 @@ pub struct GpuObject {
     pub palette_offset: u32,
     pub morph_offset: u32,
     pub morph_count: u32,
-    pub pad: [u32; 2],
+    pub deformed_base: u32,
+    pub pad: u32,
+}
+
+/// A vertex written by the deform pass. Mirrors `DeformedVertex` in shaders/deform_pass.wgsl
+/// and shaders/mesh.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct GpuDeformed {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+}
+
+/// 64 vertices of one object for the deform pass. Mirrors `Chunk` in
+/// shaders/deform_pass.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub struct DeformChunk {
+    pub object: u32,
+    pub first: u32,
 }
 
 /// An active morph target. Mirrors `Morph` in shaders/deform.wgsl.
@@ -80,6 +105,14 @@ pub struct CheckParams {
     pub pad: u32,
 }
 
+/// Parameters of the deform pass. Mirrors `DeformParams` in shaders/deform_pass.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct DeformParams {
+    pub chunk_count: u32,
+    pub pad: [u32; 3],
+}
+
 /// A matrix as the shaders read it (column-major).
 #[must_use]
 pub fn mat(m: Mat4) -> [[f32; 4]; 4] {
@@ -105,5 +138,7 @@ mod tests {
         assert_eq!(size_of::<GpuMorph>(), 8);
         assert_eq!(size_of::<GpuMaterial>(), 32);
         assert_eq!(size_of::<CheckParams>(), 16);
+        assert_eq!(size_of::<GpuDeformed>(), 32);
+        assert_eq!(size_of::<DeformChunk>(), 8);
     }
 }

@@ -29,6 +29,16 @@ impl GrowBuffer {
         }
     }
 
+    /// Makes room for `bytes` bytes (contents undefined); returns true when replaced.
+    pub fn ensure(&mut self, device: &wgpu::Device, bytes: u64) -> bool {
+        let needed = bytes.max(MIN_BYTES);
+        let grew = needed > self.buffer.size();
+        if grew {
+            self.buffer = create(device, self.label, needed.next_power_of_two());
+        }
+        grew
+    }
+
     /// Writes `bytes` at the start; returns true when the buffer had to be replaced (bind
     /// groups holding it must be made again).
     pub fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {

@@ -4,6 +4,7 @@
 
 pub mod deform_check;
 pub mod draw_list;
+pub mod frame_buffers;
 pub mod gpu;
 pub mod gpu_types;
 pub mod grow_buffer;

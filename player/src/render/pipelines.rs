@@ -7,17 +7,56 @@ use super::shaders;
 /// Depth format of the main pass and the shadow map.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
-fn storage(binding: u32) -> wgpu::BindGroupLayoutEntry {
+fn storage(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
+        visibility,
         ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            ty: wgpu::BufferBindingType::Storage { read_only },
             has_dynamic_offset: false,
             min_binding_size: None,
         },
         count: None,
     }
+}
+
+fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Group 0 as the render passes see it (`with_deformed`: binding 6, the deform pass's output)
+/// or as compute passes do (without it, since they write it).
+fn frame_layout(
+    device: &wgpu::Device,
+    stages: wgpu::ShaderStages,
+    with_deformed: bool,
+) -> wgpu::BindGroupLayout {
+    let mut entries = vec![uniform(0, stages | wgpu::ShaderStages::FRAGMENT)];
+    entries.extend((1..=5).map(|b| storage(b, stages, true)));
+    if with_deformed {
+        entries.push(storage(6, stages, true));
+    }
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(if with_deformed {
+            "frame"
+        } else {
+            "frame (compute)"
+        }),
+        entries: &entries,
+    })
 }
 
 fn texture(
@@ -44,8 +83,13 @@ fn texture(
 /// The bind group layouts.
 #[derive(Debug)]
 pub struct Layouts {
-    /// Group 0: globals, vertices, deltas, objects, morphs, palette.
+    /// Group 0 of the render passes: globals, vertices, deltas, objects, morphs, palette and
+    /// the deformed vertices.
     pub frame: wgpu::BindGroupLayout,
+    /// Group 0 of compute passes: the same without the deformed vertices.
+    pub frame_compute: wgpu::BindGroupLayout,
+    /// Group 1 of the deform pass: chunks, deformed vertices (written), chunk count.
+    pub deform: wgpu::BindGroupLayout,
     /// Group 1 of the mesh passes.
     pub material: MaterialLayout,
     /// Group 2 of the main pass: the shadow map and its comparison sampler.
@@ -57,26 +101,14 @@ pub struct Layouts {
 impl Layouts {
     #[must_use]
     pub fn new(device: &wgpu::Device) -> Self {
-        let frame = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("frame"),
+        let frame = frame_layout(device, wgpu::ShaderStages::VERTEX, true);
+        let frame_compute = frame_layout(device, wgpu::ShaderStages::COMPUTE, false);
+        let deform = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("deform pass"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX
-                        | wgpu::ShaderStages::FRAGMENT
-                        | wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                storage(1),
-                storage(2),
-                storage(3),
-                storage(4),
-                storage(5),
+                storage(0, wgpu::ShaderStages::COMPUTE, true),
+                storage(1, wgpu::ShaderStages::COMPUTE, false),
+                uniform(2, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let shadow = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -107,6 +139,8 @@ impl Layouts {
         });
         Self {
             frame,
+            frame_compute,
+            deform,
             material: MaterialLayout::new(device),
             shadow,
             sky,
@@ -117,6 +151,7 @@ impl Layouts {
 /// The render pipelines.
 #[derive(Debug)]
 pub struct Pipelines {
+    pub deform: wgpu::ComputePipeline,
     pub main: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
     pub sky: wgpu::RenderPipeline,
@@ -141,6 +176,20 @@ impl Pipelines {
         samples: u32,
     ) -> Self {
         let mesh = module(device, "mesh", shaders::mesh());
+        let deform_module = module(device, "deform pass", shaders::deform_pass());
+        let deform_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("deform pass"),
+            bind_group_layouts: &[Some(&layouts.frame_compute), Some(&layouts.deform)],
+            immediate_size: 0,
+        });
+        let deform = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("deform pass"),
+            layout: Some(&deform_layout),
+            module: &deform_module,
+            entry_point: Some("cs_deform_pass"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            cache: None,
+        });
         let sky = module(device, "sky", shaders::sky());
         let main_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("main"),
@@ -257,6 +306,7 @@ impl Pipelines {
             cache: None,
         });
         Self {
+            deform,
             main,
             shadow,
             sky,

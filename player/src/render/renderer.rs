@@ -1,12 +1,10 @@
 //! The renderer: long-lived pipelines and meshes, per-frame buffers, and the three passes of a
 //! frame (shadow map from the sun, lit meshes, sky behind them).
 
-use wgpu::util::DeviceExt;
-
 use super::draw_list::DrawList;
+use super::frame_buffers::FrameBuffers;
 use super::gpu::Gpu;
-use super::gpu_types::Globals;
-use super::grow_buffer::GrowBuffer;
+use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{MeshStore, MeshStoreBuilder, StoreError};
 use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
 use super::sky_textures::{CubeFaces, sky_bind_group};
@@ -38,48 +36,14 @@ pub struct Renderer {
     pub store: MeshStore,
     layouts: Layouts,
     pipelines: Pipelines,
-    globals: wgpu::Buffer,
-    objects: GrowBuffer,
-    morphs: GrowBuffer,
-    palette: GrowBuffer,
-    frame_group: wgpu::BindGroup,
+    frame: FrameBuffers,
+    /// Chunks of the deform pass in the last prepared list.
+    chunk_count: u32,
     shadow_view: wgpu::TextureView,
     shadow_group: wgpu::BindGroup,
     shadow_size: u32,
     sky_group: wgpu::BindGroup,
     depth: Option<(u32, u32, wgpu::TextureView)>,
-}
-
-fn frame_group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    globals: &wgpu::Buffer,
-    store: &MeshStore,
-    objects: &GrowBuffer,
-    morphs: &GrowBuffer,
-    palette: &GrowBuffer,
-) -> wgpu::BindGroup {
-    let buffers = [
-        globals,
-        &store.vertices,
-        &store.deltas,
-        &objects.buffer,
-        &morphs.buffer,
-        &palette.buffer,
-    ];
-    let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: b.as_entire_binding(),
-        })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("frame"),
-        layout,
-        entries: &entries,
-    })
 }
 
 impl Renderer {
@@ -97,23 +61,7 @@ impl Renderer {
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, color_format, samples);
         let store = meshes.build(gpu, &layouts.material)?;
-        let globals = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("globals"),
-            contents: bytemuck::bytes_of(&bytemuck::Zeroable::zeroed() as &Globals),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        });
-        let objects = GrowBuffer::new(device, "objects");
-        let morphs = GrowBuffer::new(device, "active morphs");
-        let palette = GrowBuffer::new(device, "joint palette");
-        let frame_group = frame_group(
-            device,
-            &layouts.frame,
-            &globals,
-            &store,
-            &objects,
-            &morphs,
-            &palette,
-        );
+        let frame = FrameBuffers::new(device, &layouts, &store);
         let shadow_size = shadow_size.clamp(256, device.limits().max_texture_dimension_2d);
         let shadow_view = device
             .create_texture(&wgpu::TextureDescriptor {
@@ -158,11 +106,8 @@ impl Renderer {
             store,
             layouts,
             pipelines,
-            globals,
-            objects,
-            morphs,
-            palette,
-            frame_group,
+            frame,
+            chunk_count: 0,
             shadow_view,
             shadow_group,
             shadow_size,
@@ -183,44 +128,30 @@ impl Renderer {
         self.pipelines.samples
     }
 
-    /// The frame bind group (group 0), for passes outside the renderer (the deform check).
+    /// Group 0 as compute passes outside the renderer bind it (the deform check).
     #[must_use]
-    pub fn frame_bind_group(&self) -> &wgpu::BindGroup {
-        &self.frame_group
+    pub fn compute_bind_group(&self) -> &wgpu::BindGroup {
+        &self.frame.compute
     }
 
-    /// The layout of group 0.
+    /// The layout of [`Self::compute_bind_group`].
     #[must_use]
-    pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
-        &self.layouts.frame
+    pub fn compute_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.layouts.frame_compute
     }
 
     /// Uploads the frame's values and draw list (call before [`Self::encode`]).
     pub fn prepare(&mut self, gpu: &Gpu, view: &FrameView, list: &DrawList, aspect: f32) {
         let globals = view.globals(aspect, self.shadow_size);
-        gpu.queue
-            .write_buffer(&self.globals, 0, bytemuck::bytes_of(&globals));
-        let device = &gpu.device;
-        let grew = self
-            .objects
-            .write(device, &gpu.queue, bytemuck::cast_slice(&list.objects))
-            | self
-                .morphs
-                .write(device, &gpu.queue, bytemuck::cast_slice(&list.morphs))
-            | self
-                .palette
-                .write(device, &gpu.queue, bytemuck::cast_slice(&list.palette));
-        if grew {
-            self.frame_group = frame_group(
-                device,
-                &self.layouts.frame,
-                &self.globals,
-                &self.store,
-                &self.objects,
-                &self.morphs,
-                &self.palette,
-            );
-        }
+        self.frame.write(
+            &gpu.device,
+            &gpu.queue,
+            &self.layouts,
+            &self.store,
+            &globals,
+            list,
+        );
+        self.chunk_count = list.chunks.len() as u32;
     }
 
     fn depth_view(&mut self, device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {
@@ -251,7 +182,7 @@ impl Renderer {
     }
 
     fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList) {
-        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
         let mut material = u32::MAX;
         for batch in &list.batches {
@@ -275,7 +206,7 @@ impl Renderer {
         }
     }
 
-    /// Records the frame: shadow pass (when `view.shadows`), main pass, sky.
+    /// Records the frame: deform pass, shadow pass (when `view.shadows`), main pass, sky.
     pub fn encode(
         &mut self,
         gpu: &Gpu,
@@ -285,6 +216,17 @@ impl Renderer {
         list: &DrawList,
         timer: Option<&GpuTimer>,
     ) {
+        if self.chunk_count > 0 {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("deform"),
+                timestamp_writes: timer.map(GpuTimer::compute_writes),
+            });
+            pass.set_pipeline(&self.pipelines.deform);
+            pass.set_bind_group(0, &self.frame.compute, &[]);
+            pass.set_bind_group(1, &self.frame.deform, &[]);
+            let rows = self.chunk_count.div_ceil(DEFORM_ROW);
+            pass.dispatch_workgroups(self.chunk_count.min(DEFORM_ROW), rows, 1);
+        }
         if view.shadows {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
@@ -336,7 +278,7 @@ impl Renderer {
         pass.set_bind_group(2, &self.shadow_group, &[]);
         self.draw_meshes(&mut pass, list);
         pass.set_pipeline(&self.pipelines.sky);
-        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_bind_group(1, &self.sky_group, &[]);
         pass.draw(0..3, 0..1);
     }

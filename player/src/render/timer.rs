@@ -12,7 +12,8 @@ pub struct GpuTimer {
     period_ns: f32,
 }
 
-const QUERIES: u32 = 4;
+/// Begin and end of the deform, shadow and main passes.
+const QUERIES: u32 = 6;
 
 impl GpuTimer {
     /// A timer, when the device can write timestamps inside passes.
@@ -47,13 +48,23 @@ impl GpuTimer {
         })
     }
 
-    /// The writes for pass `pass` (0 shadow, 1 main).
+    /// The writes for render pass `pass` (0 shadow, 1 main).
     #[must_use]
     pub fn pass_writes(&self, pass: u32) -> wgpu::RenderPassTimestampWrites<'_> {
         wgpu::RenderPassTimestampWrites {
             query_set: &self.queries,
-            beginning_of_pass_write_index: Some(pass * 2),
-            end_of_pass_write_index: Some(pass * 2 + 1),
+            beginning_of_pass_write_index: Some(2 + pass * 2),
+            end_of_pass_write_index: Some(3 + pass * 2),
+        }
+    }
+
+    /// The writes for the deform pass.
+    #[must_use]
+    pub fn compute_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
         }
     }
 
@@ -63,10 +74,10 @@ impl GpuTimer {
         encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, u64::from(QUERIES) * 8);
     }
 
-    /// GPU milliseconds of the last resolved frame: first recorded begin to main pass end.
-    /// Waits for the GPU. `shadows` tells whether the shadow pass ran.
+    /// GPU milliseconds of the last resolved frame's passes. Waits for the GPU. `deform` and
+    /// `shadows` tell whether those passes ran.
     #[must_use]
-    pub fn read_ms(&self, gpu: &Gpu, shadows: bool) -> Option<f64> {
+    pub fn read(&self, gpu: &Gpu, deform: bool, shadows: bool) -> Option<PassTimes> {
         let slice = self.readback.slice(..);
         slice.map_async(wgpu::MapMode::Read, |_| {});
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
@@ -75,8 +86,29 @@ impl GpuTimer {
             bytemuck::cast_slice::<u8, u64>(&data).to_vec()
         };
         self.readback.unmap();
-        let begin = if shadows { ticks[0] } else { ticks[2] };
-        let end = ticks[3];
-        (end >= begin).then(|| (end - begin) as f64 * f64::from(self.period_ns) / 1e6)
+        let ms = |a: u64, b: u64| b.saturating_sub(a) as f64 * f64::from(self.period_ns) / 1e6;
+        let first = if deform {
+            ticks[0]
+        } else if shadows {
+            ticks[2]
+        } else {
+            ticks[4]
+        };
+        Some(PassTimes {
+            deform: if deform { ms(ticks[0], ticks[1]) } else { 0.0 },
+            shadow: if shadows { ms(ticks[2], ticks[3]) } else { 0.0 },
+            main: ms(ticks[4], ticks[5]),
+            total: ms(first, ticks[5]),
+        })
     }
+}
+
+/// GPU time of each pass of a frame, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassTimes {
+    pub deform: f64,
+    pub shadow: f64,
+    pub main: f64,
+    /// First pass begin to main pass end.
+    pub total: f64,
 }

@@ -1,0 +1,157 @@
+//! The per-frame GPU buffers (globals, objects, active morphs, joint palettes, deform chunks
+//! and deformed vertices) and the bind groups that hold them, rebuilt when a buffer grows.
+
+use wgpu::util::DeviceExt;
+
+use super::draw_list::DrawList;
+use super::gpu_types::{DeformParams, Globals, GpuDeformed};
+use super::grow_buffer::GrowBuffer;
+use super::mesh_store::MeshStore;
+use super::pipelines::Layouts;
+
+/// Buffers rewritten every frame.
+#[derive(Debug)]
+pub struct FrameBuffers {
+    globals: wgpu::Buffer,
+    objects: GrowBuffer,
+    morphs: GrowBuffer,
+    palette: GrowBuffer,
+    chunks: GrowBuffer,
+    deformed: GrowBuffer,
+    deform_params: wgpu::Buffer,
+    /// Group 0 of the render passes.
+    pub render: wgpu::BindGroup,
+    /// Group 0 of compute passes.
+    pub compute: wgpu::BindGroup,
+    /// Group 1 of the deform pass.
+    pub deform: wgpu::BindGroup,
+}
+
+fn entries<'a>(buffers: &[&'a wgpu::Buffer]) -> Vec<wgpu::BindGroupEntry<'a>> {
+    buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: b.as_entire_binding(),
+        })
+        .collect()
+}
+
+fn uniform_buffer(device: &wgpu::Device, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytes,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+impl FrameBuffers {
+    #[must_use]
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, store: &MeshStore) -> Self {
+        let globals = uniform_buffer(
+            device,
+            "globals",
+            bytemuck::bytes_of(&<Globals as bytemuck::Zeroable>::zeroed()),
+        );
+        let deform_params = uniform_buffer(
+            device,
+            "deform params",
+            bytemuck::bytes_of(&<DeformParams as bytemuck::Zeroable>::zeroed()),
+        );
+        let placeholder = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: None,
+            entries: &[],
+        });
+        let empty = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &placeholder,
+            entries: &[],
+        });
+        let mut frame = Self {
+            globals,
+            objects: GrowBuffer::new(device, "objects"),
+            morphs: GrowBuffer::new(device, "active morphs"),
+            palette: GrowBuffer::new(device, "joint palette"),
+            chunks: GrowBuffer::new(device, "deform chunks"),
+            deformed: GrowBuffer::new(device, "deformed vertices"),
+            deform_params,
+            render: empty.clone(),
+            compute: empty.clone(),
+            deform: empty,
+        };
+        frame.rebuild(device, layouts, store);
+        frame
+    }
+
+    /// Makes the bind groups again (after a buffer was replaced).
+    fn rebuild(&mut self, device: &wgpu::Device, layouts: &Layouts, store: &MeshStore) {
+        let shared = [
+            &self.globals,
+            &store.vertices,
+            &store.deltas,
+            &self.objects.buffer,
+            &self.morphs.buffer,
+            &self.palette.buffer,
+        ];
+        let mut with_deformed = shared.to_vec();
+        with_deformed.push(&self.deformed.buffer);
+        self.render = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &layouts.frame,
+            entries: &entries(&with_deformed),
+        });
+        self.compute = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame (compute)"),
+            layout: &layouts.frame_compute,
+            entries: &entries(&shared),
+        });
+        self.deform = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("deform pass"),
+            layout: &layouts.deform,
+            entries: &entries(&[
+                &self.chunks.buffer,
+                &self.deformed.buffer,
+                &self.deform_params,
+            ]),
+        });
+    }
+
+    /// Uploads the frame's globals and draw list.
+    pub fn write(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        layouts: &Layouts,
+        store: &MeshStore,
+        globals: &Globals,
+        list: &DrawList,
+    ) {
+        queue.write_buffer(&self.globals, 0, bytemuck::bytes_of(globals));
+        queue.write_buffer(
+            &self.deform_params,
+            0,
+            bytemuck::bytes_of(&DeformParams {
+                chunk_count: list.chunks.len() as u32,
+                pad: [0; 3],
+            }),
+        );
+        let deformed_bytes = u64::from(list.deformed_vertices) * size_of::<GpuDeformed>() as u64;
+        let grew = self
+            .objects
+            .write(device, queue, bytemuck::cast_slice(&list.objects))
+            | self
+                .morphs
+                .write(device, queue, bytemuck::cast_slice(&list.morphs))
+            | self
+                .palette
+                .write(device, queue, bytemuck::cast_slice(&list.palette))
+            | self
+                .chunks
+                .write(device, queue, bytemuck::cast_slice(&list.chunks))
+            | self.deformed.ensure(device, deformed_bytes);
+        if grew {
+            self.rebuild(device, layouts, store);
+        }
+    }
+}
