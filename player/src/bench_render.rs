@@ -151,8 +151,14 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 }
             }
         }
-        world.draw(&headless.renderer.store.primitives, &mut list);
         let view = world.frame_view(camera, options.shadows);
+        let aspect = options.width as f32 / options.height as f32;
+        world.draw(
+            &headless.renderer.store.primitives,
+            &view,
+            aspect,
+            &mut list,
+        );
         let cpu_start = Instant::now();
         let gpu_ms = headless.submit(&list, &view);
         let submit_ms = cpu_start.elapsed();

@@ -60,7 +60,8 @@ impl Headless {
     /// Draws the world's current state.
     pub fn draw_world(&mut self, world: &World, view: &FrameView) -> anyhow::Result<RgbaImage> {
         let mut list = std::mem::take(&mut self.list);
-        world.draw(&self.renderer.store.primitives, &mut list);
+        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
+        world.draw(&self.renderer.store.primitives, view, aspect, &mut list);
         let image = self.draw_list(&list, view);
         self.list = list;
         image

@@ -143,9 +143,14 @@ pub fn run_offscreen(
         last = now;
         live.step(now, dt, camera.position)?;
         let mut list = std::mem::take(&mut headless.list);
-        live.world
-            .draw(&headless.renderer.store.primitives, &mut list);
         let view = live.world.frame_view(camera, options.shadows);
+        let aspect = options.width as f32 / options.height.max(1) as f32;
+        live.world.draw(
+            &headless.renderer.store.primitives,
+            &view,
+            aspect,
+            &mut list,
+        );
         headless.submit(&list, &view);
         headless.list = list;
         let next = now + HEADLESS_FRAME;

@@ -158,11 +158,14 @@ impl App {
         let view = frame
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
-        self.live
-            .world
-            .draw(&s.renderer.store.primitives, &mut self.list);
         let frame_view = self.live.world.frame_view(camera, self.options.shadows);
         let aspect = s.config.width as f32 / s.config.height.max(1) as f32;
+        self.live.world.draw(
+            &s.renderer.store.primitives,
+            &frame_view,
+            aspect,
+            &mut self.list,
+        );
         s.renderer.prepare(&s.gpu, &frame_view, &self.list, aspect);
         let mut encoder = s
             .gpu

@@ -18,7 +18,7 @@ use npc_core::{ArkitTarget, Pose};
 use npc_player::frames;
 use npc_player::headless::Headless;
 use npc_player::render::deform_check::deformed_positions;
-use npc_player::render::{Camera, DrawList, MeshStoreBuilder, MorphRange, shaders};
+use npc_player::render::{Camera, DrawList, MeshStoreBuilder, shaders};
 use npc_player::world::World;
 
 /// A temp folder holding the demo project and its generated assets.
@@ -61,6 +61,27 @@ fn patch(image: &RgbaImage, x: i64, y: i64, r: i64) -> f64 {
         }
     }
     sum / n
+}
+
+/// Pixels of a square window around (x, y) where any channel differs by more than 24.
+fn changed_pixels(a: &RgbaImage, b: &RgbaImage, x: i64, y: i64, r: i64) -> usize {
+    let mut n = 0;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let (px, py) = (x + dx, y + dy);
+            if px < 0 || py < 0 || px as u32 >= a.width() || py as u32 >= a.height() {
+                continue;
+            }
+            let (p, q) = (
+                a.get_pixel(px as u32, py as u32),
+                b.get_pixel(px as u32, py as u32),
+            );
+            if (0..3).any(|c| p[c].abs_diff(q[c]) > 24) {
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 /// Pixel of a world point seen by `camera` in an image of `w` x `h`.
@@ -118,8 +139,8 @@ fn gpu_morphing_and_skinning_match_the_cpu() {
     ]);
     avatar.face_rig().apply(&pose, &mut npc.weights);
     let mut list = DrawList::default();
-    world.draw(&headless.renderer.store.primitives, &mut list);
-    let view = world.frame_view(world.overview_camera(), true);
+    let view = world.frame_view(world.closeup_camera("Elara").unwrap(), true);
+    world.draw(&headless.renderer.store.primitives, &view, 1.0, &mut list);
     headless.draw_list(&list, &view).unwrap();
 
     // The face mesh: the avatar mesh with the most targets.
@@ -134,7 +155,7 @@ fn gpu_morphing_and_skinning_match_the_cpu() {
         .unwrap();
     let prim_id = avatar.body.stored.meshes[mesh_index][0];
     let gpu_prim = headless.renderer.store.primitives[prim_id as usize];
-    // Its object for NPC 0 is the first object of its batch.
+    // Elara is the only NPC in view: her object is the first of the primitive's main batch.
     let batch = list
         .batches
         .iter()
@@ -203,7 +224,12 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
     assert!(bottom[1] > bottom[2], "bottom {bottom:?}");
     // Every NPC is drawn: around its head the frame differs from one of the scene alone.
     let mut list = DrawList::default();
-    world.draw(&headless.renderer.store.primitives, &mut list);
+    world.draw(
+        &headless.renderer.store.primitives,
+        &view,
+        320.0 / 180.0,
+        &mut list,
+    );
     let scene_objects: usize = world
         .content
         .scene
@@ -213,19 +239,26 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
         .map(|g| g.transforms.len())
         .sum();
     assert!(list.objects.len() > scene_objects);
+    let avatar_primitives: std::collections::HashSet<u32> = world.content.avatars[0]
+        .body
+        .stored
+        .meshes
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
     let mut scene_only = list.clone();
     scene_only
         .batches
-        .retain(|b| (b.first_object as usize) < scene_objects);
+        .retain(|b| !avatar_primitives.contains(&b.primitive));
     let empty = headless.draw_list(&scene_only, &view).unwrap();
     for npc in &world.npcs {
         let avatar = &world.content.avatars[npc.avatar];
         let (x, y) = project(&view.camera, 320, 180, npc.head_position(avatar));
-        let with = patch(&image, x, y, 1);
-        let without = patch(&empty, x, y, 1);
+        let changed = changed_pixels(&image, &empty, x, y, 2);
         assert!(
-            (with - without).abs() > 10.0,
-            "{} not drawn at ({x}, {y}): {with:.1} vs {without:.1}",
+            changed >= 4,
+            "{} not drawn at ({x}, {y}): {changed} pixels differ",
             npc.id
         );
     }
@@ -389,9 +422,7 @@ fn an_instanced_mesh_draws_every_instance() {
     let mut list = DrawList::default();
     let id = stored.meshes[0][0];
     let prim = headless.renderer.store.primitives[id as usize];
-    for &m in &asset.instances[0].transforms {
-        list.push_object(id, &prim, m, None, MorphRange::default());
-    }
+    list.push_instances(id, &prim, &asset.instances[0].transforms);
     assert_eq!(list.batches.len(), 1, "one instanced draw");
     let camera = Camera::looking_at(Vec3::new(0.0, 20.0, 0.01), Vec3::ZERO);
     let view = npc_player::render::FrameView {
@@ -414,4 +445,70 @@ fn an_instanced_mesh_draws_every_instance() {
             "instance {i} at ({x}, {y}) is not drawn: {p:?}"
         );
     }
+}
+
+#[test]
+fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_triangles() {
+    let demo = demo();
+    let (mut world, headless) = open(&demo.project, 64, 64);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let primitives = &headless.renderer.store.primitives;
+    let avatar_primitives: std::collections::HashSet<u32> = world.content.avatars[0]
+        .body
+        .stored
+        .meshes
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    let npc_objects = |list: &DrawList, main: bool| -> u32 {
+        list.batches
+            .iter()
+            .filter(|b| avatar_primitives.contains(&b.primitive))
+            .filter(|b| if main { b.passes.main } else { b.passes.shadow })
+            .map(|b| b.count)
+            .sum()
+    };
+    let per_npc = world.content.avatars[0]
+        .body
+        .stored
+        .meshes
+        .iter()
+        .map(Vec::len)
+        .sum::<usize>() as u32;
+    // A close-up sees one NPC; the shadow reaches all three.
+    let mut list = DrawList::default();
+    let view = world.frame_view(world.closeup_camera("Elara").unwrap(), true);
+    world.draw(primitives, &view, 1.0, &mut list);
+    assert_eq!(npc_objects(&list, true), per_npc);
+    assert_eq!(npc_objects(&list, false), 3 * per_npc);
+    // Without shadows, nothing is drawn for the shadow pass.
+    let view = world.frame_view(world.closeup_camera("Elara").unwrap(), false);
+    world.draw(primitives, &view, 1.0, &mut list);
+    assert_eq!(npc_objects(&list, false), 0);
+    // From 40 m away every NPC is drawn at the coarsest level.
+    let centre = world.centre();
+    let far = Camera::looking_at(centre + Vec3::new(0.0, 2.0, 40.0), centre);
+    let view = world.frame_view(far, true);
+    world.draw(primitives, &view, 1.0, &mut list);
+    assert_eq!(npc_objects(&list, true), 3 * per_npc);
+    let lods: std::collections::HashSet<u8> = list
+        .batches
+        .iter()
+        .filter(|b| avatar_primitives.contains(&b.primitive) && b.passes.main)
+        .map(|b| b.lod)
+        .collect();
+    assert_eq!(lods, [2].into_iter().collect());
+    let face = list
+        .batches
+        .iter()
+        .filter(|b| avatar_primitives.contains(&b.primitive))
+        .map(|b| primitives[b.primitive as usize])
+        .max_by_key(|p| p.lods[0].count)
+        .unwrap();
+    assert!(
+        face.lods[2].count * 4 < face.lods[0].count,
+        "{:?}",
+        face.lods
+    );
 }

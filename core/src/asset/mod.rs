@@ -10,6 +10,7 @@ mod error;
 pub mod face_rig;
 pub mod inspect;
 mod load;
+pub mod lod;
 pub mod material;
 pub mod mesh;
 pub mod scene;

@@ -12,12 +12,30 @@ use super::mesh_store::{GpuPrimitive, PrimitiveId};
 /// Weights with a smaller magnitude are left out of the active list.
 pub const ACTIVE_WEIGHT: f32 = 1e-4;
 
-/// An instanced draw: `count` objects from `first_object`, all of `primitive`.
+/// Which passes draw a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Passes {
+    pub main: bool,
+    pub shadow: bool,
+}
+
+impl Passes {
+    pub const BOTH: Self = Self {
+        main: true,
+        shadow: true,
+    };
+}
+
+/// An instanced draw: `count` objects from `first_object`, all of `primitive`, at level of
+/// detail `lod` (`shadow_lod` in the shadow pass).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Batch {
     pub primitive: PrimitiveId,
     pub first_object: u32,
     pub count: u32,
+    pub lod: u8,
+    pub shadow_lod: u8,
+    pub passes: Passes,
 }
 
 /// Active targets of one object: `morphs[offset .. offset + count]`.
@@ -77,16 +95,38 @@ impl DrawList {
         }
     }
 
-    /// Adds one copy of `primitive` placed by `model`, skinned by the palette at `palette`
-    /// (or `None`) and morphed by `morphs`. Targets the primitive lacks are left out.
-    pub fn push_object(
+    /// Adds copies of a rigid primitive, one per transform, as one batch drawn by both
+    /// passes at full detail.
+    pub fn push_instances(
         &mut self,
         id: PrimitiveId,
+        primitive: &GpuPrimitive,
+        transforms: &[Mat4],
+    ) {
+        let first_object = self.objects.len() as u32;
+        for &m in transforms {
+            self.push_object(primitive, m, None, MorphRange::default());
+        }
+        self.batches.push(Batch {
+            primitive: id,
+            first_object,
+            count: transforms.len() as u32,
+            lod: 0,
+            shadow_lod: 0,
+            passes: Passes::BOTH,
+        });
+    }
+
+    /// Adds one copy of `primitive` placed by `model`, skinned by the palette at `palette`
+    /// (or `None`) and morphed by `morphs` (targets the primitive lacks are left out); returns
+    /// its index. Objects are drawn by the batches that cover them.
+    pub fn push_object(
+        &mut self,
         primitive: &GpuPrimitive,
         model: Mat4,
         palette: Option<u32>,
         morphs: MorphRange,
-    ) {
+    ) -> u32 {
         let morphs = if primitive.target_count == 0 {
             MorphRange::default()
         } else {
@@ -140,14 +180,7 @@ impl DrawList {
             deformed_base,
             pad: 0,
         });
-        match self.batches.last_mut() {
-            Some(b) if b.primitive == id && b.first_object + b.count == index => b.count += 1,
-            _ => self.batches.push(Batch {
-                primitive: id,
-                first_object: index,
-                count: 1,
-            }),
-        }
+        index
     }
 }
 
@@ -157,8 +190,7 @@ mod tests {
 
     fn primitive(targets: u32) -> GpuPrimitive {
         GpuPrimitive {
-            first_index: 0,
-            index_count: 3,
+            lods: [crate::render::mesh_store::IndexRange { first: 0, count: 3 }; 3],
             vertex_base: 10,
             vertex_count: 3,
             delta_base: 100,
@@ -193,20 +225,18 @@ mod tests {
     }
 
     #[test]
-    fn consecutive_objects_of_one_primitive_make_one_batch() {
+    fn instances_of_a_primitive_make_one_batch() {
         let mut list = DrawList::default();
         let p = primitive(0);
-        for _ in 0..5 {
-            list.push_object(0, &p, Mat4::IDENTITY, None, MorphRange::default());
-        }
-        list.push_object(1, &p, Mat4::IDENTITY, None, MorphRange::default());
-        list.push_object(0, &p, Mat4::IDENTITY, None, MorphRange::default());
-        let counts: Vec<(u32, u32)> = list
+        list.push_instances(0, &p, &[Mat4::IDENTITY; 5]);
+        list.push_instances(1, &p, &[Mat4::IDENTITY; 2]);
+        let batches: Vec<(u32, u32, u32)> = list
             .batches
             .iter()
-            .map(|b| (b.primitive, b.count))
+            .map(|b| (b.primitive, b.first_object, b.count))
             .collect();
-        assert_eq!(counts, vec![(0, 5), (1, 1), (0, 1)]);
+        assert_eq!(batches, vec![(0, 0, 5), (1, 5, 2)]);
+        assert_eq!(list.objects.len(), 7);
     }
 
     #[test]
@@ -216,7 +246,7 @@ mod tests {
         weights[1] = 1.0;
         weights[6] = 1.0;
         let r = list.push_morphs(&weights);
-        list.push_object(0, &primitive(4), Mat4::IDENTITY, Some(0), r);
+        list.push_object(&primitive(4), Mat4::IDENTITY, Some(0), r);
         let o = list.objects[0];
         let active =
             &list.morphs[o.morph_offset as usize..(o.morph_offset + o.morph_count) as usize];
@@ -229,7 +259,7 @@ mod tests {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.skinned = false;
-        list.push_object(0, &p, Mat4::IDENTITY, Some(7), MorphRange::default());
+        list.push_object(&p, Mat4::IDENTITY, Some(7), MorphRange::default());
         assert_eq!(list.objects[0].palette_offset, NO_PALETTE);
         assert_eq!(list.objects[0].deformed_base, NOT_DEFORMED);
         assert!(list.chunks.is_empty());
@@ -240,8 +270,8 @@ mod tests {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.vertex_count = 130;
-        list.push_object(0, &p, Mat4::IDENTITY, Some(0), MorphRange::default());
-        list.push_object(0, &p, Mat4::IDENTITY, Some(0), MorphRange::default());
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default());
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default());
         assert_eq!(list.objects[0].deformed_base, 0);
         assert_eq!(list.objects[1].deformed_base, 130);
         assert_eq!(list.deformed_vertices, 260);

@@ -5,6 +5,7 @@
 //! Assets are added on the CPU first ([`MeshStoreBuilder::add`]), then uploaded at once.
 
 use npc_core::asset::Asset;
+use npc_core::asset::lod::{LOD_RATIOS, lod_indices};
 use npc_core::asset::material::{AlphaMode, Texture};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
@@ -16,11 +17,21 @@ use super::materials::{MaterialLayout, material_bind_group};
 /// Index of a primitive in the store.
 pub type PrimitiveId = u32;
 
+/// Levels of detail of every primitive.
+pub const LOD_COUNT: usize = LOD_RATIOS.len();
+
+/// A range of the shared index buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexRange {
+    pub first: u32,
+    pub count: u32,
+}
+
 /// Where a primitive lives in the shared buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuPrimitive {
-    pub first_index: u32,
-    pub index_count: u32,
+    /// Its triangles at each level of detail (0 the full list), over the same vertices.
+    pub lods: [IndexRange; LOD_COUNT],
     pub vertex_base: u32,
     pub vertex_count: u32,
     /// First delta (a `vec4`) of its targets.
@@ -125,7 +136,6 @@ impl MeshStoreBuilder {
                 };
                 let vertex_base = count(self.vertices.len(), "vertices")?;
                 let delta_base = count(self.deltas.len(), "deltas")?;
-                let first_index = count(self.indices.len(), "indices")?;
                 let n = p.positions.len();
                 let skinned = p.joints.len() == n && p.weights.len() == n && n > 0;
                 for v in 0..n {
@@ -151,11 +161,17 @@ impl MeshStoreBuilder {
                         self.deltas.push([dn[0], dn[1], dn[2], 0.0]);
                     }
                 }
-                self.indices.extend_from_slice(&p.indices);
+                let mut lods = [IndexRange::default(); LOD_COUNT];
+                for (lod, indices) in lods.iter_mut().zip(lod_indices(&p.positions, &p.indices)) {
+                    *lod = IndexRange {
+                        first: count(self.indices.len(), "indices")?,
+                        count: count(indices.len(), "indices")?,
+                    };
+                    self.indices.extend_from_slice(&indices);
+                }
                 ids.push(count(self.primitives.len(), "primitives")?);
                 self.primitives.push(GpuPrimitive {
-                    first_index,
-                    index_count: count(p.indices.len(), "indices")?,
+                    lods,
                     vertex_base,
                     vertex_count: count(n, "vertices")?,
                     delta_base,

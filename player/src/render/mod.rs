@@ -5,6 +5,7 @@
 pub mod deform_check;
 pub mod draw_list;
 pub mod frame_buffers;
+pub mod frustum;
 pub mod gpu;
 pub mod gpu_types;
 pub mod grow_buffer;
@@ -18,7 +19,7 @@ pub mod sky_textures;
 pub mod timer;
 pub mod view;
 
-pub use draw_list::{Batch, DrawList, MorphRange};
+pub use draw_list::{Batch, DrawList, MorphRange, Passes};
 pub use gpu::{Gpu, GpuError};
 pub use mesh_store::{MeshStore, MeshStoreBuilder, PrimitiveId, StoredAsset};
 pub use offscreen::Offscreen;

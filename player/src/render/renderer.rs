@@ -181,15 +181,22 @@ impl Renderer {
         view
     }
 
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList) {
+    /// Draws the batches of one pass (`shadow`: the shadow pass, else the main pass).
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList, shadow: bool) {
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
         let mut material = u32::MAX;
         for batch in &list.batches {
+            let (wanted, lod) = if shadow {
+                (batch.passes.shadow, batch.shadow_lod)
+            } else {
+                (batch.passes.main, batch.lod)
+            };
             let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
                 continue;
             };
-            if p.index_count == 0 {
+            let range = p.lods[usize::from(lod).min(p.lods.len() - 1)];
+            if !wanted || range.count == 0 || batch.count == 0 {
                 continue;
             }
             if p.material != material {
@@ -199,7 +206,7 @@ impl Renderer {
                 }
             }
             pass.draw_indexed(
-                p.first_index..p.first_index + p.index_count,
+                range.first..range.first + range.count,
                 p.vertex_base as i32,
                 batch.first_object..batch.first_object + batch.count,
             );
@@ -244,7 +251,7 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_pipeline(&self.pipelines.shadow);
-            self.draw_meshes(&mut pass, list);
+            self.draw_meshes(&mut pass, list, true);
         }
         let depth = self.depth_view(&gpu.device, target.width, target.height);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -276,7 +283,7 @@ impl Renderer {
         });
         pass.set_pipeline(&self.pipelines.main);
         pass.set_bind_group(2, &self.shadow_group, &[]);
-        self.draw_meshes(&mut pass, list);
+        self.draw_meshes(&mut pass, list, false);
         pass.set_pipeline(&self.pipelines.sky);
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_bind_group(1, &self.sky_group, &[]);

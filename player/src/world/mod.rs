@@ -4,18 +4,18 @@
 
 pub mod body;
 pub mod content;
+mod draw;
 pub mod npc;
 pub mod skeleton;
 
 use std::path::Path;
 
 use anyhow::Context;
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
 
-use crate::render::mesh_store::GpuPrimitive;
-use crate::render::{Camera, DrawList, FrameView, MeshStoreBuilder, MorphRange, ShadowReach};
+use crate::render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 pub use content::{AvatarModel, Ground, WorldContent};
 pub use npc::NpcActor;
 
@@ -159,87 +159,6 @@ impl World {
                 _ => None,
             };
             npc.update(avatar, &self.content.ground, dt_s, audio_ms(i), attention);
-        }
-    }
-
-    /// Fills `list` with the scene and every NPC. `primitives` are the store's primitives.
-    pub fn draw(&self, primitives: &[GpuPrimitive], list: &mut DrawList) {
-        list.clear();
-        let scene = &self.content.scene;
-        for group in &scene.asset.instances {
-            let Some(ids) = scene.stored.meshes.get(group.mesh) else {
-                continue;
-            };
-            for &id in ids {
-                let Some(p) = primitives.get(id as usize) else {
-                    continue;
-                };
-                for &m in &group.transforms {
-                    list.push_object(id, p, m, None, MorphRange::default());
-                }
-            }
-        }
-        for (a, avatar) in self.content.avatars.iter().enumerate() {
-            let npcs: Vec<&NpcActor> = self.npcs.iter().filter(|n| n.avatar == a).collect();
-            if npcs.is_empty() {
-                continue;
-            }
-            // Per NPC: palettes (one per skin) and active targets (one list per face mesh).
-            let mut palettes: Vec<Vec<u32>> = Vec::with_capacity(npcs.len());
-            let mut morphs: Vec<Vec<MorphRange>> = Vec::with_capacity(npcs.len());
-            for npc in &npcs {
-                palettes.push(npc.palettes.iter().map(|p| list.push_palette(p)).collect());
-                morphs.push(npc.weights.iter().map(|w| list.push_morphs(w)).collect());
-            }
-            let body_has_face = avatar.head.is_none();
-            for group in &avatar.body.asset.instances {
-                let Some(ids) = avatar.body.stored.meshes.get(group.mesh) else {
-                    continue;
-                };
-                for &id in ids {
-                    let Some(p) = primitives.get(id as usize) else {
-                        continue;
-                    };
-                    for (k, npc) in npcs.iter().enumerate() {
-                        let morph = if body_has_face {
-                            morphs[k].get(group.mesh).copied().unwrap_or_default()
-                        } else {
-                            MorphRange::default()
-                        };
-                        let (model, palette) = match group.skin {
-                            Some(s) => (npc.model(), palettes[k].get(s).copied()),
-                            None => (
-                                npc.model()
-                                    * group.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
-                                None,
-                            ),
-                        };
-                        list.push_object(id, p, model, palette, morph);
-                    }
-                }
-            }
-            if let Some(head) = &avatar.head {
-                for group in &head.asset.instances {
-                    let Some(ids) = head.stored.meshes.get(group.mesh) else {
-                        continue;
-                    };
-                    for &id in ids {
-                        let Some(p) = primitives.get(id as usize) else {
-                            continue;
-                        };
-                        for (k, npc) in npcs.iter().enumerate() {
-                            let joint = avatar
-                                .head_joint
-                                .and_then(|j| npc.node_world.get(j))
-                                .copied()
-                                .unwrap_or(Mat4::IDENTITY);
-                            let local = group.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
-                            let morph = morphs[k].get(group.mesh).copied().unwrap_or_default();
-                            list.push_object(id, p, npc.model() * joint * local, None, morph);
-                        }
-                    }
-                }
-            }
         }
     }
 

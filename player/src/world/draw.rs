@@ -1,0 +1,214 @@
+//! Drawing the world: the scene's instances, then every NPC the frame needs, batched per
+//! avatar primitive and level of detail. NPCs outside the view are left out of the main pass,
+//! NPCs outside the shadow's reach out of the shadow pass; far NPCs use coarser triangles.
+
+use glam::{Mat4, Vec3};
+
+use super::World;
+use super::content::Part;
+use crate::render::frustum::Frustum;
+use crate::render::mesh_store::{GpuPrimitive, LOD_COUNT};
+use crate::render::{Batch, DrawList, FrameView, MorphRange, Passes};
+
+/// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
+const NPC_RADIUS: f32 = 1.1;
+/// Distances (for a 60 degree field of view) beyond which levels 1 and 2 are used.
+pub const LOD_DISTANCES: [f32; 2] = [8.0, 20.0];
+
+/// Level of detail for something `distance` metres away seen with `fov_y`.
+#[must_use]
+pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
+    // Narrow lenses magnify: scale the distance by how much smaller the view is than 60 deg.
+    let scale = (fov_y * 0.5).tan() / 30_f32.to_radians().tan();
+    let d = distance * scale;
+    LOD_DISTANCES.iter().filter(|&&limit| d > limit).count() as u8
+}
+
+/// One NPC as this frame draws it.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    npc: usize,
+    lod: u8,
+    main: bool,
+    shadow: bool,
+    palettes: usize,
+    morphs: usize,
+}
+
+impl Placed {
+    /// Main-only first, then both passes, then shadow-only: each pass's objects stay together.
+    fn class(&self) -> u8 {
+        match (self.main, self.shadow) {
+            (true, false) => 0,
+            (true, true) => 1,
+            _ => 2,
+        }
+    }
+}
+
+impl World {
+    /// Fills `list` for `view` (an image of `aspect`). `primitives` are the store's.
+    pub fn draw(
+        &self,
+        primitives: &[GpuPrimitive],
+        view: &FrameView,
+        aspect: f32,
+        list: &mut DrawList,
+    ) {
+        list.clear();
+        let scene = &self.content.scene;
+        for group in &scene.asset.instances {
+            for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
+                if let Some(p) = primitives.get(id as usize) {
+                    list.push_instances(id, p, &group.transforms);
+                }
+            }
+        }
+        let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
+        let reach = view.shadow_reach;
+        let mut palette_offsets: Vec<u32> = Vec::new();
+        let mut morph_ranges: Vec<MorphRange> = Vec::new();
+        for (a, avatar) in self.content.avatars.iter().enumerate() {
+            let mut placed: Vec<Placed> = Vec::new();
+            palette_offsets.clear();
+            morph_ranges.clear();
+            for (i, npc) in self.npcs.iter().enumerate().filter(|(_, n)| n.avatar == a) {
+                let centre = npc.position + Vec3::Y * 0.9;
+                let main = frustum.sees_sphere(centre, NPC_RADIUS);
+                let shadow =
+                    view.shadows && centre.distance(reach.center) < reach.radius + NPC_RADIUS;
+                if !main && !shadow {
+                    continue;
+                }
+                placed.push(Placed {
+                    npc: i,
+                    lod: lod_for(centre.distance(view.camera.position), view.camera.fov_y),
+                    main,
+                    shadow,
+                    palettes: palette_offsets.len(),
+                    morphs: morph_ranges.len(),
+                });
+                palette_offsets.extend(npc.palettes.iter().map(|p| list.push_palette(p)));
+                morph_ranges.extend(npc.weights.iter().map(|w| list.push_morphs(w)));
+            }
+            placed.sort_by_key(|p| (p.lod, p.class()));
+            let body_has_face = avatar.head.is_none();
+            for lod in 0..LOD_COUNT as u8 {
+                let group: Vec<Placed> = placed.iter().copied().filter(|p| p.lod == lod).collect();
+                if group.is_empty() {
+                    continue;
+                }
+                let skins = avatar.body.asset.skins.len();
+                let weights = |p: &Placed, mesh: usize| -> MorphRange {
+                    let count = self.npcs[p.npc].weights.len();
+                    if mesh < count {
+                        morph_ranges[p.morphs + mesh]
+                    } else {
+                        MorphRange::default()
+                    }
+                };
+                draw_part(list, primitives, &avatar.body, lod, &group, &|p, g| {
+                    let npc = &self.npcs[p.npc];
+                    let morph = if body_has_face {
+                        weights(p, g.mesh)
+                    } else {
+                        MorphRange::default()
+                    };
+                    match g.skin {
+                        Some(s) if s < skins => {
+                            (npc.model(), Some(palette_offsets[p.palettes + s]), morph)
+                        }
+                        _ => (
+                            npc.model() * g.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
+                            None,
+                            morph,
+                        ),
+                    }
+                });
+                if let Some(head) = &avatar.head {
+                    draw_part(list, primitives, head, lod, &group, &|p, g| {
+                        let npc = &self.npcs[p.npc];
+                        let joint = avatar
+                            .head_joint
+                            .and_then(|j| npc.node_world.get(j))
+                            .copied()
+                            .unwrap_or(Mat4::IDENTITY);
+                        let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
+                        (npc.model() * joint * local, None, weights(p, g.mesh))
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Where one placed NPC's copy of an instance group goes: model, palette, active targets.
+type Placement<'a> =
+    dyn Fn(&Placed, &npc_core::asset::scene::InstanceGroup) -> (Mat4, Option<u32>, MorphRange) + 'a;
+
+/// Pushes every primitive of `part` for the NPCs of `group` (sorted by class) with a main and
+/// a shadow batch each.
+fn draw_part(
+    list: &mut DrawList,
+    primitives: &[GpuPrimitive],
+    part: &Part,
+    lod: u8,
+    group: &[Placed],
+    placement: &Placement<'_>,
+) {
+    let main_only = group.iter().filter(|p| p.class() == 0).count() as u32;
+    let main = group.iter().filter(|p| p.main).count() as u32;
+    let shadow = group.iter().filter(|p| p.shadow).count() as u32;
+    for instances in &part.asset.instances {
+        for &id in part.stored.meshes.get(instances.mesh).into_iter().flatten() {
+            let Some(p) = primitives.get(id as usize) else {
+                continue;
+            };
+            let first = list.objects.len() as u32;
+            for placed in group {
+                let (model, palette, morphs) = placement(placed, instances);
+                list.push_object(p, model, palette, morphs);
+            }
+            if main > 0 {
+                list.batches.push(Batch {
+                    primitive: id,
+                    first_object: first,
+                    count: main,
+                    lod,
+                    shadow_lod: lod,
+                    passes: Passes {
+                        main: true,
+                        shadow: false,
+                    },
+                });
+            }
+            if shadow > 0 {
+                list.batches.push(Batch {
+                    primitive: id,
+                    first_object: first + main_only,
+                    count: shadow,
+                    lod,
+                    shadow_lod: lod.max(1),
+                    passes: Passes {
+                        main: false,
+                        shadow: true,
+                    },
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_npcs_get_coarser_levels_and_narrow_lenses_finer_ones() {
+        let fov = 60_f32.to_radians();
+        assert_eq!(lod_for(2.0, fov), 0);
+        assert_eq!(lod_for(12.0, fov), 1);
+        assert_eq!(lod_for(50.0, fov), 2);
+        assert_eq!(lod_for(12.0, 20_f32.to_radians()), 0);
+    }
+}
