@@ -75,6 +75,9 @@ impl Ground {
 #[derive(Debug)]
 pub struct WorldContent {
     pub scene: Part,
+    /// Scene instance groups that are ground (wider than [`GROUND_EXTENT`]): they receive
+    /// shadows but do not cast them.
+    pub ground_groups: Vec<usize>,
     pub ground: Ground,
     pub avatars: Vec<AvatarModel>,
     /// Avatar of each NPC of the roster (index into `avatars`).
@@ -102,6 +105,34 @@ fn part(path: &Path, what: &str, meshes: &mut MeshStoreBuilder) -> anyhow::Resul
         .add(&asset)
         .with_context(|| format!("cannot prepare {} for drawing", path.display()))?;
     Ok(Part { asset, stored })
+}
+
+/// A scene mesh wider than this (metres, along x or z) is ground.
+pub const GROUND_EXTENT: f32 = 40.0;
+
+/// The instance groups of `asset` that are ground.
+fn ground_groups(asset: &Asset) -> Vec<usize> {
+    asset
+        .instances
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| {
+            let Some(mesh) = asset.meshes.get(g.mesh) else {
+                return false;
+            };
+            g.transforms.iter().any(|m| {
+                let mut min = Vec2::splat(f32::INFINITY);
+                let mut max = Vec2::splat(f32::NEG_INFINITY);
+                for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
+                    let w = m.transform_point3(Vec3::from(*p));
+                    min = min.min(Vec2::new(w.x, w.z));
+                    max = max.max(Vec2::new(w.x, w.z));
+                }
+                (max - min).max_element() > GROUND_EXTENT
+            })
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The x/z extent of the scene's rigid meshes.
@@ -211,6 +242,7 @@ impl WorldContent {
         }
         let skies = load_skies(&resolve(&project.scene.sky))?;
         Ok(Self {
+            ground_groups: ground_groups(&scene.asset),
             scene,
             ground,
             avatars,

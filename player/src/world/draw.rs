@@ -57,10 +57,14 @@ impl World {
     ) {
         list.clear();
         let scene = &self.content.scene;
-        for group in &scene.asset.instances {
+        for (g, group) in scene.asset.instances.iter().enumerate() {
+            let casts = !self.content.ground_groups.contains(&g);
             for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
                 if let Some(p) = primitives.get(id as usize) {
                     list.push_instances(id, p, &group.transforms);
+                    if let Some(batch) = list.batches.last_mut() {
+                        batch.passes.shadow = casts;
+                    }
                 }
             }
         }
@@ -188,7 +192,8 @@ fn draw_part(
                     first_object: first + main_only,
                     count: shadow,
                     lod,
-                    shadow_lod: lod.max(1),
+                    // Shadows need less detail than what they fall from.
+                    shadow_lod: (lod + 1).min(LOD_COUNT as u8 - 1),
                     passes: Passes {
                         main: false,
                         shadow: true,

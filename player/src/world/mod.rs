@@ -19,6 +19,9 @@ use crate::render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 pub use content::{AvatarModel, Ground, WorldContent};
 pub use npc::NpcActor;
 
+/// Fewest NPCs worth a thread of their own when animating.
+const NPCS_PER_THREAD: usize = 32;
+
 /// Eye height of the first-person camera above the ground, metres.
 pub const EYE_HEIGHT: f32 = 1.7;
 
@@ -128,7 +131,7 @@ impl World {
 
     /// Advances the world by `dt_s`. `audio_ms(i)` gives NPC `i`'s line position (ignored
     /// while it is silent); `camera` is where the player stands.
-    pub fn update(&mut self, dt_s: f32, camera: Vec3, audio_ms: &dyn Fn(usize) -> f64) {
+    pub fn update(&mut self, dt_s: f32, camera: Vec3, audio_ms: &(dyn Fn(usize) -> f64 + Sync)) {
         if self.clock_runs && self.project.scene.day_length_s > 0.0 {
             self.time_of_day = (self.time_of_day
                 + f64::from(dt_s) / self.project.scene.day_length_s)
@@ -140,8 +143,9 @@ impl World {
             .filter(|n| n.speaking)
             .map(|n| n.position)
             .collect();
-        for (i, npc) in self.npcs.iter_mut().enumerate() {
-            let avatar = &self.content.avatars[npc.avatar];
+        let content = &self.content;
+        let update = |i: usize, npc: &mut NpcActor| {
+            let avatar = &content.avatars[npc.avatar];
             // Listeners look at the nearest speaker; speakers and idle NPCs at the player
             // when near, else at the group.
             let nearest_speaker = speakers
@@ -158,8 +162,31 @@ impl World {
                 _ if camera.distance(npc.position) < 12.0 => Some(camera),
                 _ => None,
             };
-            npc.update(avatar, &self.content.ground, dt_s, audio_ms(i), attention);
+            npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention);
+        };
+        // NPCs animate independently: large crowds are split over the cores. The result does
+        // not depend on the split.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(self.npcs.len() / NPCS_PER_THREAD)
+            .max(1);
+        if threads == 1 {
+            for (i, npc) in self.npcs.iter_mut().enumerate() {
+                update(i, npc);
+            }
+            return;
         }
+        let chunk = self.npcs.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            for (c, npcs) in self.npcs.chunks_mut(chunk).enumerate() {
+                let update = &update;
+                scope.spawn(move || {
+                    for (k, npc) in npcs.iter_mut().enumerate() {
+                        update(c * chunk + k, npc);
+                    }
+                });
+            }
+        });
     }
 
     /// The camera of a first look: eye height, a few metres from the group, facing it.
