@@ -9,7 +9,7 @@ struct Chunk {
     first: u32,
 }
 
-// Mirrors `gpu_types::GpuDeformed`.
+// Mirrors `gpu_types::GpuDeformed`: xyz position and normal, w the texture coordinate.
 struct DeformedVertex {
     position: vec4<f32>,
     normal: vec4<f32>,
@@ -47,5 +47,6 @@ fn cs_deform_pass(
         return;
     }
     let d = deform(object.vertex_base + local, object);
-    deformed[object.deformed_base + local] = DeformedVertex(vec4<f32>(d.position, 1.0), vec4<f32>(d.normal, 0.0));
+    // The texture coordinate rides in the w components, so drawing reads one record.
+    deformed[object.deformed_base + local] = DeformedVertex(vec4<f32>(d.position, d.uv.x), vec4<f32>(d.normal, d.uv.y));
 }

@@ -11,7 +11,8 @@ struct Material {
     pad2: f32,
 }
 
-// A vertex the deform pass wrote. Mirrors `gpu_types::GpuDeformed`.
+// A vertex the deform pass wrote: xyz position and normal in the world, their w components
+// the texture coordinate. Mirrors `gpu_types::GpuDeformed`.
 struct DeformedVertex {
     position: vec4<f32>,
     normal: vec4<f32>,
@@ -42,7 +43,7 @@ fn world_vertex(vertex_index: u32, object: Object) -> Deformed {
         return Deformed(world.xyz, (object.model * vec4<f32>(v.normal.xyz, 0.0)).xyz, v.uv);
     }
     let d = deformed[object.deformed_base + vertex_index - object.vertex_base];
-    return Deformed(d.position.xyz, d.normal.xyz, vertices[vertex_index].uv);
+    return Deformed(d.position.xyz, d.normal.xyz, vec2<f32>(d.position.w, d.normal.w));
 }
 
 @vertex

@@ -60,7 +60,8 @@ pub struct GpuObject {
     pub pad: u32,
 }
 
-/// A vertex written by the deform pass. Mirrors `DeformedVertex` in shaders/deform_pass.wgsl
+/// A vertex written by the deform pass (position and normal; their `w` hold the texture
+/// coordinate). Mirrors `DeformedVertex` in shaders/deform_pass.wgsl
 /// and shaders/mesh.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]

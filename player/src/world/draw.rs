@@ -13,7 +13,7 @@ use crate::render::{Batch, DrawList, FrameView, MorphRange, Passes};
 /// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
 const NPC_RADIUS: f32 = 1.1;
 /// Distances (for a 60 degree field of view) beyond which levels 1 and 2 are used.
-pub const LOD_DISTANCES: [f32; 2] = [8.0, 20.0];
+pub const LOD_DISTANCES: [f32; 2] = [6.0, 14.0];
 
 /// Level of detail for something `distance` metres away seen with `fov_y`.
 #[must_use]
@@ -212,8 +212,8 @@ mod tests {
     fn far_npcs_get_coarser_levels_and_narrow_lenses_finer_ones() {
         let fov = 60_f32.to_radians();
         assert_eq!(lod_for(2.0, fov), 0);
-        assert_eq!(lod_for(12.0, fov), 1);
+        assert_eq!(lod_for(10.0, fov), 1);
         assert_eq!(lod_for(50.0, fov), 2);
-        assert_eq!(lod_for(12.0, 20_f32.to_radians()), 0);
+        assert_eq!(lod_for(10.0, 20_f32.to_radians()), 0);
     }
 }
