@@ -29,6 +29,8 @@ pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
 struct Placed {
     npc: usize,
     lod: u8,
+    /// Distance from the camera, for drawing near NPCs first (they hide the ones behind).
+    distance: f32,
     main: bool,
     shadow: bool,
     palettes: usize,
@@ -84,9 +86,11 @@ impl World {
                 if !main && !shadow {
                     continue;
                 }
+                let distance = centre.distance(view.camera.position);
                 placed.push(Placed {
                     npc: i,
-                    lod: lod_for(centre.distance(view.camera.position), view.camera.fov_y),
+                    lod: lod_for(distance, view.camera.fov_y),
+                    distance,
                     main,
                     shadow,
                     palettes: palette_offsets.len(),
@@ -95,7 +99,11 @@ impl World {
                 palette_offsets.extend(npc.palettes.iter().map(|p| list.push_palette(p)));
                 morph_ranges.extend(npc.weights.iter().map(|w| list.push_morphs(w)));
             }
-            placed.sort_by_key(|p| (p.lod, p.class()));
+            placed.sort_by(|a, b| {
+                (a.lod, a.class())
+                    .cmp(&(b.lod, b.class()))
+                    .then(a.distance.total_cmp(&b.distance))
+            });
             let body_has_face = avatar.head.is_none();
             for lod in 0..LOD_COUNT as u8 {
                 let group: Vec<Placed> = placed.iter().copied().filter(|p| p.lod == lod).collect();
