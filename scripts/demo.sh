@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Quick start: set up, build, and run the demo.
+# Quick start: set up, build, and play the demo.
 #  1. generates the default content once (head, avatar, scene, skies) and checks the demo
 #     project against it;
 #  2. speaks the demo line offline and bakes it through the face animator (chart below);
-#  3. runs the live runtime headless against an agent directory while the agent simulator
-#     plays the demo conversation: every line spoken once, in order, spoken.json advancing.
+#  3. plays the live demo: three NPCs in the scene while the agent simulator writes their
+#     conversation, each line spoken once, in order, lips on the audio. In a window when there
+#     is a display (WASD and mouse drag to walk and look, Esc to quit); otherwise offscreen,
+#     with close-up frames written to out/frames/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -24,14 +26,15 @@ echo "demo: audio in out/demo-bake.wav, every animation stage in out/demo-bake.j
 agents=out/demo-agents
 rm -rf "$agents" out/demo-events.jsonl
 mkdir -p "$agents"
-echo "demo: live runtime (headless) with the agent simulator in $agents"
-"$player" run --project projects/demo.ron --agent-dir "$agents" --headless --no-render \
-  --duration 60 --events out/demo-events.jsonl 2>out/demo-runtime.log &
-runtime=$!
-trap 'kill $runtime 2>/dev/null || true' EXIT
-"$player" agent-sim --agent-dir "$agents"
-kill "$runtime" 2>/dev/null || true
-wait "$runtime" 2>/dev/null || true
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo "demo: the live demo in a window (WASD + mouse drag to walk and look, Esc to quit)"
+  exec "$player" run --project projects/demo.ron --agent-dir "$agents" --agent-sim \
+    --events out/demo-events.jsonl
+fi
+
+echo "demo: no display here; playing the live demo offscreen with the agent simulator"
+"$player" run --project projects/demo.ron --agent-dir "$agents" --agent-sim --headless \
+  --size 640x360 --duration 40 --events out/demo-events.jsonl 2>out/demo-runtime.log
 python3 - out/demo-events.jsonl "$agents/conversations/demo.jsonl" <<'PY' || cat out/demo-events.jsonl
 import json, sys
 lines = {}
@@ -46,3 +49,15 @@ for raw in open(sys.argv[1]):
         print(f'  {e["speaker_id"]:>6} (seq {e["seq"]}, audio after {e["latency_ms"]:.1f} ms): {text}')
 PY
 echo "demo: spoken.json -> $(tr -d ' \n' < "$agents/spoken.json")"
+
+# Close-up frames of Elara saying the first line.
+closeup=out/demo-closeup-agents
+rm -rf "$closeup" out/frames
+mkdir -p "$closeup/conversations"
+echo '{"conversations": [{"file": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}]}' \
+  > "$closeup/active.json"
+echo '{"seq": 0, "speaker_id": "Elara", "text": "Good morning, Bram. You are up early."}' \
+  > "$closeup/conversations/c.jsonl"
+"$player" render --project projects/demo.ron --agent-dir "$closeup" --closeup Elara \
+  --frames 45 --fps 15 --size 640x360 --out out/frames
+echo "demo: close-up frames of Elara speaking in out/frames/ (frame_0000.png ...)"

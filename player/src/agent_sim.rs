@@ -187,8 +187,10 @@ fn write_state(dir: &Path, script: &Script, step: usize) -> anyhow::Result<()> {
         .enumerate()
         .map(|(k, id)| {
             let side = if k % 2 == 0 { -1.0 } else { 1.0 };
-            let x = 0.5 + side * (0.06 - 0.005 * t).max(0.02) + 0.01 * k as f64;
-            let y = 0.5 + 0.01 * (t + k as f64).sin();
+            // They walk up to each other: about 6 m apart at the first line, 2 m by the
+            // fourth (the demo map is 240 m across).
+            let x = 0.5 + side * (0.012 - 0.002 * t).max(0.004);
+            let y = 0.505 + 0.002 * (t + k as f64).sin();
             json!({"id": id, "x": x.clamp(0.0, 1.0), "y": y.clamp(0.0, 1.0)})
         })
         .collect();

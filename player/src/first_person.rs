@@ -136,7 +136,9 @@ mod tests {
             Vec3::new(10.0, 2.2, 0.0),
         ));
         fp.moves.forward = true;
-        fp.update(1.0, &ground);
+        for _ in 0..4 {
+            fp.update(0.25, &ground);
+        }
         assert!(
             (fp.position - Vec3::new(SPEED, 0.5, 0.0)).length() < 1e-4,
             "{}",
@@ -147,7 +149,8 @@ mod tests {
             hurry: true,
             ..Moves::default()
         };
-        fp.update(0.5, &ground);
+        fp.update(0.25, &ground);
+        fp.update(0.25, &ground);
         // Left of +X is -Z.
         assert!((fp.position.z + SPEED).abs() < 1e-4, "{}", fp.position);
     }

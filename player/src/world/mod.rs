@@ -205,7 +205,7 @@ impl World {
     pub fn closeup_camera(&self, id: &str) -> Option<Camera> {
         let npc = &self.npcs[self.npc_index(id)?];
         let avatar = &self.content.avatars[npc.avatar];
-        let head = npc.head_position(avatar) + Vec3::new(0.0, 0.07, 0.0);
+        let head = npc.head_position(avatar) + Vec3::new(0.0, 0.1, 0.0);
         let front = npc.model().transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
         let mut camera = Camera::looking_at(head + front * 0.6, head);
         camera.fov_y = 35_f32.to_radians();
