@@ -1,17 +1,16 @@
 //! `npc-player bake`: the shared face animator over a track, every stage as JSON.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use npc_core::face::FaceSettings;
-use npc_core::lipsync::{Loudness, VisemeEvent, VisemeTrack};
+use npc_core::lipsync::{Loudness, VisemeTrack};
 use npc_core::project::Project;
-use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
-use npc_core::speech::wav;
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use crate::cli::BakeArgs;
+use crate::line_source::LineSource;
+pub use crate::line_source::read_track;
 use crate::output::write_atomically;
 use crate::{plot, say};
 
@@ -69,60 +68,29 @@ struct Source {
 }
 
 fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
-    if let Some(path) = &args.visemes {
-        return Ok(Source {
-            track: read_track(path)?,
-            audio: None,
-            audio_ms: None,
-            loudness: None,
-        });
-    }
-    if let Some(text) = &args.text {
-        let utterance = say::speak(text, &args.voice.voice())?;
+    let (line, audio) = if let Some(path) = &args.visemes {
+        (LineSource::from_visemes(path)?, None)
+    } else if let Some(text) = &args.text {
+        let line = LineSource::from_text(text, &args.voice.voice())?;
         let wav_path = audio_path(&args.out);
-        if let Some(wav_path) = &wav_path {
-            say::write_wav(wav_path, &utterance)?;
+        if let (Some(wav_path), Some(utterance)) = (&wav_path, &line.utterance) {
+            say::write_wav(wav_path, utterance)?;
         }
-        let samples: Vec<f32> = utterance
-            .pcm
-            .iter()
-            .map(|&s| f32::from(s) / 32768.0)
-            .collect();
-        return Ok(Source {
-            loudness: Some(Loudness::from_samples(&samples, utterance.sample_rate)),
-            audio_ms: Some(utterance.duration_ms()),
-            track: VisemeTrack::from_events(utterance.visemes)?,
-            audio: wav_path,
-        });
-    }
-    if let Some(path) = &args.audio {
-        let (samples, rate) = wav::read_mono(path)
-            .with_context(|| format!("cannot read audio {}", path.display()))?;
-        let settings = AnalysisSettings::default();
-        let events = track_from_analysis(&analyse(&samples, rate, &settings), &settings);
-        return Ok(Source {
-            track: VisemeTrack::from_events(events)?,
-            audio: Some(path.clone()),
-            audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(rate.max(1))),
-            loudness: Some(Loudness::from_samples(&samples, rate)),
-        });
-    }
-    bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")
+        (line, wav_path)
+    } else if let Some(path) = &args.audio {
+        (LineSource::from_wav(path)?, Some(path.clone()))
+    } else {
+        bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")
+    };
+    Ok(Source {
+        audio_ms: line.audio_ms(),
+        track: line.track,
+        audio,
+        loudness: line.loudness,
+    })
 }
 
 /// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.
 fn audio_path(out: &Path) -> Option<PathBuf> {
     (out != Path::new("-")).then(|| out.with_extension("wav"))
-}
-
-/// Reads a viseme track from JSON: `[{"id": 21, "offset_ms": 120}, ...]`.
-pub fn read_track(path: &Path) -> anyhow::Result<VisemeTrack> {
-    let text = fs::read_to_string(path)
-        .with_context(|| format!("cannot read viseme file {}", path.display()))?;
-    let events: Vec<VisemeEvent> = serde_json::from_str(&text).map_err(|e| {
-        let location = format!(" at line {} column {}", e.line(), e.column());
-        let message = e.to_string().replace(&location, "");
-        anyhow::anyhow!("{}:{}:{}: {message}", path.display(), e.line(), e.column())
-    })?;
-    VisemeTrack::from_events(events).with_context(|| format!("{}", path.display()))
 }

@@ -12,6 +12,7 @@ pub mod frames;
 pub mod generate;
 pub mod headless;
 pub mod inspect;
+pub mod line_source;
 pub mod live;
 pub mod output;
 pub mod play;

@@ -1,15 +1,63 @@
-//! `npc-studio`: the editing app. The window (eframe) is not built yet; until it is, this
-//! binary says so and points at the command that exposes the same animation engine.
+//! `npc-studio [PROJECT] [--screenshot FILE]`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::Parser;
+use npc_core::project::Project;
+use npc_studio::app::StudioApp;
+use npc_studio::state::Studio;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "npc-studio",
+    version,
+    about = "Pose, tune and play talking faces"
+)]
+struct Args {
+    /// The project to open (RON); a new project when absent.
+    project: Option<PathBuf>,
+    /// Save a PNG of the window once it has settled, then exit.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// Window size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1440x900", value_parser = npc_player::frames::parse_size)]
+    size: (u32, u32),
+}
+
 fn main() -> ExitCode {
-    eprintln!(
-        "npc-studio: the studio window is not available in this build yet.\n\
-         The animation engine it will plot ({} ARKit targets, {} visemes) is available now\n\
-         through `npc-player bake`; see README.md.",
-        npc_core::ARKIT_TARGET_COUNT,
-        npc_core::VISEME_COUNT,
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let args = Args::parse();
+    let studio = match &args.project {
+        Some(path) => Studio::open(path),
+        None => Studio::new(Project::default(), None),
+    };
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Wgpu,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Living NPC Studio")
+            .with_inner_size([args.size.0 as f32, args.size.1 as f32]),
+        ..eframe::NativeOptions::default()
+    };
+    let screenshot = args.screenshot.clone();
+    let result = eframe::run_native(
+        "Living NPC Studio",
+        options,
+        Box::new(move |_cc| Ok(Box::new(StudioApp::new(studio, screenshot)))),
     );
-    ExitCode::FAILURE
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!(
+                "npc-studio: error: cannot open the studio window: {e}. It needs a display (on a \
+                 server, run it under xvfb-run) and a GPU or software Vulkan."
+            );
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -112,6 +112,25 @@ impl Gpu {
         })
     }
 
+    /// A device someone else opened (the studio's window, through eframe).
+    #[must_use]
+    pub fn from_parts(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Self {
+        let info = adapter.get_info();
+        Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+            timestamps: false,
+        }
+    }
+
     /// Opens the best adapter for offscreen rendering.
     pub fn headless() -> Result<Self, GpuError> {
         Self::open(instance(None), None)

@@ -43,7 +43,9 @@ impl Offscreen {
         };
         let resolved = texture(
             1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
         );
         let resolved_view = resolved.create_view(&wgpu::TextureViewDescriptor::default());
         let multisampled = (samples > 1).then(|| {
@@ -67,6 +69,12 @@ impl Offscreen {
             readback,
             padded_row,
         }
+    }
+
+    /// The finished frame, for showing as a texture (the studio's 3D view).
+    #[must_use]
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.resolved_view
     }
 
     /// The target to pass to the renderer.

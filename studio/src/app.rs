@@ -1,0 +1,360 @@
+//! The studio window: panels around the 3D view. Each frame the panels read the state and
+//! collect commands, which are applied together at the end of the frame.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use eframe::egui_wgpu::RenderState;
+use npc_core::project::Project;
+
+use crate::command::Command;
+use crate::panels::menu::Prompt;
+use crate::panels::{gaze, menu, pose, scene, timeline, visemes};
+use crate::state::{Effect, Studio};
+use crate::viewport::Viewport;
+
+/// Frames drawn before `--screenshot` takes its picture (fonts and layout settle).
+const SETTLE_FRAMES: u32 = 8;
+
+/// The left panel's tabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Pose,
+    Visemes,
+    Gaze,
+    Scene,
+}
+
+/// The eframe app.
+#[derive(Debug)]
+pub struct StudioApp {
+    pub studio: Studio,
+    pub viewport: Option<Viewport>,
+    pub tab: Tab,
+    pose_filter: String,
+    viseme_filter: String,
+    file_path: String,
+    prompt: Option<(Prompt, String)>,
+    simulator: bool,
+    screenshot: Option<(PathBuf, u32)>,
+    /// Where the window's picture arrives once taken.
+    shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
+    confirm_close: bool,
+    closing: bool,
+    last_frame: Option<Instant>,
+}
+
+impl StudioApp {
+    /// The app on `studio`; with `screenshot`, saves a PNG of the window once settled and
+    /// closes.
+    #[must_use]
+    pub fn new(studio: Studio, screenshot: Option<PathBuf>) -> Self {
+        Self {
+            studio,
+            viewport: None,
+            tab: Tab::Pose,
+            pose_filter: String::new(),
+            viseme_filter: String::new(),
+            file_path: String::new(),
+            prompt: None,
+            simulator: true,
+            screenshot: screenshot.map(|p| (p, SETTLE_FRAMES)),
+            shot: std::sync::Arc::default(),
+            confirm_close: false,
+            closing: false,
+            last_frame: None,
+        }
+    }
+
+    /// The head the project names (its first NPC's head, else its body), resolved.
+    fn project_head(&self) -> Option<PathBuf> {
+        let project_file = self.studio.path.as_deref()?;
+        let npc = self.studio.doc.project.npcs.first()?;
+        let file = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
+        let path = Project::resolve(project_file, file);
+        path.exists().then_some(path)
+    }
+
+    fn run_effects(&mut self, render_state: Option<&RenderState>) {
+        for effect in self.studio.take_effects() {
+            match effect {
+                Effect::LoadHead(path) => {
+                    let Some(rs) = render_state else { continue };
+                    let path = path.or_else(|| self.project_head());
+                    match Viewport::new(rs, path.as_deref()) {
+                        Ok((v, problem)) => {
+                            self.viewport = Some(v);
+                            if let Some(p) = problem {
+                                self.studio.status = Some(crate::state::Status {
+                                    text: format!("{p}; showing the built-in head"),
+                                    error: true,
+                                });
+                            }
+                        }
+                        Err(e) => {
+                            self.studio.status = Some(crate::state::Status {
+                                text: format!("cannot draw the head: {e:#}"),
+                                error: true,
+                            });
+                        }
+                    }
+                }
+                Effect::RunPlayer { project, simulator } => {
+                    run_player(&mut self.studio, &project, simulator)
+                }
+            }
+        }
+    }
+
+    fn shortcuts(&self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        let typing = ctx.egui_wants_keyboard_input();
+        ctx.input_mut(|i| {
+            let save = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::S);
+            let redo = egui::KeyboardShortcut::new(
+                egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+                egui::Key::Z,
+            );
+            let undo = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Z);
+            if i.consume_shortcut(&save) {
+                out.push(Command::Save);
+            }
+            if i.consume_shortcut(&redo) {
+                out.push(Command::Redo);
+            }
+            if i.consume_shortcut(&undo) {
+                out.push(Command::Undo);
+            }
+            if !typing {
+                if i.key_pressed(egui::Key::Space) {
+                    out.push(Command::TogglePlay);
+                }
+                if i.key_pressed(egui::Key::ArrowLeft) {
+                    out.push(Command::StepFrames(-1));
+                }
+                if i.key_pressed(egui::Key::ArrowRight) {
+                    out.push(Command::StepFrames(1));
+                }
+            }
+        });
+    }
+
+    fn view(&mut self, ui: &mut egui::Ui, render_state: Option<&RenderState>) {
+        let head_info = self.viewport.as_ref().map(|v| {
+            let (n, missing) = v.head().coverage();
+            (v.head().label.clone(), n, missing)
+        });
+        if let Some((label, n, missing)) = head_info {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("{label}: ARKit coverage {n}/52"));
+                if !missing.is_empty() {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!("missing: {}", missing.join(", ")),
+                    );
+                }
+            });
+        }
+        let size = ui.available_size();
+        let (Some(rs), Some(view)) = (render_state, self.viewport.as_mut()) else {
+            ui.centered_and_justified(|ui| ui.weak("No GPU view (the studio needs wgpu)."));
+            return;
+        };
+        let ppp = ui.ctx().pixels_per_point();
+        let pose = self.studio.view_pose();
+        let texture = view.draw(rs, &pose, (size.x * ppp) as u32, (size.y * ppp) as u32);
+        let image = egui::Image::new(egui::load::SizedTexture::new(texture, size))
+            .sense(egui::Sense::click_and_drag());
+        let response = ui.add(image);
+        if response.dragged() {
+            let d = response.drag_delta();
+            view.orbit.drag(d.x, d.y);
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                view.orbit.scroll(scroll);
+            }
+        }
+        if response.double_clicked() {
+            view.orbit = crate::head_scene::Orbit::default();
+        }
+    }
+
+    fn close_guard(&mut self, ctx: &egui::Context, out: &mut Vec<Command>) {
+        if ctx.input(|i| i.viewport().close_requested()) && self.studio.is_dirty() && !self.closing
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_close = true;
+        }
+        if !self.confirm_close {
+            return;
+        }
+        egui::Window::new("Unsaved changes")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label("The project has changes that are not saved.");
+                ui.horizontal(|ui| {
+                    if ui.button("Save and quit").clicked() {
+                        out.push(Command::Save);
+                        self.closing = true;
+                        self.confirm_close = false;
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                    if ui.button("Quit without saving").clicked() {
+                        self.closing = true;
+                        self.confirm_close = false;
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.confirm_close = false;
+                    }
+                });
+            });
+    }
+
+    fn take_screenshot(&mut self, ctx: &egui::Context) {
+        let Some((path, left)) = self.screenshot.as_mut() else {
+            return;
+        };
+        if *left > 0 {
+            *left -= 1;
+            if *left == 0 {
+                let slot = self.shot.clone();
+                let repaint = ctx.clone();
+                ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(
+                    egui::ScreenshotCallback::new(move |image| {
+                        if let Ok(mut s) = slot.lock() {
+                            *s = Some(image);
+                        }
+                        repaint.request_repaint();
+                    }),
+                ));
+            }
+            ctx.request_repaint();
+            return;
+        }
+        let shot = self.shot.lock().ok().and_then(|mut s| s.take());
+        if let Some(image) = shot {
+            let [w, h] = image.size;
+            let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+            let saved = image::RgbaImage::from_raw(w as u32, h as u32, bytes)
+                .ok_or_else(|| "the screenshot has the wrong size".to_owned())
+                .and_then(|img| img.save(&*path).map_err(|e| e.to_string()));
+            match saved {
+                Ok(()) => println!("screenshot written to {}", path.display()),
+                Err(e) => eprintln!("npc-studio: error: cannot write {}: {e}", path.display()),
+            }
+            self.closing = true;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        ctx.request_repaint();
+    }
+}
+
+/// Starts `npc-player run` on the project (found beside this program, else on the PATH).
+fn run_player(studio: &mut Studio, project: &Path, simulator: bool) {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join("npc-player")))
+        .filter(|p| p.exists());
+    let program = beside.unwrap_or_else(|| PathBuf::from("npc-player"));
+    let mut command = std::process::Command::new(&program);
+    command.arg("run").arg("--project").arg(project);
+    if simulator {
+        command.arg("--agent-sim");
+    }
+    let text = match command.spawn() {
+        Ok(_) => (
+            format!("started the player on {}", project.display()),
+            false,
+        ),
+        Err(e) => (format!("cannot start {}: {e}", program.display()), true),
+    };
+    studio.status = Some(crate::state::Status {
+        text: text.0,
+        error: text.1,
+    });
+}
+
+impl eframe::App for StudioApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        let render_state = frame.wgpu_render_state().cloned();
+        self.run_effects(render_state.as_ref());
+        let now = Instant::now();
+        let dt = self
+            .last_frame
+            .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
+        self.last_frame = Some(now);
+        self.studio.timeline.advance(dt);
+        if self.studio.timeline.playing {
+            ctx.request_repaint();
+        }
+        let mut out = Vec::new();
+        self.shortcuts(&ctx, &mut out);
+        egui::Panel::top("menu").show(ui, |ui| {
+            if let Some(p) = menu::bar(ui, &self.studio, &mut self.simulator, &mut out) {
+                self.prompt = Some((p, String::new()));
+            }
+            if let Some(status) = &self.studio.status {
+                if status.error {
+                    ui.colored_label(ui.visuals().error_fg_color, &status.text);
+                } else {
+                    ui.label(&status.text);
+                }
+            }
+        });
+        egui::Panel::left("edit")
+            .resizable(true)
+            .default_size(380.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.tab, Tab::Pose, "Pose");
+                    ui.selectable_value(&mut self.tab, Tab::Visemes, "Visemes");
+                    ui.selectable_value(&mut self.tab, Tab::Gaze, "Gaze");
+                    ui.selectable_value(&mut self.tab, Tab::Scene, "Scene");
+                });
+                ui.separator();
+                let doc = &self.studio.doc;
+                match self.tab {
+                    Tab::Pose => pose::panel(ui, &doc.pose, &mut self.pose_filter, &mut out),
+                    Tab::Visemes => visemes::panel(
+                        ui,
+                        &doc.project.face.table,
+                        self.studio.selected_viseme,
+                        &mut self.viseme_filter,
+                        &mut out,
+                    ),
+                    Tab::Gaze => gaze::panel(
+                        ui,
+                        &doc.project.face.gaze,
+                        &doc.project.face.blink,
+                        &self.studio.timeline,
+                        &mut out,
+                    ),
+                    Tab::Scene => scene::panel(ui, &doc.project, &mut out),
+                }
+            });
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(330.0)
+            .show(ui, |ui| {
+                timeline::panel(ui, &self.studio.timeline, &mut self.file_path, &mut out);
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.view(ui, render_state.as_ref()));
+        if let Some((prompt, mut text)) = self.prompt.take() {
+            let (keep, command) = menu::prompt_window(&ctx, prompt, &mut text);
+            if keep {
+                self.prompt = Some((prompt, text));
+            }
+            out.extend(command);
+        }
+        self.close_guard(&ctx, &mut out);
+        for command in out {
+            self.studio.apply(command);
+        }
+        self.run_effects(render_state.as_ref());
+        self.take_screenshot(&ctx);
+    }
+}

@@ -1,0 +1,87 @@
+//! Everything a panel can ask for. Panels read the state and emit commands; the studio applies
+//! them in one place ([`crate::state::Studio::apply`]), which also keeps the undo history.
+
+use std::path::PathBuf;
+
+use npc_core::ArkitTarget;
+use npc_core::VisemeId;
+use npc_core::blink::BlinkSettings;
+use npc_core::gaze::GazeSettings;
+use npc_core::lipsync::LipSyncSettings;
+use npc_core::project::{Npc, SceneSettings, SpeechEngine};
+
+/// A request from the interface.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // Edits (undoable).
+    SetPoseWeight {
+        target: ArkitTarget,
+        weight: f32,
+    },
+    ResetPose,
+    MirrorPose,
+    SetVisemeWeight {
+        viseme: VisemeId,
+        target: ArkitTarget,
+        weight: f32,
+    },
+    ResetViseme(VisemeId),
+    /// Copies the pose editor's pose into a viseme.
+    PoseToViseme(VisemeId),
+    SetGaze(GazeSettings),
+    SetBlink(BlinkSettings),
+    SetLipSync(LipSyncSettings),
+    SetScene(SceneSettings),
+    SetRoster(Vec<Npc>),
+    SetAgentDir(PathBuf),
+    SetSpeech(SpeechEngine),
+    Undo,
+    Redo,
+    // Viewing.
+    SelectViseme(Option<VisemeId>),
+    SetPlotTarget {
+        target: ArkitTarget,
+        shown: bool,
+    },
+    SetPreviewSpeaking(bool),
+    // The timeline.
+    SetLineText(String),
+    SpeakLine,
+    OpenWav(PathBuf),
+    OpenVisemes(PathBuf),
+    Seek(f64),
+    TogglePlay,
+    StepFrames(i32),
+    // Files.
+    New,
+    Open(PathBuf),
+    Save,
+    SaveAs(PathBuf),
+    OpenHead(PathBuf),
+    RunInPlayer {
+        simulator: bool,
+    },
+}
+
+impl Command {
+    /// Whether the command changes the document (and so is recorded for undo).
+    #[must_use]
+    pub fn is_edit(&self) -> bool {
+        matches!(
+            self,
+            Self::SetPoseWeight { .. }
+                | Self::ResetPose
+                | Self::MirrorPose
+                | Self::SetVisemeWeight { .. }
+                | Self::ResetViseme(_)
+                | Self::PoseToViseme(_)
+                | Self::SetGaze(_)
+                | Self::SetBlink(_)
+                | Self::SetLipSync(_)
+                | Self::SetScene(_)
+                | Self::SetRoster(_)
+                | Self::SetAgentDir(_)
+                | Self::SetSpeech(_)
+        )
+    }
+}

@@ -1,0 +1,231 @@
+//! The head (or whole avatar) the studio shows: loaded once, posed in its rest pose with the
+//! face weights of the moment, and framed by an orbiting camera.
+
+use std::path::Path;
+
+use anyhow::Context;
+use glam::{Mat4, Vec3};
+use npc_core::Pose;
+use npc_core::asset::Asset;
+use npc_player::render::mesh_store::GpuPrimitive;
+use npc_player::render::{DrawList, MeshStoreBuilder, MorphRange, StoredAsset};
+use npc_player::world::skeleton::Skeleton;
+
+/// A loaded head and what drawing it needs.
+#[derive(Debug)]
+pub struct HeadScene {
+    pub asset: Asset,
+    pub stored: StoredAsset,
+    /// Where it came from ("built-in head" for the default).
+    pub label: String,
+    palettes: Vec<Vec<Mat4>>,
+    weights: Vec<Vec<f32>>,
+    /// Centre and radius of the face (the meshes with ARKit targets).
+    pub focus: Vec3,
+    pub radius: f32,
+}
+
+/// The face's bounds: meshes with ARKit targets, in the rest pose.
+fn face_bounds(asset: &Asset, palettes: &[Vec<Mat4>]) -> (Vec3, f32) {
+    let mut min = Vec3::splat(f32::INFINITY);
+    let mut max = Vec3::splat(f32::NEG_INFINITY);
+    let faces: Vec<usize> = (0..asset.meshes.len())
+        .filter(|&m| {
+            asset.meshes[m]
+                .target_names
+                .iter()
+                .any(|n| n.canonical.is_some())
+        })
+        .collect();
+    for group in &asset.instances {
+        if !faces.is_empty() && !faces.contains(&group.mesh) {
+            continue;
+        }
+        let Some(mesh) = asset.meshes.get(group.mesh) else {
+            continue;
+        };
+        for p in &mesh.primitives {
+            for (v, pos) in p.positions.iter().enumerate() {
+                let local = Vec3::from(*pos);
+                let w = match group.skin.and_then(|s| palettes.get(s)) {
+                    Some(palette) if p.joints.len() == p.positions.len() => {
+                        let j = p.joints[v];
+                        let wt = p.weights[v];
+                        let skin = (0..4).fold(Mat4::ZERO, |acc, k| {
+                            acc + palette
+                                .get(j[k] as usize)
+                                .copied()
+                                .unwrap_or(Mat4::IDENTITY)
+                                * wt[k]
+                        });
+                        skin.transform_point3(local)
+                    }
+                    _ => group
+                        .transforms
+                        .first()
+                        .copied()
+                        .unwrap_or(Mat4::IDENTITY)
+                        .transform_point3(local),
+                };
+                if w.is_finite() {
+                    min = min.min(w);
+                    max = max.max(w);
+                }
+            }
+        }
+    }
+    if min.x > max.x {
+        return (Vec3::new(0.0, 1.6, 0.0), 0.15);
+    }
+    ((min + max) * 0.5, ((max - min).length() * 0.5).max(0.05))
+}
+
+impl HeadScene {
+    /// Loads a head or avatar file into `meshes`.
+    pub fn load(path: &Path, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Self> {
+        let asset = Asset::load(path).with_context(|| format!("cannot load {}", path.display()))?;
+        Self::from_asset(asset, path.display().to_string(), meshes)
+    }
+
+    /// The built-in ARKit head.
+    pub fn builtin(meshes: &mut MeshStoreBuilder) -> anyhow::Result<Self> {
+        let asset = Asset::from_bytes(&npc_core::procedural::head::head_glb(), None)?;
+        Self::from_asset(asset, "built-in head".to_owned(), meshes)
+    }
+
+    fn from_asset(
+        asset: Asset,
+        label: String,
+        meshes: &mut MeshStoreBuilder,
+    ) -> anyhow::Result<Self> {
+        let stored = meshes.add(&asset)?;
+        let skeleton = Skeleton::of(&asset);
+        let mut world = Vec::new();
+        skeleton.world_into(&skeleton.rest, &mut world);
+        let palettes: Vec<Vec<Mat4>> = asset
+            .skins
+            .iter()
+            .map(|s| {
+                let mut p = Vec::new();
+                s.palette_into(&world, &mut p);
+                p
+            })
+            .collect();
+        let weights = asset
+            .meshes
+            .iter()
+            .map(|m| {
+                let mut w = m.default_weights.clone();
+                w.resize(m.target_count(), 0.0);
+                w
+            })
+            .collect();
+        let (focus, radius) = face_bounds(&asset, &palettes);
+        Ok(Self {
+            asset,
+            stored,
+            label,
+            palettes,
+            weights,
+            focus,
+            radius,
+        })
+    }
+
+    /// ARKit targets found, and the names of those missing.
+    #[must_use]
+    pub fn coverage(&self) -> (usize, Vec<&'static str>) {
+        (
+            self.asset.face_rig.arkit_coverage(),
+            self.asset.face_rig.arkit_missing_names(),
+        )
+    }
+
+    /// The weights per mesh for `pose` (as the viewport draws them).
+    pub fn pose(&mut self, pose: &Pose) -> &[Vec<f32>] {
+        self.asset.face_rig.apply(pose, &mut self.weights);
+        &self.weights
+    }
+
+    /// Fills `list` with the head in `pose`.
+    pub fn draw(&mut self, pose: &Pose, primitives: &[GpuPrimitive], list: &mut DrawList) {
+        list.clear();
+        self.asset.face_rig.apply(pose, &mut self.weights);
+        let palettes: Vec<u32> = self.palettes.iter().map(|p| list.push_palette(p)).collect();
+        let morphs: Vec<MorphRange> = self.weights.iter().map(|w| list.push_morphs(w)).collect();
+        for group in &self.asset.instances {
+            let morph = morphs.get(group.mesh).copied().unwrap_or_default();
+            for &id in self.stored.meshes.get(group.mesh).into_iter().flatten() {
+                let Some(p) = primitives.get(id as usize) else {
+                    continue;
+                };
+                let first = list.objects.len() as u32;
+                let palette = group.skin.and_then(|s| palettes.get(s).copied());
+                let models: Vec<Mat4> = if palette.is_some() {
+                    vec![Mat4::IDENTITY]
+                } else {
+                    group.transforms.clone()
+                };
+                for m in &models {
+                    list.push_object(p, *m, palette, morph);
+                }
+                list.batches.push(npc_player::render::Batch {
+                    primitive: id,
+                    first_object: first,
+                    count: models.len() as u32,
+                    lod: 0,
+                    shadow_lod: 0,
+                    passes: npc_player::render::Passes::BOTH,
+                });
+            }
+        }
+    }
+}
+
+/// A camera circling the face.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orbit {
+    /// Turn about +Y, radians (0: in front, on +Z).
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Distance in face radii.
+    pub zoom: f32,
+}
+
+impl Default for Orbit {
+    fn default() -> Self {
+        Self {
+            yaw: 0.0,
+            pitch: 0.05,
+            zoom: 3.2,
+        }
+    }
+}
+
+impl Orbit {
+    /// Turns by a drag of (`dx`, `dy`) points.
+    pub fn drag(&mut self, dx: f32, dy: f32) {
+        self.yaw -= dx * 0.01;
+        self.pitch = (self.pitch + dy * 0.01).clamp(-1.2, 1.2);
+    }
+
+    /// Zooms by a scroll of `delta` points (positive: closer).
+    pub fn scroll(&mut self, delta: f32) {
+        self.zoom = (self.zoom * (-delta * 0.002).exp()).clamp(1.2, 40.0);
+    }
+
+    /// The camera for a face at `focus` of `radius`.
+    #[must_use]
+    pub fn camera(&self, focus: Vec3, radius: f32) -> npc_player::render::Camera {
+        let dir = Vec3::new(
+            self.yaw.sin() * self.pitch.cos(),
+            self.pitch.sin(),
+            self.yaw.cos() * self.pitch.cos(),
+        );
+        let mut camera =
+            npc_player::render::Camera::looking_at(focus + dir * radius * self.zoom, focus);
+        camera.fov_y = 35_f32.to_radians();
+        camera.near = (radius * 0.05).max(0.005);
+        camera
+    }
+}

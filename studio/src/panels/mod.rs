@@ -1,0 +1,9 @@
+//! The studio's panels. Each reads the state and returns the commands its widgets asked for;
+//! none changes the state itself.
+
+pub mod gaze;
+pub mod menu;
+pub mod pose;
+pub mod scene;
+pub mod timeline;
+pub mod visemes;

@@ -1,0 +1,192 @@
+//! The timeline: the line's source, transport, and plots of every stage of the face animator
+//! for the chosen targets, the viseme track as labelled spans and the waveform. Clicking or
+//! dragging on any plot moves the playhead.
+
+use egui::Ui;
+use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
+use npc_core::ArkitTarget;
+use npc_core::face::Stage;
+
+use crate::command::Command;
+use crate::timeline::{FPS, Timeline};
+
+/// Height of one target's plot, points.
+const PLOT_HEIGHT: f32 = 110.0;
+
+/// The timeline panel. `path` is the text field for files to open.
+pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        let mut text = timeline.text.clone();
+        let label = ui.label("Line");
+        let edit = egui::TextEdit::singleline(&mut text)
+            .desired_width(ui.available_width() * 0.45)
+            .hint_text("a line to speak");
+        if ui.add(edit).labelled_by(label.id).changed() {
+            out.push(Command::SetLineText(text));
+        }
+        if ui.button("Speak").clicked() {
+            out.push(Command::SpeakLine);
+        }
+        ui.separator();
+        let label = ui.label("File");
+        ui.add(
+            egui::TextEdit::singleline(path)
+                .hint_text("file.wav or visemes.json")
+                .desired_width(180.0),
+        )
+        .labelled_by(label.id);
+        if ui.button("Open WAV").clicked() && !path.is_empty() {
+            out.push(Command::OpenWav(path.as_str().into()));
+        }
+        if ui.button("Open visemes").clicked() && !path.is_empty() {
+            out.push(Command::OpenVisemes(path.as_str().into()));
+        }
+    });
+    ui.horizontal(|ui| {
+        let label = if timeline.playing { "Pause" } else { "Play" };
+        if ui.button(label).clicked() {
+            out.push(Command::TogglePlay);
+        }
+        if ui.button("<").clicked() {
+            out.push(Command::StepFrames(-1));
+        }
+        if ui.button(">").clicked() {
+            out.push(Command::StepFrames(1));
+        }
+        ui.label(format!(
+            "{:.0} / {:.0} ms",
+            timeline.playhead_ms,
+            timeline.duration_ms()
+        ));
+        if timeline.bake.is_some() {
+            ui.weak(format!(
+                "{} | {} frames at {FPS} fps",
+                timeline.label,
+                timeline.bake.as_ref().map_or(0, |b| b.frames.len()),
+            ))
+            .on_hover_text(format!("last bake took {:.2} ms", timeline.bake_ms));
+        }
+        ui.menu_button("Targets", |ui| {
+            for t in ArkitTarget::ALL {
+                let mut shown = timeline.plot_targets.contains(&t);
+                if ui.checkbox(&mut shown, t.name()).changed() {
+                    out.push(Command::SetPlotTarget { target: t, shown });
+                }
+            }
+        });
+    });
+    if let Some(e) = &timeline.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+    let Some(bake) = &timeline.bake else {
+        ui.weak(
+            "Speak a line, or open a WAV or a viseme file, to see every layer of the lip sync.",
+        );
+        return;
+    };
+    let link = egui::Id::unique("timeline x");
+    let playhead = timeline.playhead_ms;
+    let mut scrub = |response: &egui::Response, x: Option<f64>| {
+        if (response.dragged() || response.clicked())
+            && let Some(x) = x
+        {
+            out.push(Command::Seek(x));
+        }
+    };
+    egui::ScrollArea::vertical()
+        .id_salt("plots")
+        .show(ui, |ui| {
+            // The viseme track as labelled spans.
+            let track = timeline
+                .source
+                .as_ref()
+                .map(|s| s.track.events().to_vec())
+                .unwrap_or_default();
+            let end = timeline.duration_ms();
+            let r = Plot::new("visemes")
+                .height(46.0)
+                .link_axis(link, [true, false])
+                .show_axes([false, false])
+                .allow_zoom(false)
+                .allow_scroll(false)
+                .allow_drag(false)
+                .include_y(0.0)
+                .include_y(1.0)
+                .show(ui, |p| {
+                    for (i, e) in track.iter().enumerate() {
+                        let next = track.get(i + 1).map_or(end, |n| n.offset_ms);
+                        if e.id.get() != 0 {
+                            p.span(Span::new("", e.offset_ms..=next.max(e.offset_ms)));
+                        }
+                        p.text(Text::new(
+                            format!("label {i}"),
+                            egui_plot::PlotPoint::new((e.offset_ms + next) * 0.5, 0.5),
+                            e.id.info().example,
+                        ));
+                    }
+                    p.vline(VLine::new("playhead", playhead));
+                    p.pointer_coordinate().map(|c| c.x)
+                });
+            scrub(&r.response, r.inner);
+            // The waveform.
+            if let Some((samples, rate)) = timeline.source.as_ref().and_then(|s| s.audio.as_ref()) {
+                let points = envelope(samples, *rate, 1200);
+                let r = Plot::new("waveform")
+                    .height(50.0)
+                    .link_axis(link, [true, false])
+                    .show_axes([false, false])
+                    .allow_zoom(false)
+                    .allow_scroll(false)
+                    .allow_drag(false)
+                    .show(ui, |p| {
+                        p.line(Line::new("audio", PlotPoints::from(points)));
+                        p.vline(VLine::new("playhead", playhead));
+                        p.pointer_coordinate().map(|c| c.x)
+                    });
+                scrub(&r.response, r.inner);
+            }
+            // Every stage of each chosen target.
+            for &target in &timeline.plot_targets {
+                ui.label(target.name());
+                let r = Plot::new(("stages", target.name()))
+                    .height(PLOT_HEIGHT)
+                    .link_axis(link, [true, false])
+                    .legend(Legend::default())
+                    .allow_zoom(false)
+                    .allow_scroll(false)
+                    .allow_drag(false)
+                    .include_y(0.0)
+                    .include_y(1.0)
+                    .show(ui, |p| {
+                        for stage in Stage::ALL {
+                            let points: Vec<[f64; 2]> = bake
+                                .times_ms
+                                .iter()
+                                .zip(bake.series(stage, target))
+                                .map(|(&t, w)| [t, f64::from(w)])
+                                .collect();
+                            p.line(Line::new(stage.name(), PlotPoints::from(points)));
+                        }
+                        p.vline(VLine::new("playhead", playhead));
+                        p.pointer_coordinate().map(|c| c.x)
+                    });
+                scrub(&r.response, r.inner);
+            }
+        });
+}
+
+/// Peak envelope of `samples`, about `points` points: (ms, |peak|) mirrored above and below.
+fn envelope(samples: &[f32], rate: u32, points: usize) -> Vec<[f64; 2]> {
+    if samples.is_empty() || rate == 0 {
+        return Vec::new();
+    }
+    let step = (samples.len() / points.max(1)).max(1);
+    let mut out = Vec::with_capacity(2 * samples.len() / step + 2);
+    for (i, chunk) in samples.chunks(step).enumerate() {
+        let peak = chunk.iter().fold(0.0_f32, |m, s| m.max(s.abs()));
+        let t = (i * step) as f64 * 1000.0 / f64::from(rate);
+        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+        out.push([t, sign * f64::from(peak)]);
+    }
+    out
+}

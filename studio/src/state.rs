@@ -1,0 +1,436 @@
+//! The studio's state and the one place commands are applied. Drawing code reads this state
+//! and emits [`Command`]s; nothing else changes it.
+
+use std::path::{Path, PathBuf};
+
+use npc_core::face::FaceFrame;
+use npc_core::project::{Gender, Project, Voice};
+use npc_core::{Pose, VisemeId, VisemeTable};
+use npc_player::line_source::LineSource;
+
+use crate::command::Command;
+use crate::document::{Document, History};
+use crate::timeline::{FPS, Timeline};
+
+/// Most recent files remembered.
+const RECENT_LIMIT: usize = 8;
+
+/// What the 3D view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewSource {
+    /// The pose editor's pose.
+    Pose,
+    /// The selected viseme's pose.
+    Viseme,
+    /// The baked `final` weights at the playhead.
+    Timeline,
+}
+
+/// A message for the status bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Something the app must do outside the state (GPU, processes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Load this head (or avatar) into the 3D view; `None`: the project's or the built-in.
+    LoadHead(Option<PathBuf>),
+    /// Start the player on this project.
+    RunPlayer { project: PathBuf, simulator: bool },
+}
+
+/// Everything the studio knows.
+#[derive(Debug)]
+pub struct Studio {
+    pub doc: Document,
+    history: History,
+    /// The key of the last edit, so a slider drag is one undo step.
+    last_edit: Option<String>,
+    /// Where the project was read from or last saved to.
+    pub path: Option<PathBuf>,
+    /// The document as last saved or opened (for the unsaved-changes guard).
+    saved: Project,
+    pub selected_viseme: Option<VisemeId>,
+    pub view: ViewSource,
+    pub timeline: Timeline,
+    pub status: Option<Status>,
+    pub recent: Vec<PathBuf>,
+    pub effects: Vec<Effect>,
+}
+
+impl Studio {
+    /// A studio on `project` (read from `path`, when given).
+    #[must_use]
+    pub fn new(project: Project, path: Option<PathBuf>) -> Self {
+        let mut studio = Self {
+            saved: project.clone(),
+            doc: Document::new(project),
+            history: History::default(),
+            last_edit: None,
+            path,
+            selected_viseme: None,
+            view: ViewSource::Pose,
+            timeline: Timeline::default(),
+            status: None,
+            recent: Vec::new(),
+            effects: vec![Effect::LoadHead(None)],
+        };
+        if let Some(p) = studio.path.clone() {
+            studio.remember(&p);
+        }
+        studio
+    }
+
+    /// Opens the project at `path`, or says why not and keeps the current one.
+    #[must_use]
+    pub fn open(path: &Path) -> Self {
+        match Project::load(path) {
+            Ok(p) => Self::new(p, Some(path.to_path_buf())),
+            Err(e) => {
+                let mut s = Self::new(Project::default(), None);
+                s.fail(format!("{e}"));
+                s
+            }
+        }
+    }
+
+    /// Whether there are changes not saved.
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.doc.project != self.saved
+    }
+
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        self.status = Some(Status {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn fail(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        tracing::warn!("{text}");
+        self.status = Some(Status { text, error: true });
+    }
+
+    fn remember(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(RECENT_LIMIT);
+    }
+
+    /// The weights the 3D view shows now.
+    #[must_use]
+    pub fn view_pose(&self) -> Pose {
+        match self.view {
+            ViewSource::Pose => self.doc.pose,
+            ViewSource::Viseme => match self.selected_viseme {
+                Some(v) => *self.doc.project.face.table.pose(v),
+                None => self.doc.pose,
+            },
+            ViewSource::Timeline => self
+                .timeline
+                .frame_at(self.timeline.playhead_ms)
+                .map_or(Pose::NEUTRAL, |f| *f.final_pose()),
+        }
+    }
+
+    /// The baked frame at the playhead.
+    #[must_use]
+    pub fn frame_at_playhead(&self) -> Option<&FaceFrame> {
+        self.timeline.frame_at(self.timeline.playhead_ms)
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        if command.is_edit() {
+            let key = edit_key(&command);
+            if self.last_edit.as_deref() != Some(key.as_str()) {
+                self.history.record(self.doc.clone());
+            }
+            self.last_edit = Some(key);
+            self.edit(command);
+            self.timeline.rebake(&self.doc.project.face);
+            return;
+        }
+        self.last_edit = None;
+        match command {
+            Command::Undo => {
+                if let Some(d) = self.history.undo(&self.doc) {
+                    self.doc = d;
+                    self.timeline.rebake(&self.doc.project.face);
+                }
+            }
+            Command::Redo => {
+                if let Some(d) = self.history.redo(&self.doc) {
+                    self.doc = d;
+                    self.timeline.rebake(&self.doc.project.face);
+                }
+            }
+            Command::SelectViseme(v) => {
+                self.selected_viseme = v;
+                self.view = if v.is_some() {
+                    ViewSource::Viseme
+                } else {
+                    ViewSource::Pose
+                };
+            }
+            Command::SetPlotTarget { target, shown } => {
+                let t = &mut self.timeline.plot_targets;
+                t.retain(|&x| x != target);
+                if shown {
+                    t.push(target);
+                }
+            }
+            Command::SetPreviewSpeaking(speaking) => {
+                self.timeline.speaking = speaking;
+                self.timeline.rebake(&self.doc.project.face);
+            }
+            Command::SetLineText(text) => self.timeline.text = text,
+            Command::SpeakLine => {
+                let voice = self
+                    .doc
+                    .project
+                    .npcs
+                    .first()
+                    .map(|n| n.voice.clone())
+                    .unwrap_or(Voice {
+                        gender: Gender::Female,
+                        ..Voice::default()
+                    });
+                match LineSource::from_text(&self.timeline.text, &voice) {
+                    Ok(line) => {
+                        self.timeline
+                            .set_source("text".to_owned(), line, &self.doc.project.face);
+                        self.view = ViewSource::Timeline;
+                    }
+                    Err(e) => self.fail(format!("cannot speak the line: {e:#}")),
+                }
+            }
+            Command::OpenWav(path) => match LineSource::from_wav(&path) {
+                Ok(line) => {
+                    self.timeline.set_source(
+                        path.display().to_string(),
+                        line,
+                        &self.doc.project.face,
+                    );
+                    self.view = ViewSource::Timeline;
+                }
+                Err(e) => self.fail(format!("{e:#}")),
+            },
+            Command::OpenVisemes(path) => match LineSource::from_visemes(&path) {
+                Ok(line) => {
+                    self.timeline.set_source(
+                        path.display().to_string(),
+                        line,
+                        &self.doc.project.face,
+                    );
+                    self.view = ViewSource::Timeline;
+                }
+                Err(e) => self.fail(format!("{e:#}")),
+            },
+            Command::Seek(t) => {
+                self.timeline.seek(t);
+                self.view = ViewSource::Timeline;
+            }
+            Command::TogglePlay => {
+                if self.timeline.bake.is_some() {
+                    if !self.timeline.playing
+                        && self.timeline.playhead_ms >= self.timeline.duration_ms()
+                    {
+                        self.timeline.playhead_ms = 0.0;
+                    }
+                    self.timeline.playing = !self.timeline.playing;
+                    self.view = ViewSource::Timeline;
+                }
+            }
+            Command::StepFrames(n) => {
+                let t = self.timeline.playhead_ms + f64::from(n) * 1000.0 / FPS;
+                self.timeline.playing = false;
+                self.timeline.seek(t);
+                self.view = ViewSource::Timeline;
+            }
+            Command::New => {
+                *self = Self::new(Project::default(), None);
+                self.say("new project");
+            }
+            Command::Open(path) => match Project::load(&path) {
+                Ok(p) => {
+                    let recent = std::mem::take(&mut self.recent);
+                    *self = Self::new(p, Some(path.clone()));
+                    self.recent = recent;
+                    self.remember(&path);
+                    self.say(format!("opened {}", path.display()));
+                }
+                Err(e) => self.fail(format!("{e}")),
+            },
+            Command::Save => match self.path.clone() {
+                Some(path) => self.save_to(&path),
+                None => self.fail("the project has no file yet: use Save As"),
+            },
+            Command::SaveAs(path) => self.save_to(&path),
+            Command::OpenHead(path) => self.effects.push(Effect::LoadHead(Some(path))),
+            Command::RunInPlayer { simulator } => match self.path.clone() {
+                Some(path) => {
+                    self.save_to(&path);
+                    if !self.is_dirty() {
+                        self.effects.push(Effect::RunPlayer {
+                            project: path,
+                            simulator,
+                        });
+                    }
+                }
+                None => self.fail("save the project first (Save As)"),
+            },
+            edit => self.edit(edit),
+        }
+    }
+
+    fn save_to(&mut self, path: &Path) {
+        match self.doc.project.save(path) {
+            Ok(()) => {
+                self.saved = self.doc.project.clone();
+                self.path = Some(path.to_path_buf());
+                self.remember(path);
+                self.say(format!("saved {}", path.display()));
+            }
+            Err(e) => self.fail(format!("{e}")),
+        }
+    }
+
+    /// The document changes of an edit command.
+    fn edit(&mut self, command: Command) {
+        let project = &mut self.doc.project;
+        match command {
+            Command::SetPoseWeight { target, weight } => {
+                self.doc.pose.set(target, weight.clamp(0.0, 1.0));
+                self.view = ViewSource::Pose;
+            }
+            Command::ResetPose => {
+                self.doc.pose = Pose::NEUTRAL;
+                self.view = ViewSource::Pose;
+            }
+            Command::MirrorPose => {
+                self.doc.pose = self.doc.pose.mirrored();
+                self.view = ViewSource::Pose;
+            }
+            Command::SetVisemeWeight {
+                viseme,
+                target,
+                weight,
+            } => {
+                project
+                    .face
+                    .table
+                    .pose_mut(viseme)
+                    .set(target, weight.clamp(0.0, 1.0));
+                self.selected_viseme = Some(viseme);
+                self.view = ViewSource::Viseme;
+            }
+            Command::ResetViseme(viseme) => {
+                let default = *VisemeTable::default_table().pose(viseme);
+                project.face.table.set_pose(viseme, default);
+                self.view = ViewSource::Viseme;
+            }
+            Command::PoseToViseme(viseme) => {
+                project.face.table.set_pose(viseme, self.doc.pose);
+                self.selected_viseme = Some(viseme);
+                self.view = ViewSource::Viseme;
+            }
+            Command::SetGaze(g) => project.face.gaze = g,
+            Command::SetBlink(b) => project.face.blink = b,
+            Command::SetLipSync(l) => project.face.lipsync = l,
+            Command::SetScene(s) => project.scene = s,
+            Command::SetRoster(r) => project.npcs = r,
+            Command::SetAgentDir(d) => project.agent_dir = d,
+            Command::SetSpeech(s) => project.speech = s,
+            _ => {}
+        }
+    }
+
+    /// Takes the effects queued since the last call.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+}
+
+/// Edits with the same key in a row are one undo step (a slider drag).
+fn edit_key(command: &Command) -> String {
+    match command {
+        Command::SetPoseWeight { target, .. } => format!("pose {}", target.name()),
+        Command::SetVisemeWeight { viseme, target, .. } => {
+            format!("viseme {} {}", viseme.get(), target.name())
+        }
+        Command::SetGaze(_) => "gaze".to_owned(),
+        Command::SetBlink(_) => "blink".to_owned(),
+        Command::SetLipSync(_) => "lipsync".to_owned(),
+        Command::SetScene(_) => "scene".to_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use npc_core::ArkitTarget;
+
+    use super::*;
+
+    #[test]
+    fn a_drag_is_one_undo_step() {
+        let mut s = Studio::new(Project::default(), None);
+        for w in [0.1, 0.2, 0.3] {
+            s.apply(Command::SetPoseWeight {
+                target: ArkitTarget::JawOpen,
+                weight: w,
+            });
+        }
+        s.apply(Command::Undo);
+        assert_eq!(s.doc.pose.get(ArkitTarget::JawOpen), 0.0);
+        s.apply(Command::Redo);
+        assert!((s.doc.pose.get(ArkitTarget::JawOpen) - 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn viseme_edits_mark_the_project_unsaved_and_reset_restores_the_default() {
+        let mut s = Studio::new(Project::default(), None);
+        let pp = VisemeId::new(21).expect("id");
+        s.apply(Command::SetVisemeWeight {
+            viseme: pp,
+            target: ArkitTarget::MouthPressLeft,
+            weight: 0.9,
+        });
+        assert!(s.is_dirty());
+        assert_eq!(s.view, ViewSource::Viseme);
+        assert!((s.view_pose().get(ArkitTarget::MouthPressLeft) - 0.9).abs() < 1e-6);
+        s.apply(Command::ResetViseme(pp));
+        assert!(!s.is_dirty());
+    }
+
+    #[test]
+    fn opening_a_broken_project_keeps_the_current_one() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let bad = dir.path().join("bad.ron");
+        std::fs::write(&bad, "(version: 1, face: (").expect("write");
+        let mut s = Studio::new(Project::default(), None);
+        s.apply(Command::SetPoseWeight {
+            target: ArkitTarget::JawOpen,
+            weight: 0.4,
+        });
+        s.apply(Command::Open(bad));
+        assert!(s.status.as_ref().is_some_and(|st| st.error));
+        assert!((s.doc.pose.get(ArkitTarget::JawOpen) - 0.4).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,136 @@
+//! The timeline: a line (spoken from text, a recording, or a viseme file), its bake through
+//! the one FaceAnimator with every stage kept, and the playhead.
+
+use std::time::Instant;
+
+use npc_core::ArkitTarget;
+use npc_core::face::{FaceFrame, FaceSettings};
+use npc_core::timeline::{Bake, BakeOptions, bake};
+use npc_player::line_source::LineSource;
+
+/// Frames per second of the timeline's bake.
+pub const FPS: f64 = 60.0;
+
+/// The line on the timeline and its bake.
+#[derive(Debug)]
+pub struct Timeline {
+    /// The text typed for offline speech.
+    pub text: String,
+    /// Where the current line came from ("text", a file name).
+    pub label: String,
+    pub source: Option<LineSource>,
+    pub bake: Option<Bake>,
+    /// Seed of gaze and blinks.
+    pub seed: u64,
+    /// Whether the face is speaking (gaze looks away more) or listening.
+    pub speaking: bool,
+    pub playhead_ms: f64,
+    pub playing: bool,
+    /// Targets whose stages are plotted.
+    pub plot_targets: Vec<ArkitTarget>,
+    /// How long the last bake took, ms.
+    pub bake_ms: f64,
+    pub error: Option<String>,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Self {
+            text: "Welcome, traveler. What brings you here?".to_owned(),
+            label: String::new(),
+            source: None,
+            bake: None,
+            seed: 1,
+            speaking: true,
+            playhead_ms: 0.0,
+            playing: false,
+            plot_targets: vec![
+                ArkitTarget::JawOpen,
+                ArkitTarget::MouthClose,
+                ArkitTarget::MouthPucker,
+                ArkitTarget::EyeBlinkLeft,
+            ],
+            bake_ms: 0.0,
+            error: None,
+        }
+    }
+}
+
+impl Timeline {
+    /// Puts a new line on the timeline and bakes it.
+    pub fn set_source(&mut self, label: String, source: LineSource, settings: &FaceSettings) {
+        self.label = label;
+        self.source = Some(source);
+        self.playhead_ms = 0.0;
+        self.rebake(settings);
+    }
+
+    /// Bakes the line again (after a setting or a pose changed).
+    pub fn rebake(&mut self, settings: &FaceSettings) {
+        let Some(source) = &self.source else {
+            self.bake = None;
+            return;
+        };
+        let start = Instant::now();
+        let tail = 400.0;
+        let duration = source
+            .audio_ms()
+            .unwrap_or(0.0)
+            .max(source.track.last_offset_ms())
+            + tail;
+        let options = BakeOptions {
+            fps: FPS,
+            seed: self.seed,
+            speaking: self.speaking,
+            duration_ms: Some(duration),
+            loudness: source.loudness.clone(),
+        };
+        match bake(settings, &source.track, &options) {
+            Ok(b) => {
+                self.bake = Some(b);
+                self.error = None;
+            }
+            Err(e) => {
+                self.bake = None;
+                self.error = Some(format!("cannot bake the line: {e}"));
+            }
+        }
+        self.bake_ms = start.elapsed().as_secs_f64() * 1000.0;
+    }
+
+    /// Length of the baked line, ms.
+    #[must_use]
+    pub fn duration_ms(&self) -> f64 {
+        self.bake
+            .as_ref()
+            .and_then(|b| b.times_ms.last().copied())
+            .unwrap_or(0.0)
+    }
+
+    /// The baked frame at the playhead (the last frame at or before it).
+    #[must_use]
+    pub fn frame_at(&self, t_ms: f64) -> Option<&FaceFrame> {
+        let b = self.bake.as_ref()?;
+        let i = b.times_ms.partition_point(|&t| t <= t_ms).saturating_sub(1);
+        b.frames.get(i)
+    }
+
+    /// Moves the playhead, kept inside the line.
+    pub fn seek(&mut self, t_ms: f64) {
+        let t = if t_ms.is_finite() { t_ms } else { 0.0 };
+        self.playhead_ms = t.clamp(0.0, self.duration_ms());
+    }
+
+    /// Advances playback by `dt_s`; stops at the end.
+    pub fn advance(&mut self, dt_s: f64) {
+        if !self.playing {
+            return;
+        }
+        let end = self.duration_ms();
+        self.playhead_ms += dt_s * 1000.0;
+        if self.playhead_ms >= end {
+            self.playhead_ms = end;
+            self.playing = false;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The 3D view: the player's renderer draws the head into a texture that egui shows, so the
+//! studio's face is drawn by exactly the code the player uses (morphs, skin, light, sky).
+
+use std::path::Path;
+
+use glam::Vec3;
+use npc_core::Pose;
+use npc_core::daylight::daylight;
+use npc_core::procedural::sky::{SkyKind, cubemap};
+use npc_core::project::SunSettings;
+use npc_player::render::offscreen::OFFSCREEN_FORMAT;
+use npc_player::render::{
+    DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer, ShadowReach,
+};
+
+use crate::head_scene::{HeadScene, Orbit};
+
+/// Samples per pixel of the view.
+const SAMPLES: u32 = 4;
+/// Size of the generated sky faces.
+const SKY_SIZE: u32 = 64;
+
+/// The GPU side of the 3D view.
+pub struct Viewport {
+    gpu: Gpu,
+    renderer: Renderer,
+    head: HeadScene,
+    target: Option<(Offscreen, egui::TextureId)>,
+    list: DrawList,
+    pub orbit: Orbit,
+    /// The weights last drawn, per mesh of the head (what the view shows).
+    pub drawn: Vec<Vec<f32>>,
+}
+
+impl std::fmt::Debug for Viewport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Viewport")
+            .field("head", &self.head.label)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Viewport {
+    /// A view of the head at `path` (the built-in head when `None` or when it cannot load;
+    /// the error is returned beside the view).
+    pub fn new(
+        render_state: &eframe::egui_wgpu::RenderState,
+        path: Option<&Path>,
+    ) -> anyhow::Result<(Self, Option<String>)> {
+        let gpu = Gpu::from_parts(
+            render_state.instance.clone(),
+            render_state.adapter.clone(),
+            render_state.device.clone(),
+            render_state.queue.clone(),
+        );
+        let mut meshes = MeshStoreBuilder::default();
+        let mut problem = None;
+        let head = match path {
+            Some(p) => match HeadScene::load(p, &mut meshes) {
+                Ok(h) => h,
+                Err(e) => {
+                    problem = Some(format!("{e:#}"));
+                    meshes = MeshStoreBuilder::default();
+                    HeadScene::builtin(&mut meshes)?
+                }
+            },
+            None => HeadScene::builtin(&mut meshes)?,
+        };
+        let skies = SkyKind::ALL.map(|k| cubemap(k, SKY_SIZE));
+        let renderer = Renderer::new(&gpu, meshes, &skies, OFFSCREEN_FORMAT, SAMPLES, 1024)?;
+        Ok((
+            Self {
+                gpu,
+                renderer,
+                head,
+                target: None,
+                list: DrawList::default(),
+                orbit: Orbit::default(),
+                drawn: Vec::new(),
+            },
+            problem,
+        ))
+    }
+
+    #[must_use]
+    pub fn head(&self) -> &HeadScene {
+        &self.head
+    }
+
+    /// Draws the head in `pose` at `width` x `height` pixels; returns the texture to show.
+    pub fn draw(
+        &mut self,
+        render_state: &eframe::egui_wgpu::RenderState,
+        pose: &Pose,
+        width: u32,
+        height: u32,
+    ) -> egui::TextureId {
+        let (width, height) = (width.clamp(16, 4096), height.clamp(16, 4096));
+        let stale = self
+            .target
+            .as_ref()
+            .is_none_or(|(o, _)| o.width != width || o.height != height);
+        if stale {
+            let mut egui_renderer = render_state.renderer.write();
+            if let Some((_, id)) = self.target.take() {
+                egui_renderer.free_texture(&id);
+            }
+            let offscreen = Offscreen::new(&self.gpu, width, height, SAMPLES);
+            let id = egui_renderer.register_native_texture(
+                &self.gpu.device,
+                offscreen.view(),
+                wgpu::FilterMode::Linear,
+            );
+            self.target = Some((offscreen, id));
+        }
+        self.head
+            .draw(pose, &self.renderer.store.primitives, &mut self.list);
+        self.drawn = self.head.pose(pose).to_vec();
+        let camera = self.orbit.camera(self.head.focus, self.head.radius);
+        let view = FrameView {
+            camera,
+            daylight: daylight(0.45, &SunSettings::default()),
+            fog_start: 1.0e4,
+            fog_end: 2.0e4,
+            shadows: true,
+            shadow_reach: ShadowReach {
+                center: self.head.focus - Vec3::Y * self.head.radius,
+                radius: self.head.radius * 4.0,
+            },
+        };
+        let Some((offscreen, id)) = &self.target else {
+            return egui::TextureId::default();
+        };
+        self.renderer
+            .prepare(&self.gpu, &view, &self.list, width as f32 / height as f32);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("studio view"),
+            });
+        self.renderer.encode(
+            &self.gpu,
+            &mut encoder,
+            &offscreen.target(),
+            &view,
+            &self.list,
+            None,
+        );
+        self.gpu.queue.submit([encoder.finish()]);
+        *id
+    }
+}

@@ -1,0 +1,148 @@
+//! The studio driven like a user would (egui_kittest, software Vulkan): sliders through their
+//! accessibility nodes, saving, scrubbing, undo, a broken project; and snapshots of the main
+//! panels.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use npc_core::project::{Project, demo_project};
+use npc_core::{ArkitTarget, VisemeId};
+use npc_studio::app::{StudioApp, Tab};
+use npc_studio::command::Command;
+use npc_studio::state::Studio;
+
+fn harness(studio: Studio) -> Harness<'static, StudioApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .wgpu()
+        .build_eframe(move |_cc| StudioApp::new(studio, None));
+    h.run_steps(3);
+    h
+}
+
+/// The weight the 3D view drew for `target` (on the first mesh that has it).
+fn drawn(h: &Harness<'_, StudioApp>, target: ArkitTarget) -> f32 {
+    let app = h.state();
+    let view = app.viewport.as_ref().expect("a 3D view");
+    let r = view.head().asset.face_rig.arkit(target)[0];
+    view.drawn[r.mesh][r.target]
+}
+
+#[test]
+fn a_pose_slider_sets_the_state_and_the_drawn_weight() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.get_by_role_and_label(Role::Slider, "jawOpen")
+        .set_value_accesskit(0.75);
+    h.run_steps(2);
+    let pose = h.state().studio.doc.pose;
+    assert!((pose.get(ArkitTarget::JawOpen) - 0.75).abs() < 1e-3);
+    assert!((drawn(&h, ArkitTarget::JawOpen) - 0.75).abs() < 1e-3);
+    // Undo (Ctrl+Z) puts it back, in the state and on screen.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().studio.doc.pose.get(ArkitTarget::JawOpen), 0.0);
+    assert_eq!(drawn(&h, ArkitTarget::JawOpen), 0.0);
+}
+
+#[test]
+fn editing_viseme_21_and_saving_writes_it_to_the_project_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.ron");
+    demo_project().save(&path).unwrap();
+    let mut h = harness(Studio::open(&path));
+    h.state_mut().tab = Tab::Visemes;
+    h.run_steps(2);
+    h.get_by_label_contains("(map)").click_accesskit();
+    h.run_steps(2);
+    assert_eq!(h.state().studio.selected_viseme, VisemeId::new(21).ok());
+    h.get_by_role_and_label(Role::Slider, "mouthPressLeft")
+        .set_value_accesskit(0.9);
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let saved = Project::load(&path).unwrap();
+    let pp = VisemeId::new(21).unwrap();
+    assert!((saved.face.table.pose(pp).get(ArkitTarget::MouthPressLeft) - 0.9).abs() < 1e-3);
+    assert!(!h.state().studio.is_dirty());
+    // The view shows the viseme being edited.
+    assert!((drawn(&h, ArkitTarget::MouthPressLeft) - 0.9).abs() < 1e-3);
+}
+
+#[test]
+fn scrubbing_gives_the_view_the_baked_final_weights() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut().studio.apply(Command::SpeakLine);
+    h.run_steps(2);
+    let bake_len = h.state().studio.timeline.duration_ms();
+    assert!(bake_len > 1500.0, "{bake_len}");
+    for t in [400.0, 1234.0, 2000.0] {
+        h.state_mut().studio.apply(Command::Seek(t));
+        h.run_steps(1);
+        let frame = *h.state().studio.frame_at_playhead().unwrap();
+        for target in [
+            ArkitTarget::JawOpen,
+            ArkitTarget::MouthPucker,
+            ArkitTarget::EyeBlinkLeft,
+        ] {
+            let want = frame.final_pose().get(target);
+            assert!(
+                (drawn(&h, target) - want).abs() < 1e-6,
+                "{t} ms {}: {want}",
+                target.name()
+            );
+        }
+    }
+    // The same bake as the command line's: at the playhead the frame time is the bake's.
+    let b = h.state().studio.timeline.bake.as_ref().unwrap();
+    assert!(
+        b.times_ms
+            .windows(2)
+            .all(|w| (w[1] - w[0] - 1000.0 / 60.0).abs() < 1e-6)
+    );
+}
+
+#[test]
+fn opening_a_broken_project_shows_an_error_and_keeps_the_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.ron");
+    std::fs::write(&bad, "(version: 1, scene: (fog: (start: \"near\")))").unwrap();
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut().studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::MouthSmileLeft,
+        weight: 0.6,
+    });
+    h.state_mut().studio.apply(Command::Open(bad.clone()));
+    h.run_steps(2);
+    let status = h.state().studio.status.clone().unwrap();
+    assert!(
+        status.error && status.text.contains("broken.ron"),
+        "{status:?}"
+    );
+    h.get_by_label_contains("broken.ron");
+    assert_eq!(h.state().studio.doc.project.npcs.len(), 3);
+    assert!((h.state().studio.doc.pose.get(ArkitTarget::MouthSmileLeft) - 0.6).abs() < 1e-6);
+}
+
+#[test]
+fn snapshots_of_the_main_panels() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut().studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::JawOpen,
+        weight: 0.5,
+    });
+    h.run_steps(3);
+    h.snapshot("pose_panel");
+    h.state_mut().tab = Tab::Visemes;
+    h.state_mut()
+        .studio
+        .apply(Command::SelectViseme(VisemeId::new(21).ok()));
+    h.run_steps(3);
+    h.snapshot("viseme_panel");
+    h.state_mut().studio.apply(Command::SpeakLine);
+    h.state_mut().studio.apply(Command::Seek(900.0));
+    h.state_mut().tab = Tab::Gaze;
+    h.run_steps(3);
+    h.snapshot("timeline_and_gaze");
+}
