@@ -20,6 +20,9 @@ struct Args {
     /// Save a PNG of the window once it has settled, then exit.
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
+    /// Speak this line onto the timeline at start (offline speech).
+    #[arg(long, value_name = "TEXT")]
+    speak: Option<String>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1440x900", value_parser = npc_player::frames::parse_size)]
     size: (u32, u32),
@@ -37,6 +40,12 @@ fn main() -> ExitCode {
         Some(path) => Studio::open(path),
         None => Studio::new(Project::default(), None),
     };
+    let mut studio = studio;
+    if let Some(text) = &args.speak {
+        studio.apply(npc_studio::command::Command::SetLineText(text.clone()));
+        studio.apply(npc_studio::command::Command::SpeakLine);
+        studio.apply(npc_studio::command::Command::Seek(900.0));
+    }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,
         viewport: egui::ViewportBuilder::default()

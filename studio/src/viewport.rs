@@ -117,9 +117,14 @@ impl Viewport {
             .draw(pose, &self.renderer.store.primitives, &mut self.list);
         self.drawn = self.head.pose(pose).to_vec();
         let camera = self.orbit.camera(self.head.focus, self.head.radius);
+        // Studio light: noon's colours with the key light in front, above and to the right of
+        // the face, so lips, teeth and eyelids read clearly.
+        let mut light = daylight(0.5, &SunSettings::default());
+        light.light_direction = Vec3::new(0.45, 0.55, 0.7).normalize();
+        light.ambient *= 1.4;
         let view = FrameView {
             camera,
-            daylight: daylight(0.45, &SunSettings::default()),
+            daylight: light,
             fog_start: 1.0e4,
             fog_end: 2.0e4,
             shadows: true,
