@@ -6,6 +6,7 @@ use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
 use npc_core::ArkitTarget;
 use npc_core::face::Stage;
+use npc_core::timeline::Bake;
 
 use crate::command::Command;
 use crate::timeline::{FPS, Timeline};
@@ -173,6 +174,16 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<
                 scrub(&r.response, r.inner);
             }
         });
+}
+
+/// The plotted points of one stage of one target: (ms, weight) per baked frame.
+#[must_use]
+pub fn stage_points(bake: &Bake, stage: Stage, target: ArkitTarget) -> Vec<[f64; 2]> {
+    bake.times_ms
+        .iter()
+        .zip(bake.series(stage, target))
+        .map(|(&t, w)| [t, f64::from(w)])
+        .collect()
 }
 
 /// Peak envelope of `samples`, about `points` points: (ms, |peak|) mirrored above and below.
