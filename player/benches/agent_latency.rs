@@ -1,6 +1,7 @@
 //! Line appended -> first audio of that line, over 50 lines through a real agent directory:
 //! the headless runtime and the agent simulator run in this process on their own threads,
-//! with the offline speech engine. Prints p50 / p95 / max of the latency the runtime records.
+//! with the offline speech engine. Prints p50 / p95 / max of the latency the runtime records,
+//! and of audio end -> spoken.json written.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
@@ -67,20 +68,32 @@ fn main() {
     stop.store(true, Ordering::SeqCst);
     runtime.join().unwrap().unwrap();
 
-    let mut latencies: Vec<f64> = std::fs::read_to_string(&events)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|e| e["event"] == "line_started")
-        .filter_map(|e| e["append_latency_ms"].as_f64())
-        .collect();
-    assert_eq!(latencies.len(), count, "every line started once");
-    latencies.sort_by(f64::total_cmp);
-    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
-    println!(
-        "line appended -> first audio over {count} lines: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        at(0.5),
-        at(0.95),
-        at(1.0)
-    );
+    let log = std::fs::read_to_string(&events).unwrap();
+    let field = |event: &str, key: &str| -> Vec<f64> {
+        let mut v: Vec<f64> = log
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|e| e["event"] == event)
+            .filter_map(|e| e[key].as_f64())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let report = |what: &str, v: &[f64]| {
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{what} over {} lines: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+            v.len(),
+            at(0.5),
+            at(0.95),
+            at(1.0)
+        );
+    };
+    let appended = field("line_started", "append_latency_ms");
+    assert_eq!(appended.len(), count, "every line started once");
+    report("line appended -> first audio", &appended);
+    // The last line may still be playing when the simulator is done.
+    let spoken = field("line_finished", "spoken_latency_ms");
+    assert!(spoken.len() + 1 >= count, "{} lines finished", spoken.len());
+    report("audio end -> spoken.json written", &spoken);
 }

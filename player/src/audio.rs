@@ -39,6 +39,12 @@ impl PlayingLine {
         elapsed.min(self.duration_ms)
     }
 
+    /// When the last sample is heard.
+    #[must_use]
+    pub fn ends_at(&self) -> Instant {
+        self.started + std::time::Duration::from_secs_f64(self.duration_ms.max(0.0) / 1000.0)
+    }
+
     /// Whether the whole line has been played.
     #[must_use]
     pub fn is_finished(&self, now: Instant) -> bool {

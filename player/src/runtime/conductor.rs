@@ -187,14 +187,17 @@ impl Conductor {
             if self.playing[i].clock.is_finished(now) {
                 let p = self.playing.swap_remove(i);
                 finish(&mut self.dir, &p.conversation, p.line.seq);
+                // Audio end -> spoken.json written, on the wall clock (frame time in
+                // `render` is not the wall clock, so it says nothing there).
+                let spoken_after = (!self.wait_for_synthesis)
+                    .then(|| Instant::now().saturating_duration_since(p.clock.ends_at()));
                 cues.push(Cue::Stop { npc: p.npc.clone() });
                 if let Some(log) = self.log.as_mut() {
-                    log.write(&LineEvent::line(
-                        "line_finished",
+                    log.write(&LineEvent::finished(
                         &p.conversation,
                         &p.line,
                         &p.npc,
-                        None,
+                        spoken_after,
                     ));
                 }
             } else {

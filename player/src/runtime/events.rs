@@ -18,6 +18,24 @@ impl LineEvent {
     /// `line_started` / `line_finished` / `line_rejected` for a line handed out by the
     /// directory; `latency` only for `line_started`.
     #[must_use]
+    /// `line_finished`, with `spoken_latency_ms`: from the end of the line's audio to
+    /// spoken.json written (when known).
+    pub fn finished(
+        conversation: &str,
+        line: &Line,
+        npc: &str,
+        spoken_after: Option<Duration>,
+    ) -> Self {
+        let mut e = Self::line("line_finished", conversation, line, npc, None);
+        if let (Some(d), Some(map)) = (spoken_after, e.0.as_object_mut()) {
+            map.insert(
+                "spoken_latency_ms".to_owned(),
+                json!(d.as_secs_f64() * 1000.0),
+            );
+        }
+        e
+    }
+
     pub fn line(
         event: &str,
         conversation: &str,

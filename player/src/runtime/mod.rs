@@ -4,8 +4,10 @@
 //! advances `spoken.json`).
 //!
 //! Threads: the main loop polls the directory, plays lines and animates faces (~60 Hz while
-//! something plays, waking at least every 20 ms when idle); one worker thread synthesises, so
-//! the next line of another conversation can be synthesised while a line plays.
+//! something plays; when idle it sleeps up to 100 ms, woken at once by file events); one
+//! worker thread synthesises, so the next line of another conversation can be synthesised
+//! while a line plays.
+//!
 //! The speech itself is the [`Conductor`]'s; the windowed and offscreen players use it too.
 
 pub mod conductor;
@@ -25,7 +27,7 @@ pub use conductor::{Conductor, ConductorOptions, Cue};
 /// Frame period while a line plays (~60 Hz).
 const TICK: Duration = Duration::from_millis(16);
 /// Longest sleep when nothing plays.
-const IDLE_WAIT: Duration = Duration::from_millis(20);
+const IDLE_WAIT: Duration = Duration::from_millis(100);
 
 /// What `npc-player run --headless` needs.
 #[derive(Clone, Debug)]
