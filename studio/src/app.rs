@@ -106,6 +106,24 @@ impl StudioApp {
         }
     }
 
+    /// Files dropped on the window: a project opens, a glTF becomes the head, a WAV or a viseme
+    /// file goes on the timeline.
+    fn dropped_files(ctx: &egui::Context, out: &mut Vec<Command>) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        for path in dropped {
+            if let Some(command) = command_for_file(path) {
+                out.push(command);
+            }
+        }
+    }
+
     fn shortcuts(&self, ctx: &egui::Context, out: &mut Vec<Command>) {
         let typing = ctx.egui_wants_keyboard_input();
         ctx.input_mut(|i| {
@@ -252,6 +270,19 @@ impl StudioApp {
     }
 }
 
+/// What opening `path` means, by its extension.
+#[must_use]
+pub fn command_for_file(path: PathBuf) -> Option<Command> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "ron" => Some(Command::Open(path)),
+        "glb" | "gltf" => Some(Command::OpenHead(path)),
+        "wav" => Some(Command::OpenWav(path)),
+        "json" => Some(Command::OpenVisemes(path)),
+        _ => None,
+    }
+}
+
 /// Starts `npc-player run` on the project (found beside this program, else on the PATH).
 fn run_player(studio: &mut Studio, project: &Path, simulator: bool) {
     let beside = std::env::current_exe()
@@ -293,6 +324,7 @@ impl eframe::App for StudioApp {
         }
         let mut out = Vec::new();
         self.shortcuts(&ctx, &mut out);
+        Self::dropped_files(&ctx, &mut out);
         egui::Panel::top("menu").show(ui, |ui| {
             if let Some(p) = menu::bar(ui, &self.studio, &mut self.simulator, &mut out) {
                 self.prompt = Some((p, String::new()));
@@ -356,5 +388,21 @@ impl eframe::App for StudioApp {
         }
         self.run_effects(render_state.as_ref());
         self.take_screenshot(&ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dropped_files_open_by_kind() {
+        let c = |p: &str| command_for_file(PathBuf::from(p));
+        assert_eq!(c("a/demo.ron"), Some(Command::Open("a/demo.ron".into())));
+        assert_eq!(c("head.GLB"), Some(Command::OpenHead("head.GLB".into())));
+        assert_eq!(c("line.wav"), Some(Command::OpenWav("line.wav".into())));
+        assert_eq!(c("v.json"), Some(Command::OpenVisemes("v.json".into())));
+        assert_eq!(c("notes.txt"), None);
+        assert_eq!(c("no_extension"), None);
     }
 }
