@@ -31,7 +31,8 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// Speak a line with the offline engine: write the audio (WAV) and its viseme events.
+    /// Speak a line (offline engine, or Azure with --engine azure): write the audio (WAV) and
+    /// its viseme events.
     Say(SayArgs),
     /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
     /// clips, instances, extensions.
@@ -228,11 +229,26 @@ impl VoiceArgs {
     }
 }
 
+/// Which speech engine `say` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// espeak-ng on this machine.
+    Offline,
+    /// Azure Speech; the key from AZURE_SPEECH_KEY.
+    Azure,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct SayArgs {
     /// The line to speak.
     #[arg(long)]
     pub text: String,
+    /// The speech engine.
+    #[arg(long, value_enum, default_value_t = EngineArg::Offline)]
+    pub engine: EngineArg,
+    /// The Azure region (AZURE_SPEECH_REGION overrides it).
+    #[arg(long, default_value = "westeurope")]
+    pub region: String,
     #[command(flatten)]
     pub voice: VoiceArgs,
     /// Where to write the audio (16-bit mono WAV).

@@ -1,16 +1,24 @@
-//! `npc-player say`: a line through the offline speech engine, to WAV and viseme JSON.
+//! `npc-player say`: a line through a speech engine (offline by default, Azure when asked), to
+//! WAV and viseme JSON.
 
 use std::path::Path;
 
 use anyhow::Context;
+use npc_core::speech::azure::{AzureConfig, AzureEngine};
 use npc_core::speech::{OfflineEngine, SpeechEngine, Utterance, wav};
 
-use crate::cli::SayArgs;
+use crate::cli::{EngineArg, SayArgs};
 use crate::output::write_atomically;
 
 /// Runs the say command.
 pub fn run(args: &SayArgs) -> anyhow::Result<()> {
-    let utterance = speak(&args.text, &args.voice.voice())?;
+    let utterance = match args.engine {
+        EngineArg::Offline => speak(&args.text, &args.voice.voice())?,
+        EngineArg::Azure => {
+            let config = AzureConfig::from_env(&args.region)?;
+            AzureEngine::new(config).synthesize(&args.text, &args.voice.voice())?
+        }
+    };
     write_wav(&args.out, &utterance)?;
     if let Some(path) = &args.visemes_out {
         let json = serde_json::to_vec_pretty(&utterance.visemes)?;

@@ -109,3 +109,24 @@ fn bake_audio_lip_syncs_a_recording_over_its_whole_length() {
         "the jaw moves with the voice"
     );
 }
+
+#[test]
+fn azure_without_a_key_is_a_clear_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_npc-player"))
+        .args([
+            "say",
+            "--text",
+            "Hello",
+            "--engine",
+            "azure",
+            "--out",
+            "/nonexistent/x.wav",
+        ])
+        .env_remove("AZURE_SPEECH_KEY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("AZURE_SPEECH_KEY"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

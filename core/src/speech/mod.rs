@@ -5,6 +5,7 @@
 //! and lip sync can start before synthesis ends.
 
 pub mod analysis;
+pub mod azure;
 mod espeak;
 mod phonemes;
 pub mod wav;
@@ -73,6 +74,8 @@ pub enum SpeechError {
     Synthesis(String),
     #[error("there is no text to speak")]
     EmptyText,
+    #[error("Azure speech: {0}")]
+    Azure(String),
 }
 
 /// Something that turns text into speech.

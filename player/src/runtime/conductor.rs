@@ -18,9 +18,10 @@ use anyhow::Context;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
 use npc_core::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Npc, Project, Voice};
-use npc_core::speech::{OfflineEngine, SpeechEngine, SpeechError, Utterance};
+use npc_core::speech::{SpeechError, Utterance};
 
 use super::events::{EventLog, LineEvent};
+use super::speaker::Speaker;
 use crate::audio::{AudioOut, PlayingLine};
 
 /// What the conductor tells the animation.
@@ -101,14 +102,14 @@ impl Conductor {
             Some(path) => Some(EventLog::open(path)?),
             None => None,
         };
-        let engine = OfflineEngine::new()?;
+        let speaker = Speaker::for_project(&project.speech)?;
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done_rx) = mpsc::channel::<Done>();
         let worker = thread::Builder::new()
             .name("npc-synthesis".to_owned())
             .spawn(move || {
                 for job in job_rx {
-                    let result = engine.synthesize(&job.line.text, &job.voice);
+                    let result = speaker.synthesize(&job.line.text, &job.voice);
                     if done_tx.send(Done { job, result }).is_err() {
                         break;
                     }

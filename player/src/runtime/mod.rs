@@ -12,6 +12,7 @@
 
 pub mod conductor;
 pub mod events;
+pub mod speaker;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
