@@ -67,9 +67,8 @@ impl Headless {
         image
     }
 
-    /// Records and submits one frame of `list` without reading it back; returns the GPU
-    /// time of its passes when the adapter has timestamps.
-    pub fn submit(&mut self, list: &DrawList, view: &FrameView) -> Option<PassTimes> {
+    /// Records one frame of `list` (with timestamps when `timed`).
+    fn record(&mut self, list: &DrawList, view: &FrameView, timed: bool) -> wgpu::CommandEncoder {
         let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
         self.renderer.prepare(&self.gpu, view, list, aspect);
         let mut encoder = self
@@ -79,14 +78,16 @@ impl Headless {
                 label: Some("frame"),
             });
         let target = self.offscreen.target();
-        self.renderer.encode(
-            &self.gpu,
-            &mut encoder,
-            &target,
-            view,
-            list,
-            self.timer.as_ref(),
-        );
+        let timer = if timed { self.timer.as_ref() } else { None };
+        self.renderer
+            .encode(&self.gpu, &mut encoder, &target, view, list, timer);
+        encoder
+    }
+
+    /// Records and submits one frame of `list` without reading it back; returns the GPU
+    /// time of its passes when the adapter has timestamps.
+    pub fn submit(&mut self, list: &DrawList, view: &FrameView) -> Option<PassTimes> {
+        let mut encoder = self.record(list, view, true);
         if let Some(t) = &self.timer {
             t.resolve(&mut encoder);
         }
@@ -98,17 +99,7 @@ impl Headless {
 
     /// Draws `list` and reads the frame back.
     pub fn draw_list(&mut self, list: &DrawList, view: &FrameView) -> anyhow::Result<RgbaImage> {
-        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
-        self.renderer.prepare(&self.gpu, view, list, aspect);
-        let mut encoder = self
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-        let target = self.offscreen.target();
-        self.renderer
-            .encode(&self.gpu, &mut encoder, &target, view, list, None);
+        let mut encoder = self.record(list, view, false);
         self.offscreen.copy_out(&mut encoder);
         self.gpu.queue.submit([encoder.finish()]);
         self.offscreen.read(&self.gpu)

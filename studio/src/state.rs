@@ -220,28 +220,14 @@ impl Studio {
                     Err(e) => self.fail(format!("cannot speak the line: {e:#}")),
                 }
             }
-            Command::OpenWav(path) => match LineSource::from_wav(&path) {
-                Ok(line) => {
-                    self.timeline.set_source(
-                        path.display().to_string(),
-                        line,
-                        &self.doc.project.face,
-                    );
-                    self.view = ViewSource::Timeline;
-                }
-                Err(e) => self.fail(format!("{e:#}")),
-            },
-            Command::OpenVisemes(path) => match LineSource::from_visemes(&path) {
-                Ok(line) => {
-                    self.timeline.set_source(
-                        path.display().to_string(),
-                        line,
-                        &self.doc.project.face,
-                    );
-                    self.view = ViewSource::Timeline;
-                }
-                Err(e) => self.fail(format!("{e:#}")),
-            },
+            Command::OpenWav(path) => {
+                let line = LineSource::from_wav(&path);
+                self.put_line(path.display().to_string(), line);
+            }
+            Command::OpenVisemes(path) => {
+                let line = LineSource::from_visemes(&path);
+                self.put_line(path.display().to_string(), line);
+            }
             Command::Seek(t) => {
                 self.timeline.seek(t);
                 self.view = ViewSource::Timeline;
@@ -296,6 +282,18 @@ impl Studio {
                 None => self.fail("save the project first (Save As)"),
             },
             edit => self.edit(edit),
+        }
+    }
+
+    /// Puts a line on the timeline (and the view on it), or says why it could not be read.
+    fn put_line(&mut self, label: String, line: anyhow::Result<LineSource>) {
+        match line {
+            Ok(line) => {
+                self.timeline
+                    .set_source(label, line, &self.doc.project.face);
+                self.view = ViewSource::Timeline;
+            }
+            Err(e) => self.fail(format!("{e:#}")),
         }
     }
 
