@@ -141,9 +141,9 @@ impl HeadScene {
         )
     }
 
-    /// The weights per mesh for `pose` (as the viewport draws them).
-    pub fn pose(&mut self, pose: &Pose) -> &[Vec<f32>] {
-        self.asset.face_rig.apply(pose, &mut self.weights);
+    /// The weights per mesh of the last [`Self::draw`].
+    #[must_use]
+    pub fn weights(&self) -> &[Vec<f32>] {
         &self.weights
     }
 

@@ -115,7 +115,8 @@ impl Viewport {
         }
         self.head
             .draw(pose, &self.renderer.store.primitives, &mut self.list);
-        self.drawn = self.head.pose(pose).to_vec();
+        self.drawn.clear();
+        self.drawn.extend_from_slice(self.head.weights());
         let camera = self.orbit.camera(self.head.focus, self.head.radius);
         // Studio light: noon's colours with the key light in front, above and to the right of
         // the face, so lips, teeth and eyelids read clearly.

@@ -110,6 +110,23 @@ fn part(path: &Path, what: &str, meshes: &mut MeshStoreBuilder) -> anyhow::Resul
 /// A scene mesh wider than this (metres, along x or z) is ground.
 pub const GROUND_EXTENT: f32 = 40.0;
 
+/// The x/z bounds of one placed copy of a mesh.
+fn placed_extent(
+    mesh: &npc_core::asset::mesh::Mesh,
+    placement: &glam::Mat4,
+) -> Option<(Vec2, Vec2)> {
+    let mut min = Vec2::splat(f32::INFINITY);
+    let mut max = Vec2::splat(f32::NEG_INFINITY);
+    for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
+        let w = placement.transform_point3(Vec3::from(*p));
+        if w.is_finite() {
+            min = min.min(Vec2::new(w.x, w.z));
+            max = max.max(Vec2::new(w.x, w.z));
+        }
+    }
+    (min.x <= max.x && min.y <= max.y).then_some((min, max))
+}
+
 /// The instance groups of `asset` that are ground.
 fn ground_groups(asset: &Asset) -> Vec<usize> {
     asset
@@ -117,18 +134,11 @@ fn ground_groups(asset: &Asset) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(_, g)| {
-            let Some(mesh) = asset.meshes.get(g.mesh) else {
-                return false;
-            };
-            g.transforms.iter().any(|m| {
-                let mut min = Vec2::splat(f32::INFINITY);
-                let mut max = Vec2::splat(f32::NEG_INFINITY);
-                for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
-                    let w = m.transform_point3(Vec3::from(*p));
-                    min = min.min(Vec2::new(w.x, w.z));
-                    max = max.max(Vec2::new(w.x, w.z));
-                }
-                (max - min).max_element() > GROUND_EXTENT
+            asset.meshes.get(g.mesh).is_some_and(|mesh| {
+                g.transforms.iter().any(|m| {
+                    placed_extent(mesh, m)
+                        .is_some_and(|(min, max)| (max - min).max_element() > GROUND_EXTENT)
+                })
             })
         })
         .map(|(i, _)| i)
@@ -143,14 +153,13 @@ fn extent(asset: &Asset) -> Option<(Vec2, Vec2)> {
         let Some(mesh) = asset.meshes.get(group.mesh) else {
             continue;
         };
-        for m in &group.transforms {
-            for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
-                let w = m.transform_point3(Vec3::from(*p));
-                if w.is_finite() {
-                    min = min.min(Vec2::new(w.x, w.z));
-                    max = max.max(Vec2::new(w.x, w.z));
-                }
-            }
+        for (lo, hi) in group
+            .transforms
+            .iter()
+            .filter_map(|m| placed_extent(mesh, m))
+        {
+            min = min.min(lo);
+            max = max.max(hi);
         }
     }
     (min.x < max.x && min.y < max.y).then_some((min, max))
