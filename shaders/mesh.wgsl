@@ -46,11 +46,11 @@ fn world_vertex(vertex_index: u32, object: Object) -> Deformed {
     return Deformed(d.position.xyz, d.normal.xyz, vec2<f32>(d.position.w, d.normal.w));
 }
 
-@vertex
-fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
+// The vertex seen through `view_proj` (the camera's or the light's).
+fn vertex_out(vertex_index: u32, instance: u32, view_proj: mat4x4<f32>) -> VsOut {
     let d = world_vertex(vertex_index, objects[instance]);
     var out: VsOut;
-    out.clip = globals.view_proj * vec4<f32>(d.position, 1.0);
+    out.clip = view_proj * vec4<f32>(d.position, 1.0);
     out.world = d.position;
     out.normal = d.normal;
     out.uv = d.uv;
@@ -58,14 +58,13 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) in
 }
 
 @vertex
+fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    return vertex_out(vertex_index, instance, globals.view_proj);
+}
+
+@vertex
 fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
-    let d = world_vertex(vertex_index, objects[instance]);
-    var out: VsOut;
-    out.clip = globals.light_view_proj * vec4<f32>(d.position, 1.0);
-    out.world = d.position;
-    out.normal = d.normal;
-    out.uv = d.uv;
-    return out;
+    return vertex_out(vertex_index, instance, globals.light_view_proj);
 }
 
 fn albedo(uv: vec2<f32>) -> vec4<f32> {

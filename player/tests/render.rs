@@ -63,6 +63,18 @@ fn patch(image: &RgbaImage, x: i64, y: i64, r: i64) -> f64 {
     sum / n
 }
 
+/// The store ids of the demo avatar's primitives.
+fn avatar_primitives(world: &World) -> std::collections::HashSet<u32> {
+    world.content.avatars[0]
+        .body
+        .stored
+        .meshes
+        .iter()
+        .flatten()
+        .copied()
+        .collect()
+}
+
 /// Pixels of a square window around (x, y) where any channel differs by more than 24.
 fn changed_pixels(a: &RgbaImage, b: &RgbaImage, x: i64, y: i64, r: i64) -> usize {
     let mut n = 0;
@@ -239,14 +251,7 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
         .map(|g| g.transforms.len())
         .sum();
     assert!(list.objects.len() > scene_objects);
-    let avatar_primitives: std::collections::HashSet<u32> = world.content.avatars[0]
-        .body
-        .stored
-        .meshes
-        .iter()
-        .flatten()
-        .copied()
-        .collect();
+    let avatar_primitives = avatar_primitives(&world);
     let mut scene_only = list.clone();
     scene_only
         .batches
@@ -453,14 +458,7 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
     let (mut world, headless) = open(&demo.project, 64, 64);
     world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
     let primitives = &headless.renderer.store.primitives;
-    let avatar_primitives: std::collections::HashSet<u32> = world.content.avatars[0]
-        .body
-        .stored
-        .meshes
-        .iter()
-        .flatten()
-        .copied()
-        .collect();
+    let avatar_primitives = avatar_primitives(&world);
     let npc_objects = |list: &DrawList, main: bool| -> u32 {
         list.batches
             .iter()
