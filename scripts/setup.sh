@@ -5,7 +5,7 @@ set -euo pipefail
 
 # System packages the build and the tests use. One list, extended as features need more.
 NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
-  mesa-vulkan-drivers libvulkan1)
+  mesa-vulkan-drivers libvulkan1 libasound2-dev)
 
 npc_setup() {
   local missing=()

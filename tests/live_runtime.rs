@@ -25,6 +25,7 @@ fn options(s: &Setup, duration: Option<Duration>) -> RunOptions {
         duration,
         events: Some(s.events.clone()),
         gap_timeout: Duration::from_secs(3),
+        sound: false,
     }
 }
 
@@ -180,6 +181,7 @@ fn headless_without_rendering_needs_no_assets() {
         s.agent.to_str().unwrap(),
         "--headless",
         "--no-render",
+        "--mute",
         "--duration",
         "0.2",
     ])

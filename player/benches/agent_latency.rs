@@ -58,6 +58,7 @@ fn main() {
         duration: Some(Duration::from_secs(600)),
         events: Some(events.clone()),
         gap_timeout: Duration::from_secs(3),
+        sound: false,
     };
     let runtime = {
         let stop = stop.clone();

@@ -51,6 +51,7 @@ fn main() {
         duration: None,
         events: None,
         gap_timeout: Duration::from_secs(3),
+        sound: false,
     };
     let runtime = {
         let stop = stop.clone();

@@ -90,6 +90,10 @@ pub struct RunArgs {
     /// Draw without the shadow pass.
     #[arg(long)]
     pub no_shadows: bool,
+    /// Play no sound: lines are timed by the offline clock (as on a machine without a sound
+    /// device).
+    #[arg(long)]
+    pub mute: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -319,6 +323,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 width: args.size.0,
                 height: args.size.1,
                 shadows: !args.no_shadows,
+                sound: !args.mute,
             })
         }
         Command::Render(args) => {

@@ -103,6 +103,7 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
                 events: None,
                 gap_timeout: DEFAULT_GAP_TIMEOUT,
                 wait_for_synthesis: true,
+                sound: false,
             },
         )?),
         None => None,

@@ -38,6 +38,8 @@ pub struct PlayOptions {
     pub width: u32,
     pub height: u32,
     pub shadows: bool,
+    /// Play lines through the sound device (when there is one).
+    pub sound: bool,
 }
 
 /// Starts the demo's agent simulator on its own thread.
@@ -78,6 +80,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             duration: options.duration,
             events: options.events,
             gap_timeout: options.gap_timeout,
+            sound: options.sound,
         });
     }
     let mut meshes = MeshStoreBuilder::default();
@@ -89,6 +92,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             events: options.events.clone(),
             gap_timeout: options.gap_timeout,
             wait_for_synthesis: false,
+            sound: options.sound,
         },
     )?;
     let live = Live::new(world, Some(conductor));

@@ -10,6 +10,7 @@ use npc_core::project::Project;
 use crate::command::Command;
 use crate::panels::menu::Prompt;
 use crate::panels::{gaze, menu, pose, scene, timeline, visemes};
+use crate::playback::Playback;
 use crate::state::{Effect, Studio};
 use crate::viewport::Viewport;
 
@@ -42,6 +43,7 @@ pub struct StudioApp {
     confirm_close: bool,
     closing: bool,
     last_frame: Option<Instant>,
+    playback: Playback,
 }
 
 impl StudioApp {
@@ -63,6 +65,7 @@ impl StudioApp {
             confirm_close: false,
             closing: false,
             last_frame: None,
+            playback: Playback::default(),
         }
     }
 
@@ -318,7 +321,7 @@ impl eframe::App for StudioApp {
             .last_frame
             .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
-        self.studio.timeline.advance(dt);
+        self.playback.step(&mut self.studio.timeline, now, dt);
         if self.studio.timeline.playing {
             ctx.request_repaint();
         }

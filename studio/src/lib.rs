@@ -11,6 +11,7 @@ pub mod command;
 pub mod document;
 pub mod head_scene;
 pub mod panels;
+pub mod playback;
 pub mod state;
 pub mod timeline;
 pub mod viewport;

@@ -69,6 +69,9 @@ pub struct ConductorOptions {
     pub gap_timeout: Duration,
     /// Wait for synthesis inside [`Conductor::step`] (deterministic frames for `render`).
     pub wait_for_synthesis: bool,
+    /// Play lines through the sound device (when there is one); otherwise, and for
+    /// deterministic frames, time them by the offline clock.
+    pub sound: bool,
 }
 
 /// The live speech of a project's NPCs.
@@ -123,7 +126,11 @@ impl Conductor {
             jobs: Some(job_tx),
             done: done_rx,
             worker: Some(worker),
-            audio: AudioOut::open(),
+            audio: if options.sound {
+                AudioOut::open()
+            } else {
+                AudioOut::offline()
+            },
             playing: Vec::new(),
             in_synthesis: 0,
             wait_for_synthesis: options.wait_for_synthesis,

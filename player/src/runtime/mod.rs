@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub events: Option<PathBuf>,
     /// How long a gap in a conversation's seq numbers is waited out before moving on.
     pub gap_timeout: Duration,
+    /// Play lines through the sound device (when there is one).
+    pub sound: bool,
 }
 
 /// Runs the live runtime until `options.duration` passes or `stop` is set.
@@ -55,6 +57,7 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
             events: options.events.clone(),
             gap_timeout: options.gap_timeout,
             wait_for_synthesis: false,
+            sound: options.sound,
         },
     )?;
     let mut faces = Faces::new(&project.face, &project.npcs);
