@@ -8,9 +8,10 @@ use eframe::egui_wgpu::RenderState;
 use npc_core::project::Project;
 
 use crate::command::Command;
-use crate::panels::menu::Prompt;
+use crate::file_dialog::FileAsk;
 use crate::panels::{gaze, menu, pose, scene, timeline, visemes};
 use crate::playback::Playback;
+use crate::recent::RecentStore;
 use crate::state::{Effect, Studio};
 use crate::viewport::Viewport;
 
@@ -34,8 +35,9 @@ pub struct StudioApp {
     pub tab: Tab,
     pose_filter: String,
     viseme_filter: String,
-    file_path: String,
-    prompt: Option<(Prompt, String)>,
+    ask: FileAsk,
+    /// Where recent projects are kept between runs, and the list as last kept.
+    recent_store: Option<(RecentStore, Vec<PathBuf>)>,
     simulator: bool,
     screenshot: Option<(PathBuf, u32)>,
     /// Where the window's picture arrives once taken.
@@ -57,8 +59,8 @@ impl StudioApp {
             tab: Tab::Pose,
             pose_filter: String::new(),
             viseme_filter: String::new(),
-            file_path: String::new(),
-            prompt: None,
+            ask: FileAsk::default(),
+            recent_store: None,
             simulator: true,
             screenshot: screenshot.map(|p| (p, SETTLE_FRAMES)),
             shot: std::sync::Arc::default(),
@@ -67,6 +69,46 @@ impl StudioApp {
             last_frame: None,
             playback: Playback::default(),
         }
+    }
+
+    /// Asks for files by typing their path only (no native dialog).
+    #[must_use]
+    pub fn with_typed_paths(mut self) -> Self {
+        self.ask = FileAsk::typed_only();
+        self
+    }
+
+    /// Keeps the recent projects in `store` between runs (and adds those kept earlier).
+    #[must_use]
+    pub fn with_recent_store(mut self, store: RecentStore) -> Self {
+        self.studio.remember_earlier(store.load());
+        self.recent_store = Some((store, Vec::new()));
+        self.keep_recent();
+        self
+    }
+
+    /// Writes the recent projects when they changed.
+    fn keep_recent(&mut self) {
+        let Some((store, kept)) = &mut self.recent_store else {
+            return;
+        };
+        if *kept == self.studio.recent {
+            return;
+        }
+        *kept = self.studio.recent.clone();
+        if let Err(e) = store.save(kept) {
+            tracing::warn!("cannot keep the recent projects: {e:#}");
+        }
+    }
+
+    /// The folder a file dialog starts in: the project's.
+    fn start_dir(&self) -> Option<PathBuf> {
+        let dir = self.studio.path.as_deref()?.parent()?;
+        Some(if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir.to_path_buf()
+        })
     }
 
     /// The head the project names (its first NPC's head, else its body), resolved.
@@ -330,7 +372,8 @@ impl eframe::App for StudioApp {
         Self::dropped_files(&ctx, &mut out);
         egui::Panel::top("menu").show(ui, |ui| {
             if let Some(p) = menu::bar(ui, &self.studio, &mut self.simulator, &mut out) {
-                self.prompt = Some((p, String::new()));
+                let start = self.start_dir();
+                self.ask.start(p, start.as_deref());
             }
             if let Some(status) = &self.studio.status {
                 if status.error {
@@ -375,21 +418,19 @@ impl eframe::App for StudioApp {
             .resizable(true)
             .default_size(330.0)
             .show(ui, |ui| {
-                timeline::panel(ui, &self.studio.timeline, &mut self.file_path, &mut out);
+                if let Some(p) = timeline::panel(ui, &self.studio.timeline, &mut out) {
+                    let start = self.start_dir();
+                    self.ask.start(p, start.as_deref());
+                }
             });
         egui::CentralPanel::default().show(ui, |ui| self.view(ui, render_state.as_ref()));
-        if let Some((prompt, mut text)) = self.prompt.take() {
-            let (keep, command) = menu::prompt_window(&ctx, prompt, &mut text);
-            if keep {
-                self.prompt = Some((prompt, text));
-            }
-            out.extend(command);
-        }
+        out.extend(self.ask.show(&ctx));
         self.close_guard(&ctx, &mut out);
         for command in out {
             self.studio.apply(command);
         }
         self.run_effects(render_state.as_ref());
+        self.keep_recent();
         self.take_screenshot(&ctx);
     }
 }

@@ -9,9 +9,11 @@
 pub mod app;
 pub mod command;
 pub mod document;
+pub mod file_dialog;
 pub mod head_scene;
 pub mod panels;
 pub mod playback;
+pub mod recent;
 pub mod state;
 pub mod timeline;
 pub mod viewport;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use npc_core::project::Project;
 use npc_studio::app::StudioApp;
+use npc_studio::recent::RecentStore;
 use npc_studio::state::Studio;
 
 #[derive(Debug, Parser)]
@@ -57,7 +58,16 @@ fn main() -> ExitCode {
     let result = eframe::run_native(
         "Living NPC Studio",
         options,
-        Box::new(move |_cc| Ok(Box::new(StudioApp::new(studio, screenshot)))),
+        Box::new(move |_cc| {
+            let mut app = StudioApp::new(studio, screenshot.clone());
+            if screenshot.is_some() {
+                // A picture for the docs: no dialogs, and no changes to the user's files.
+                app = app.with_typed_paths();
+            } else if let Some(store) = RecentStore::in_config_dir() {
+                app = app.with_recent_store(store);
+            }
+            Ok(Box::new(app))
+        }),
     );
     match result {
         Ok(()) => ExitCode::SUCCESS,

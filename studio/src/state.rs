@@ -126,6 +126,16 @@ impl Studio {
         self.status = Some(Status { text, error: true });
     }
 
+    /// Adds projects remembered from earlier runs after the ones this run has seen.
+    pub fn remember_earlier(&mut self, earlier: Vec<PathBuf>) {
+        for p in earlier {
+            if !self.recent.contains(&p) {
+                self.recent.push(p);
+            }
+        }
+        self.recent.truncate(RECENT_LIMIT);
+    }
+
     fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());

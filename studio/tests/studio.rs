@@ -11,6 +11,7 @@ use npc_core::project::{Project, demo_project};
 use npc_core::{ArkitTarget, VisemeId};
 use npc_studio::app::{StudioApp, Tab};
 use npc_studio::command::Command;
+use npc_studio::recent::RecentStore;
 use npc_studio::state::Studio;
 
 fn harness(studio: Studio) -> Harness<'static, StudioApp> {
@@ -145,4 +146,51 @@ fn snapshots_of_the_main_panels() {
     h.state_mut().tab = Tab::Gaze;
     h.run_steps(3);
     h.snapshot("timeline_and_gaze");
+}
+
+#[test]
+fn a_file_chosen_by_path_opens_and_recent_projects_outlive_the_studio() {
+    let dir = tempfile::tempdir().unwrap();
+    let visemes = dir.path().join("line.json");
+    std::fs::write(
+        &visemes,
+        r#"[{"id": 0, "offset_ms": 0}, {"id": 21, "offset_ms": 120}, {"id": 2, "offset_ms": 300}]"#,
+    )
+    .unwrap();
+    let store = dir.path().join("config").join("recent.ron");
+    let saved = dir.path().join("saved.ron");
+    let open = |studio: Studio| {
+        let store = RecentStore::at(store.clone());
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .wgpu()
+            .build_eframe(move |_cc| {
+                StudioApp::new(studio, None)
+                    .with_typed_paths()
+                    .with_recent_store(store)
+            });
+        h.run_steps(3);
+        h
+    };
+    let mut h = open(Studio::new(demo_project(), None));
+    h.get_by_label("Open WAV or visemes...").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::TextInput, "File path:")
+        .focus();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::TextInput, "File path:")
+        .type_text(visemes.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    let timeline = &h.state().studio.timeline;
+    assert!(timeline.label.contains("line.json"), "{}", timeline.label);
+    assert!(timeline.bake.is_some());
+
+    h.state_mut().studio.apply(Command::SaveAs(saved.clone()));
+    h.run_steps(2);
+    assert!(saved.exists());
+    drop(h);
+    let h = open(Studio::new(Project::default(), None));
+    assert_eq!(h.state().studio.recent.first(), Some(&saved));
 }

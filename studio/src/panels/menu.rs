@@ -1,21 +1,12 @@
 //! The menu bar: project files, undo and redo, and running the project in the player.
 
-use std::path::PathBuf;
-
 use egui::Ui;
 
 use crate::command::Command;
+use crate::file_dialog::Prompt;
 use crate::state::Studio;
 
-/// What the menu wants besides commands: a path prompt to open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Prompt {
-    Open,
-    SaveAs,
-    OpenHead,
-}
-
-/// The menu bar; returns a prompt to show when a file must be named.
+/// The menu bar; returns what file to ask for, when one must be chosen.
 pub fn bar(
     ui: &mut Ui,
     studio: &Studio,
@@ -82,43 +73,4 @@ pub fn bar(
         ui.label(format!("{name}{dirty}"));
     });
     prompt
-}
-
-/// A file path asked for in a small window; returns the command when confirmed.
-pub fn prompt_window(
-    ctx: &egui::Context,
-    prompt: Prompt,
-    text: &mut String,
-) -> (bool, Option<Command>) {
-    let title = match prompt {
-        Prompt::Open => "Open project",
-        Prompt::SaveAs => "Save project as",
-        Prompt::OpenHead => "Open head or avatar (glTF / GLB)",
-    };
-    let mut open = true;
-    let mut command = None;
-    egui::Window::new(title)
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            let label = ui.label("File path:");
-            let r = ui
-                .add(egui::TextEdit::singleline(text).desired_width(360.0))
-                .labelled_by(label.id);
-            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.horizontal(|ui| {
-                if (ui.button("OK").clicked() || enter) && !text.trim().is_empty() {
-                    let path = PathBuf::from(text.trim());
-                    command = Some(match prompt {
-                        Prompt::Open => Command::Open(path),
-                        Prompt::SaveAs => Command::SaveAs(path),
-                        Prompt::OpenHead => Command::OpenHead(path),
-                    });
-                }
-                if ui.button("Cancel").clicked() {
-                    open = false;
-                }
-            });
-        });
-    (open && command.is_none(), command)
 }

@@ -9,13 +9,15 @@ use npc_core::face::Stage;
 use npc_core::timeline::Bake;
 
 use crate::command::Command;
+use crate::file_dialog::Prompt;
 use crate::timeline::{FPS, Timeline};
 
 /// Height of one target's plot, points.
 const PLOT_HEIGHT: f32 = 110.0;
 
-/// The timeline panel. `path` is the text field for files to open.
-pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<Command>) {
+/// The timeline panel; returns a file to ask for when "Open..." was pressed.
+pub fn panel(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) -> Option<Prompt> {
+    let mut prompt = None;
     ui.horizontal(|ui| {
         let mut text = timeline.text.clone();
         let label = ui.label("Line");
@@ -29,18 +31,12 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<
             out.push(Command::SpeakLine);
         }
         ui.separator();
-        let label = ui.label("File");
-        ui.add(
-            egui::TextEdit::singleline(path)
-                .hint_text("file.wav or visemes.json")
-                .desired_width(180.0),
-        )
-        .labelled_by(label.id);
-        if ui.button("Open WAV").clicked() && !path.is_empty() {
-            out.push(Command::OpenWav(path.as_str().into()));
-        }
-        if ui.button("Open visemes").clicked() && !path.is_empty() {
-            out.push(Command::OpenVisemes(path.as_str().into()));
+        if ui
+            .button("Open WAV or visemes...")
+            .on_hover_text("a recording (lip sync from its sound) or a viseme JSON file")
+            .clicked()
+        {
+            prompt = Some(Prompt::OpenLine);
         }
     });
     ui.horizontal(|ui| {
@@ -83,7 +79,7 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<
         ui.weak(
             "Speak a line, or open a WAV or a viseme file, to see every layer of the lip sync.",
         );
-        return;
+        return prompt;
     };
     let link = egui::Id::unique("timeline x");
     let playhead = timeline.playhead_ms;
@@ -174,6 +170,7 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, path: &mut String, out: &mut Vec<
                 scrub(&r.response, r.inner);
             }
         });
+    prompt
 }
 
 /// The plotted points of one stage of one target: (ms, weight) per baked frame.
