@@ -1,17 +1,26 @@
 //! Lip sync from audio alone: recorded lines without text (a voice actor's WAV, another TTS)
 //! get visemes from their spectrum. Per 10 ms frame it measures
 //!
-//! - openness (roughly F1): the energy centroid of 200-1000 Hz, high for "ah", low for "ee"/"oo";
-//! - spread versus rounded (roughly F2): the energy centroid of 900-3000 Hz, high for "ee";
-//! - spectral tilt: energy above 900 Hz against below it, about 0 dB for "ah" and far lower
-//!   for the rounded vowels, which the F2 centroid alone cannot tell apart;
+//! - the first two formants by linear prediction ([`super::formants`]): F1 rises as the mouth
+//!   opens, F2 rises as the lips spread and falls as they round;
+//! - spectral tilt: energy above 900 Hz against below it; together with a very low F1 it
+//!   marks nasal murmur (m, n), which is voiced and loud but no vowel;
 //! - hiss: energy above 4 kHz, for s/z.
 //!
-//! Those give scores for aa, E, I, O, U and SS; each score attacks fast and releases slower,
-//! and the strongest one becomes the viseme of the frame. The result is a viseme track, so the
-//! same face animator plays it as it plays a speech engine's track.
+//! Each vowel viseme (aa, E, I, O, U, and the schwa's) has a prototype (F1, F2); a frame scores each by its
+//! distance to the prototype on a log-frequency scale, gated by loudness (vowels are the loud
+//! part of speech). Frames whose formants cannot be read keep the previous frame's scores.
+//! Each score attacks fast and releases slower, and the strongest one becomes the viseme of
+//! the frame. The result is a viseme track, so the same face animator plays it as it plays a
+//! speech engine's track.
+//!
+//! (Band centroids of 200-1000 Hz and 900-3000 Hz, tried first, stand in for F1 and F2 on
+//! synthetic voices but not on recorded ones: on a real recording they called half of the
+//! speech "U".)
 
 use realfft::RealFftPlanner;
+
+use super::formants::FormantTracker;
 
 use crate::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
@@ -47,7 +56,11 @@ impl Default for AnalysisSettings {
 }
 
 /// The visemes the analysis can tell apart, in score order.
-pub const ANALYSED: [u8; 6] = [2, 4, 6, 8, 7, 15];
+pub const ANALYSED: [u8; VISEMES] = [2, 4, 6, 8, 7, 1, 15];
+/// How many visemes the analysis scores: six vowels and the hiss.
+pub const VISEMES: usize = 7;
+/// Index of the hiss (SS) in [`ANALYSED`].
+const HISS: usize = VISEMES - 1;
 
 /// What the analysis measured in one frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -55,29 +68,29 @@ pub struct FrameFeatures {
     pub time_ms: f64,
     /// Level relative to the loudest frame, dB (<= 0).
     pub level_db: f32,
-    /// Energy centroid of 200-1000 Hz, Hz.
-    pub low_centroid_hz: f32,
-    /// Energy centroid of 900-3000 Hz, Hz.
-    pub mid_centroid_hz: f32,
     /// Energy above 900 Hz against below, dB.
     pub tilt_db: f32,
     /// Share of energy above 4 kHz, 0-1.
     pub hiss: f32,
+    /// First and second formant, Hz (0 where the frame has none).
+    pub f1_hz: f32,
+    pub f2_hz: f32,
+    pub f3_hz: f32,
 }
 
 /// Per-frame features and smoothed scores of an audio clip.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Analysis {
     pub frames: Vec<FrameFeatures>,
-    /// Scores per frame for [`ANALYSED`] (aa, E, I, O, U, SS), 0-1.
-    pub scores: Vec<[f32; 6]>,
+    /// Scores per frame for [`ANALYSED`] (aa, E, I, O, U, schwa, SS), 0-1.
+    pub scores: Vec<[f32; VISEMES]>,
 }
 
 impl Analysis {
     /// The viseme with the highest score, summed over all frames.
     #[must_use]
     pub fn dominant(&self) -> Option<VisemeId> {
-        let mut totals = [0.0_f32; 6];
+        let mut totals = [0.0_f32; VISEMES];
         for s in &self.scores {
             for (t, v) in totals.iter_mut().zip(s) {
                 *t += v;
@@ -131,6 +144,7 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
         .collect();
     let bin_hz = sample_rate as f32 / window as f32;
     let mut power = vec![0.0_f32; output.len()];
+    let mut formants = FormantTracker::default();
     let mut raw: Vec<(FrameFeatures, f32)> = Vec::new();
     let mut start = 0;
     while start + window <= samples.len().max(window) {
@@ -144,19 +158,20 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
             *p = c.norm_sqr();
         }
         let total: f32 = power.iter().sum();
-        let (_, low_centroid) = band_energy(&power, bin_hz, 200.0, 1000.0);
-        let (_, mid_centroid) = band_energy(&power, bin_hz, 900.0, 3000.0);
         let (below, _) = band_energy(&power, bin_hz, 80.0, 900.0);
         let (above, _) = band_energy(&power, bin_hz, 900.0, 4000.0);
         let (hiss, _) = band_energy(&power, bin_hz, 4000.0, 11_000.0);
         let tiny = 1e-12;
+        let frame = &samples[start.min(samples.len())..(start + window).min(samples.len())];
+        let (f1_hz, f2_hz) = formants.measure(frame, sample_rate).unwrap_or((0.0, 0.0));
         let features = FrameFeatures {
             time_ms: (start + window / 2) as f64 * 1000.0 / rate,
             level_db: 0.0,
-            low_centroid_hz: low_centroid,
-            mid_centroid_hz: mid_centroid,
             tilt_db: 10.0 * ((above + tiny) / (below + tiny)).log10(),
             hiss: hiss / (total + tiny),
+            f1_hz,
+            f2_hz,
+            f3_hz: formants.f3,
         };
         raw.push((features, 10.0 * (total + tiny).log10()));
         start += hop;
@@ -165,9 +180,9 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
         }
     }
     let loudest = raw.iter().map(|r| r.1).fold(f32::MIN, f32::max);
-    let tilt_shift = speaker_tilt_shift(&raw, loudest);
     let mut analysis = Analysis::default();
-    let mut smoothed = [0.0_f32; 6];
+    let mut smoothed = [0.0_f32; VISEMES];
+    let mut vowel_shape = [0.0_f32; HISS];
     let hop_ms = settings.hop_ms as f32;
     for (mut f, level) in raw {
         f.level_db = level - loudest;
@@ -176,26 +191,23 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
             -settings.silence_db,
             -settings.silence_db + 10.0,
         );
-        let open = ramp(f.low_centroid_hz, 400.0, 650.0);
-        let spread = ramp(f.mid_centroid_hz, 2100.0, 2700.0);
-        let rounded = ramp(tilt_shift - f.tilt_db, 4.5, 11.0);
         let hissy = ramp(f.hiss, 0.2, 0.4);
-        // Vowels are the loud part of speech; nasals and liquids sit 10-20 dB lower and
-        // would otherwise read as rounded vowels.
-        let vowel = voiced * ramp(f.level_db, -20.0, -8.0) * (1.0 - hissy);
-        let half_open = (1.0 - (open - 0.45).abs() / 0.45).max(0.0);
-        let target = [
-            vowel * open * (1.0 - rounded), // aa
-            vowel * half_open * ramp(f.mid_centroid_hz, 1500.0, 2200.0) * (1.0 - rounded), // E
-            vowel * (1.0 - open) * spread * (1.0 - rounded), // I
-            vowel * open * rounded,         // O
-            vowel * (1.0 - open) * (1.0 - spread) * rounded, // U
-            voiced.max(ramp(
-                f.level_db,
-                -settings.silence_db - 10.0,
-                -settings.silence_db,
-            )) * hissy, // SS
-        ];
+        // Nasal murmur: F1 at the bottom of the range and almost nothing above 900 Hz.
+        let nasal = (1.0 - ramp(f.f1_hz, 235.0, 275.0)) * ramp(-f.tilt_db, 20.0, 25.0);
+        // Vowels are the loud part of speech; consonants sit 10-20 dB lower.
+        let vowel = voiced * ramp(f.level_db, -20.0, -8.0) * (1.0 - hissy) * (1.0 - nasal);
+        if let Some(shape) = vowel_likeness(f.f1_hz, f.f2_hz) {
+            vowel_shape = shape;
+        }
+        let mut target = [0.0_f32; VISEMES];
+        for (t, shape) in target.iter_mut().zip(vowel_shape) {
+            *t = vowel * shape;
+        }
+        target[HISS] = voiced.max(ramp(
+            f.level_db,
+            -settings.silence_db - 10.0,
+            -settings.silence_db,
+        )) * hissy;
         for (s, t) in smoothed.iter_mut().zip(target) {
             let rate = if t > *s {
                 settings.attack_per_ms
@@ -215,23 +227,32 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
     analysis
 }
 
-/// Voices differ in overall spectral tilt (a recorded voice falls off faster above 900 Hz
-/// than a formant synthesiser). With at least a second of loud speech, the clip's median tilt
-/// calibrates the rounding cue to the speaker; shorter clips (a single sustained vowel) are
-/// measured as they are.
-fn speaker_tilt_shift(raw: &[(FrameFeatures, f32)], loudest: f32) -> f32 {
-    /// Median tilt of varied speech from the offline voice, dB.
-    const REFERENCE_MEDIAN_DB: f32 = -7.5;
-    let mut tilts: Vec<f32> = raw
-        .iter()
-        .filter(|(_, level)| *level > loudest - 20.0)
-        .map(|(f, _)| f.tilt_db)
-        .collect();
-    if tilts.len() < 100 {
-        return 0.0;
+/// Vowel prototypes (F1, F2) in Hz for aa, E, I, O, U and the central vowels (schwa, "uh"),
+/// between typical female and male values (a fronted American "oo" included).
+const VOWEL_PROTOTYPES: [(f32, f32); HISS] = [
+    (750.0, 1_300.0),
+    (550.0, 1_900.0),
+    (320.0, 2_300.0),
+    (560.0, 1_000.0),
+    (340.0, 1_350.0),
+    (480.0, 1_600.0),
+];
+/// Spread of a prototype on the natural-log scale of F1 and of F2.
+const PROTOTYPE_SPREAD: (f32, f32) = (0.25, 0.2);
+
+/// How much a frame's formants look like each vowel prototype, 0-1; `None` when the
+/// formants are implausible for a vowel (a missed F1 reads F2 as F1).
+fn vowel_likeness(f1: f32, f2: f32) -> Option<[f32; HISS]> {
+    if !(150.0..=1_100.0).contains(&f1) || f2 < f1 * 1.2 || f2 > 3_300.0 {
+        return None;
     }
-    tilts.sort_by(f32::total_cmp);
-    (tilts[tilts.len() / 2] - REFERENCE_MEDIAN_DB).clamp(-10.0, 0.0)
+    let mut shape = [0.0_f32; HISS];
+    for (s, (p1, p2)) in shape.iter_mut().zip(VOWEL_PROTOTYPES) {
+        let d1 = (f1 / p1).ln() / PROTOTYPE_SPREAD.0;
+        let d2 = (f2 / p2).ln() / PROTOTYPE_SPREAD.1;
+        *s = (-0.5 * (d1 * d1 + d2 * d2)).exp();
+    }
+    Some(shape)
 }
 
 /// A viseme track from an analysis: the strongest score per frame (silence when every score

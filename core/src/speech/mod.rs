@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod azure;
 mod espeak;
+pub mod formants;
 mod phonemes;
 pub mod wav;
 
