@@ -71,9 +71,10 @@ fn albedo(uv: vec2<f32>) -> vec4<f32> {
     return material.base_color * textureSample(base_color_texture, base_color_sampler, uv);
 }
 
-// Alpha-masked geometry (grass, leaves) casts shadows with its holes.
+// Alpha-masked geometry (grass, leaves) casts shadows with its holes. (Opaque geometry has no
+// fragment stage in the shadow pass.)
 @fragment
-fn fs_shadow(in: VsOut) {
+fn fs_shadow_masked(in: VsOut) {
     if albedo(in.uv).a < material.alpha_cutoff {
         discard;
     }
@@ -101,12 +102,24 @@ fn sun_visibility(world: vec3<f32>, normal: vec3<f32>) -> f32 {
     return lit * 0.25;
 }
 
+// Opaque surfaces: no discard anywhere in the shader, so the depth test runs before shading
+// and hidden fragments cost nothing.
 @fragment
 fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shade(in, front, albedo(in.uv));
+}
+
+// Alpha-masked surfaces (grass, leaves).
+@fragment
+fn fs_masked(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let base = albedo(in.uv);
     if base.a < material.alpha_cutoff {
         discard;
     }
+    return shade(in, front, base);
+}
+
+fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     var n = normalize(in.normal);
     if !front {
         n = -n;

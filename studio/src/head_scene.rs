@@ -176,6 +176,7 @@ impl HeadScene {
                     lod: 0,
                     shadow_lod: 0,
                     passes: npc_player::render::Passes::BOTH,
+                    fixed: false,
                 });
             }
         }

@@ -36,6 +36,8 @@ pub struct Batch {
     pub lod: u8,
     pub shadow_lod: u8,
     pub passes: Passes,
+    /// Part of the unchanging scene: its shadow is drawn once and kept while the light stays.
+    pub fixed: bool,
 }
 
 /// Active targets of one object: `morphs[offset .. offset + count]`.
@@ -114,6 +116,7 @@ impl DrawList {
             lod: 0,
             shadow_lod: 0,
             passes: Passes::BOTH,
+            fixed: false,
         });
     }
 
@@ -197,6 +200,7 @@ mod tests {
             target_count: targets,
             material: 0,
             skinned: true,
+            masked: false,
         }
     }
 

@@ -40,6 +40,9 @@ pub struct GpuPrimitive {
     /// Index into the store's materials.
     pub material: u32,
     pub skinned: bool,
+    /// Its material cuts holes by alpha (drawn by the pipelines that discard; everything else
+    /// keeps early depth testing).
+    pub masked: bool,
 }
 
 /// The primitives of one added asset: `meshes[mesh]` lists the ids of that mesh's primitives.
@@ -178,6 +181,10 @@ impl MeshStoreBuilder {
                     target_count: count(p.targets.len(), "targets")?,
                     material: count(material, "materials")?,
                     skinned,
+                    masked: self
+                        .materials
+                        .get(material)
+                        .is_some_and(|m| m.uniform.alpha_cutoff > 0.0),
                 });
             }
             stored.meshes.push(ids);

@@ -15,6 +15,7 @@ pub mod offscreen;
 pub mod pipelines;
 pub mod renderer;
 pub mod shaders;
+pub mod shadow_map;
 pub mod sky_textures;
 pub mod timer;
 pub mod view;

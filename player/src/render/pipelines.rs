@@ -152,11 +152,25 @@ impl Layouts {
 #[derive(Debug)]
 pub struct Pipelines {
     pub deform: wgpu::ComputePipeline,
-    pub main: wgpu::RenderPipeline,
-    pub shadow: wgpu::RenderPipeline,
+    pub main: MeshPipelines,
+    pub shadow: MeshPipelines,
     pub sky: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
     pub samples: u32,
+}
+
+/// A pass's pipelines for opaque surfaces (early depth test) and alpha-masked ones (discard).
+#[derive(Debug)]
+pub struct MeshPipelines {
+    pub opaque: wgpu::RenderPipeline,
+    pub masked: wgpu::RenderPipeline,
+}
+
+impl MeshPipelines {
+    #[must_use]
+    pub fn for_surface(&self, masked: bool) -> &wgpu::RenderPipeline {
+        if masked { &self.masked } else { &self.opaque }
+    }
 }
 
 fn module(device: &wgpu::Device, label: &str, source: String) -> wgpu::ShaderModule {
@@ -220,64 +234,69 @@ impl Pipelines {
             cull_mode: None,
             ..wgpu::PrimitiveState::default()
         };
-        let main = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("main"),
-            layout: Some(&main_layout),
-            vertex: wgpu::VertexState {
-                module: &mesh,
-                entry_point: Some("vs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &[],
-            },
-            primitive,
-            depth_stencil: Some(wgpu::DepthStencilState {
+        let depth = |bias| {
+            Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
                 depth_write_enabled: Some(true),
                 depth_compare: Some(wgpu::CompareFunction::Less),
                 stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState::default(),
-            }),
-            multisample,
-            fragment: Some(wgpu::FragmentState {
-                module: &mesh,
-                entry_point: Some("fs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                targets: &[Some(color_format.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let shadow = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("shadow"),
-            layout: Some(&shadow_layout),
-            vertex: wgpu::VertexState {
-                module: &mesh,
-                entry_point: Some("vs_shadow"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &[],
-            },
-            primitive,
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::Less),
-                stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState {
-                    constant: 2,
-                    slope_scale: 2.0,
-                    clamp: 0.0,
+                bias,
+            })
+        };
+        let color = [Some(color_format.into())];
+        let mesh_pipeline = |label: &str, shadow: bool, fragment: Option<&str>| {
+            let (layout, vertex, multisample, bias, targets): (_, _, _, _, &[_]) = if shadow {
+                (
+                    &shadow_layout,
+                    "vs_shadow",
+                    wgpu::MultisampleState::default(),
+                    wgpu::DepthBiasState {
+                        constant: 2,
+                        slope_scale: 2.0,
+                        clamp: 0.0,
+                    },
+                    &[],
+                )
+            } else {
+                (
+                    &main_layout,
+                    "vs_main",
+                    multisample,
+                    wgpu::DepthBiasState::default(),
+                    &color,
+                )
+            };
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: &mesh,
+                    entry_point: Some(vertex),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &[],
                 },
-            }),
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &mesh,
-                entry_point: Some("fs_shadow"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                targets: &[],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+                primitive,
+                depth_stencil: depth(bias),
+                multisample,
+                fragment: fragment.map(|entry| wgpu::FragmentState {
+                    module: &mesh,
+                    entry_point: Some(entry),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let main = MeshPipelines {
+            opaque: mesh_pipeline("main opaque", false, Some("fs_main")),
+            masked: mesh_pipeline("main masked", false, Some("fs_masked")),
+        };
+        let shadow = MeshPipelines {
+            // Depth only: no fragment stage at all.
+            opaque: mesh_pipeline("shadow opaque", true, None),
+            masked: mesh_pipeline("shadow masked", true, Some("fs_shadow_masked")),
+        };
         let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("sky"),
             layout: Some(&sky_layout),

@@ -7,6 +7,7 @@ use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{MeshStore, MeshStoreBuilder, StoreError};
 use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
+use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, sky_bind_group};
 use super::timer::GpuTimer;
 use super::view::FrameView;
@@ -39,9 +40,9 @@ pub struct Renderer {
     frame: FrameBuffers,
     /// Chunks of the deform pass in the last prepared list.
     chunk_count: u32,
-    shadow_view: wgpu::TextureView,
-    shadow_group: wgpu::BindGroup,
-    shadow_size: u32,
+    shadow: ShadowMap,
+    /// The light's view and projection of the last prepared frame.
+    light: Option<glam::Mat4>,
     sky_group: wgpu::BindGroup,
     depth: Option<(u32, u32, wgpu::TextureView)>,
 }
@@ -62,45 +63,7 @@ impl Renderer {
         let pipelines = Pipelines::new(device, &layouts, color_format, samples);
         let store = meshes.build(gpu, &layouts.material)?;
         let frame = FrameBuffers::new(device, &layouts, &store);
-        let shadow_size = shadow_size.clamp(256, device.limits().max_texture_dimension_2d);
-        let shadow_view = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("shadow map"),
-                size: wgpu::Extent3d {
-                    width: shadow_size,
-                    height: shadow_size,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: DEPTH_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&wgpu::TextureViewDescriptor::default());
-        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("shadow"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            compare: Some(wgpu::CompareFunction::LessEqual),
-            ..wgpu::SamplerDescriptor::default()
-        });
-        let shadow_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("shadow map"),
-            layout: &layouts.shadow,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&shadow_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&shadow_sampler),
-                },
-            ],
-        });
+        let shadow = ShadowMap::new(device, &layouts, shadow_size);
         let sky_group = sky_bind_group(gpu, &layouts.sky, skies).map_err(RendererError::Sky)?;
         Ok(Self {
             store,
@@ -108,9 +71,8 @@ impl Renderer {
             pipelines,
             frame,
             chunk_count: 0,
-            shadow_view,
-            shadow_group,
-            shadow_size,
+            shadow,
+            light: None,
             sky_group,
             depth: None,
         })
@@ -142,7 +104,8 @@ impl Renderer {
 
     /// Uploads the frame's values and draw list (call before [`Self::encode`]).
     pub fn prepare(&mut self, gpu: &Gpu, view: &FrameView, list: &DrawList, aspect: f32) {
-        let globals = view.globals(aspect, self.shadow_size);
+        let globals = view.globals(aspect, self.shadow.size);
+        self.light = Some(glam::Mat4::from_cols_array_2d(&globals.light_view_proj));
         self.frame.write(
             &gpu.device,
             &gpu.queue,
@@ -182,9 +145,36 @@ impl Renderer {
     }
 
     /// Draws the batches of one pass (`shadow`: the shadow pass, else the main pass).
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList, shadow: bool) {
+    /// Draws the list's batches for one pass: opaque surfaces first (in list order, near NPCs
+    /// first), then the alpha-masked ones.
+    fn draw_meshes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        list: &DrawList,
+        shadow: bool,
+        which: Which,
+    ) {
+        let pipelines = if shadow {
+            &self.pipelines.shadow
+        } else {
+            &self.pipelines.main
+        };
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
+        for masked in [false, true] {
+            pass.set_pipeline(pipelines.for_surface(masked));
+            self.draw_surfaces(pass, list, shadow, masked, which);
+        }
+    }
+
+    fn draw_surfaces(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        list: &DrawList,
+        shadow: bool,
+        masked: bool,
+        which: Which,
+    ) {
         let mut material = u32::MAX;
         for batch in &list.batches {
             let (wanted, lod) = if shadow {
@@ -196,7 +186,12 @@ impl Renderer {
                 continue;
             };
             let range = p.lods[usize::from(lod).min(p.lods.len() - 1)];
-            if !wanted || range.count == 0 || batch.count == 0 {
+            let chosen = match which {
+                Which::All => true,
+                Which::Scene => batch.fixed,
+                Which::Moving => !batch.fixed,
+            };
+            if !wanted || !chosen || p.masked != masked || range.count == 0 || batch.count == 0 {
                 continue;
             }
             if p.material != material {
@@ -235,23 +230,22 @@ impl Renderer {
             pass.dispatch_workgroups(self.chunk_count.min(DEFORM_ROW), rows, 1);
         }
         if view.shadows {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow_view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: timer.map(|t| t.pass_writes(0)),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_pipeline(&self.pipelines.shadow);
-            self.draw_meshes(&mut pass, list, true);
+            if let Some(light) = self.light
+                && self.shadow.needs_scene(light)
+            {
+                let mut pass =
+                    shadow_pass(encoder, &self.shadow.kept_view, "scene shadow", true, None);
+                self.draw_meshes(&mut pass, list, true, Which::Scene);
+            }
+            self.shadow.copy_scene(encoder);
+            let mut pass = shadow_pass(
+                encoder,
+                &self.shadow.live_view,
+                "shadow",
+                false,
+                timer.map(|t| t.pass_writes(0)),
+            );
+            self.draw_meshes(&mut pass, list, true, Which::Moving);
         }
         let depth = self.depth_view(&gpu.device, target.width, target.height);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -281,12 +275,50 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&self.pipelines.main);
-        pass.set_bind_group(2, &self.shadow_group, &[]);
-        self.draw_meshes(&mut pass, list, false);
+        pass.set_bind_group(2, &self.shadow.group, &[]);
+        self.draw_meshes(&mut pass, list, false, Which::All);
         pass.set_pipeline(&self.pipelines.sky);
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_bind_group(1, &self.sky_group, &[]);
         pass.draw(0..3, 0..1);
     }
+}
+
+/// Which batches a pass draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    All,
+    /// The unchanging scene's.
+    Scene,
+    /// Everything else.
+    Moving,
+}
+
+/// A depth-only pass into a shadow map, cleared or continuing what is there.
+fn shadow_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    label: &str,
+    clear: bool,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: Some(wgpu::Operations {
+                load: if clear {
+                    wgpu::LoadOp::Clear(1.0)
+                } else {
+                    wgpu::LoadOp::Load
+                },
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: timestamps,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
 }

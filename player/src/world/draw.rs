@@ -66,6 +66,7 @@ impl World {
                     list.push_instances(id, p, &group.transforms);
                     if let Some(batch) = list.batches.last_mut() {
                         batch.passes.shadow = casts;
+                        batch.fixed = true;
                     }
                 }
             }
@@ -192,6 +193,7 @@ fn draw_part(
                         main: true,
                         shadow: false,
                     },
+                    fixed: false,
                 });
             }
             if shadow > 0 {
@@ -206,6 +208,7 @@ fn draw_part(
                         main: false,
                         shadow: true,
                     },
+                    fixed: false,
                 });
             }
         }
