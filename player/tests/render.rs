@@ -510,30 +510,3 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
         face.lods
     );
 }
-
-#[test]
-fn the_scene_shadows_are_kept_while_the_light_stays_and_redrawn_when_it_moves() {
-    let demo = demo();
-    let (w, h) = (320, 240);
-    let (mut world, mut headless) = open(&demo.project, w, h);
-    world.clock_runs = false;
-    world.time_of_day = 0.4;
-    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
-    let camera = world.overview_camera();
-    let first = headless
-        .draw_world(&world, &world.frame_view(camera, true))
-        .unwrap();
-    // Same light: drawn from the kept scene shadows, the same picture.
-    let again = headless
-        .draw_world(&world, &world.frame_view(camera, true))
-        .unwrap();
-    assert_eq!(changed_pixels(&first, &again, 0, 0, i64::from(w.max(h))), 0);
-    // The sun moved: the kept shadows are drawn again, as a fresh renderer draws them.
-    world.time_of_day = 0.62;
-    let view = world.frame_view(camera, true);
-    let moved = headless.draw_world(&world, &view).unwrap();
-    let (_, mut fresh_headless) = open(&demo.project, w, h);
-    let fresh = fresh_headless.draw_world(&world, &view).unwrap();
-    assert!(changed_pixels(&first, &moved, 0, 0, i64::from(w.max(h))) > 100);
-    assert_eq!(changed_pixels(&moved, &fresh, 0, 0, i64::from(w.max(h))), 0);
-}

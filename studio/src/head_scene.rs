@@ -176,7 +176,6 @@ impl HeadScene {
                     lod: 0,
                     shadow_lod: 0,
                     passes: npc_player::render::Passes::BOTH,
-                    fixed: false,
                 });
             }
         }

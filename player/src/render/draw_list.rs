@@ -36,8 +36,6 @@ pub struct Batch {
     pub lod: u8,
     pub shadow_lod: u8,
     pub passes: Passes,
-    /// Part of the unchanging scene: its shadow is drawn once and kept while the light stays.
-    pub fixed: bool,
 }
 
 /// Active targets of one object: `morphs[offset .. offset + count]`.
@@ -116,7 +114,6 @@ impl DrawList {
             lod: 0,
             shadow_lod: 0,
             passes: Passes::BOTH,
-            fixed: false,
         });
     }
 

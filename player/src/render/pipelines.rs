@@ -3,8 +3,9 @@
 
 use super::materials::MaterialLayout;
 use super::shaders;
+use super::shadow_map::SHADOW_FORMAT;
 
-/// Depth format of the main pass and the shadow map.
+/// Depth format of the main pass.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 fn storage(
@@ -234,9 +235,9 @@ impl Pipelines {
             cull_mode: None,
             ..wgpu::PrimitiveState::default()
         };
-        let depth = |bias| {
+        let depth = |format, bias| {
             Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
+                format,
                 depth_write_enabled: Some(true),
                 depth_compare: Some(wgpu::CompareFunction::Less),
                 stencil: wgpu::StencilState::default(),
@@ -245,27 +246,30 @@ impl Pipelines {
         };
         let color = [Some(color_format.into())];
         let mesh_pipeline = |label: &str, shadow: bool, fragment: Option<&str>| {
-            let (layout, vertex, multisample, bias, targets): (_, _, _, _, &[_]) = if shadow {
-                (
-                    &shadow_layout,
-                    "vs_shadow",
-                    wgpu::MultisampleState::default(),
-                    wgpu::DepthBiasState {
-                        constant: 2,
-                        slope_scale: 2.0,
-                        clamp: 0.0,
-                    },
-                    &[],
-                )
-            } else {
-                (
-                    &main_layout,
-                    "vs_main",
-                    multisample,
-                    wgpu::DepthBiasState::default(),
-                    &color,
-                )
-            };
+            let (layout, vertex, multisample, format, bias, targets): (_, _, _, _, _, &[_]) =
+                if shadow {
+                    (
+                        &shadow_layout,
+                        "vs_shadow",
+                        wgpu::MultisampleState::default(),
+                        SHADOW_FORMAT,
+                        wgpu::DepthBiasState {
+                            constant: 2,
+                            slope_scale: 2.0,
+                            clamp: 0.0,
+                        },
+                        &[],
+                    )
+                } else {
+                    (
+                        &main_layout,
+                        "vs_main",
+                        multisample,
+                        DEPTH_FORMAT,
+                        wgpu::DepthBiasState::default(),
+                        &color,
+                    )
+                };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(layout),
@@ -276,7 +280,7 @@ impl Pipelines {
                     buffers: &[],
                 },
                 primitive,
-                depth_stencil: depth(bias),
+                depth_stencil: depth(format, bias),
                 multisample,
                 fragment: fragment.map(|entry| wgpu::FragmentState {
                     module: &mesh,

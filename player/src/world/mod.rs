@@ -24,10 +24,6 @@ const NPCS_PER_THREAD: usize = 32;
 
 /// Eye height of the first-person camera above the ground, metres.
 pub const EYE_HEIGHT: f32 = 1.7;
-/// Grid the shadow's reach moves on, metres.
-const SHADOW_GRID: f32 = 4.0;
-/// Steps of the day the light moves in.
-const DAY_STEPS: f64 = 4096.0;
 
 /// The project's world.
 #[derive(Debug)]
@@ -222,21 +218,15 @@ impl World {
         let fog = &self.project.scene.fog;
         let focus =
             camera.position + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * 12.0;
-        // The light's view changes in steps (the reach moves on a grid, the sun in steps of a
-        // 4096th of the day, under 0.1 degree), so the scene's kept shadows are drawn again
-        // only now and then, not every frame the camera or the clock moves.
-        let center = (focus / SHADOW_GRID).round() * SHADOW_GRID;
-        let day = (self.time_of_day * DAY_STEPS).round() / DAY_STEPS;
         FrameView {
             camera,
-            daylight: daylight(day, &self.project.scene.sun),
+            daylight: daylight(self.time_of_day, &self.project.scene.sun),
             fog_start: fog.start,
             fog_end: fog.end,
             shadows,
             shadow_reach: ShadowReach {
-                center,
-                // 30 m around the focus, wherever it lies in its grid cell.
-                radius: 30.0 + SHADOW_GRID * 0.87,
+                center: focus,
+                radius: 30.0,
             },
         }
     }
