@@ -242,16 +242,12 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
         320.0 / 180.0,
         &mut list,
     );
-    let scene_objects: usize = world
-        .content
-        .scene
-        .asset
-        .instances
-        .iter()
-        .map(|g| g.transforms.len())
-        .sum();
-    assert!(list.objects.len() > scene_objects);
     let avatar_primitives = avatar_primitives(&world);
+    assert!(
+        list.batches
+            .iter()
+            .any(|b| avatar_primitives.contains(&b.primitive))
+    );
     let mut scene_only = list.clone();
     scene_only
         .batches
@@ -509,4 +505,44 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
         "{:?}",
         face.lods
     );
+}
+
+#[test]
+fn scene_instances_out_of_view_and_out_of_the_shadow_reach_are_left_out() {
+    let demo = demo();
+    let (mut world, headless) = open(&demo.project, 64, 64);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let primitives = &headless.renderer.store.primitives;
+    let avatar_primitives = avatar_primitives(&world);
+    let scene_objects = |list: &DrawList| -> u32 {
+        list.batches
+            .iter()
+            .filter(|b| !avatar_primitives.contains(&b.primitive))
+            .map(|b| b.count)
+            .sum()
+    };
+    let instances: u32 = world
+        .content
+        .scene
+        .asset
+        .instances
+        .iter()
+        .map(|g| g.transforms.len() as u32)
+        .sum();
+    let mut list = DrawList::default();
+    // Looking over the map: some of its plants and rocks are behind the camera.
+    let view = world.frame_view(world.overview_camera(), true);
+    world.draw(primitives, &view, 16.0 / 9.0, &mut list);
+    let seen = scene_objects(&list);
+    assert!(seen > 10 && seen < instances, "{seen} of {instances}");
+    // From high above the map's edge, looking out and up: only the ground remains (it is
+    // never left out; it is one instance).
+    let centre = world.centre();
+    let away = Camera::looking_at(
+        centre + Vec3::new(0.0, 400.0, 2_000.0),
+        centre + Vec3::new(0.0, 800.0, 4_000.0),
+    );
+    let view = world.frame_view(away, false);
+    world.draw(primitives, &view, 16.0 / 9.0, &mut list);
+    assert!(scene_objects(&list) <= world.content.ground_groups.len() as u32);
 }

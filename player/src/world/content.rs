@@ -78,6 +78,8 @@ pub struct WorldContent {
     /// Scene instance groups that are ground (wider than [`GROUND_EXTENT`]): they receive
     /// shadows but do not cast them.
     pub ground_groups: Vec<usize>,
+    /// World bounding sphere (centre, radius) of every scene instance, per instance group.
+    pub scene_spheres: Vec<Vec<(Vec3, f32)>>,
     pub ground: Ground,
     pub avatars: Vec<AvatarModel>,
     /// Avatar of each NPC of the roster (index into `avatars`).
@@ -125,6 +127,41 @@ fn placed_extent(
         }
     }
     (min.x <= max.x && min.y <= max.y).then_some((min, max))
+}
+
+/// The world bounding sphere of each instance of each instance group of `asset`.
+fn instance_spheres(asset: &Asset) -> Vec<Vec<(Vec3, f32)>> {
+    asset
+        .instances
+        .iter()
+        .map(|g| {
+            let (center, radius) = asset.meshes.get(g.mesh).map_or((Vec3::ZERO, 0.0), |mesh| {
+                let mut min = Vec3::splat(f32::INFINITY);
+                let mut max = Vec3::splat(f32::NEG_INFINITY);
+                for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
+                    min = min.min(Vec3::from(*p));
+                    max = max.max(Vec3::from(*p));
+                }
+                if min.x <= max.x {
+                    ((min + max) * 0.5, (max - min).length() * 0.5)
+                } else {
+                    (Vec3::ZERO, 0.0)
+                }
+            });
+            g.transforms
+                .iter()
+                .map(|m| {
+                    let scale = m
+                        .x_axis
+                        .truncate()
+                        .length()
+                        .max(m.y_axis.truncate().length())
+                        .max(m.z_axis.truncate().length());
+                    (m.transform_point3(center), radius * scale)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The instance groups of `asset` that are ground.
@@ -252,6 +289,7 @@ impl WorldContent {
         let skies = load_skies(&resolve(&project.scene.sky))?;
         Ok(Self {
             ground_groups: ground_groups(&scene.asset),
+            scene_spheres: instance_spheres(&scene.asset),
             scene,
             ground,
             avatars,

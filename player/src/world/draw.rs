@@ -59,20 +59,36 @@ impl World {
         list: &mut DrawList,
     ) {
         list.clear();
+        let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
+        let reach = view.shadow_reach;
         let scene = &self.content.scene;
+        let mut kept = Vec::new();
         for (g, group) in scene.asset.instances.iter().enumerate() {
             let casts = !self.content.ground_groups.contains(&g);
+            // Instances the view sees, or whose shadow may fall where it looks.
+            kept.clear();
+            let spheres = self.content.scene_spheres.get(g);
+            for (i, m) in group.transforms.iter().enumerate() {
+                let needed = spheres.and_then(|s| s.get(i)).is_none_or(|&(c, r)| {
+                    frustum.sees_sphere(c, r)
+                        || (casts && view.shadows && c.distance(reach.center) < reach.radius + r)
+                });
+                if needed {
+                    kept.push(*m);
+                }
+            }
+            if kept.is_empty() {
+                continue;
+            }
             for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
                 if let Some(p) = primitives.get(id as usize) {
-                    list.push_instances(id, p, &group.transforms);
+                    list.push_instances(id, p, &kept);
                     if let Some(batch) = list.batches.last_mut() {
                         batch.passes.shadow = casts;
                     }
                 }
             }
         }
-        let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
-        let reach = view.shadow_reach;
         let mut palette_offsets: Vec<u32> = Vec::new();
         let mut morph_ranges: Vec<MorphRange> = Vec::new();
         for (a, avatar) in self.content.avatars.iter().enumerate() {
