@@ -13,6 +13,7 @@ use crate::panels::{gaze, menu, pose, scene, timeline, visemes};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio};
+use crate::unsaved::UnsavedGuard;
 use crate::viewport::Viewport;
 
 /// Frames drawn before `--screenshot` takes its picture (fonts and layout settle).
@@ -46,6 +47,7 @@ pub struct StudioApp {
     closing: bool,
     last_frame: Option<Instant>,
     playback: Playback,
+    unsaved: UnsavedGuard,
 }
 
 impl StudioApp {
@@ -68,6 +70,7 @@ impl StudioApp {
             closing: false,
             last_frame: None,
             playback: Playback::default(),
+            unsaved: UnsavedGuard::default(),
         }
     }
 
@@ -426,9 +429,10 @@ impl eframe::App for StudioApp {
         egui::CentralPanel::default().show(ui, |ui| self.view(ui, render_state.as_ref()));
         out.extend(self.ask.show(&ctx));
         self.close_guard(&ctx, &mut out);
-        for command in out {
+        for command in self.unsaved.intercept(&self.studio, out) {
             self.studio.apply(command);
         }
+        self.unsaved.show(&ctx, &mut self.studio);
         self.run_effects(render_state.as_ref());
         self.keep_recent();
         self.take_screenshot(&ctx);

@@ -16,4 +16,5 @@ pub mod playback;
 pub mod recent;
 pub mod state;
 pub mod timeline;
+pub mod unsaved;
 pub mod viewport;

@@ -15,6 +15,14 @@ use crate::timeline::{FPS, Timeline};
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 8;
 
+/// The name of the file at `path` (the whole path when it has none).
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 /// What the 3D view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViewSource {
@@ -232,11 +240,11 @@ impl Studio {
             }
             Command::OpenWav(path) => {
                 let line = LineSource::from_wav(&path);
-                self.put_line(path.display().to_string(), line);
+                self.put_line(file_name(&path), line);
             }
             Command::OpenVisemes(path) => {
                 let line = LineSource::from_visemes(&path);
-                self.put_line(path.display().to_string(), line);
+                self.put_line(file_name(&path), line);
             }
             Command::Seek(t) => {
                 self.timeline.seek(t);
@@ -260,7 +268,9 @@ impl Studio {
                 self.view = ViewSource::Timeline;
             }
             Command::New => {
+                let recent = std::mem::take(&mut self.recent);
                 *self = Self::new(Project::default(), None);
+                self.recent = recent;
                 self.say("new project");
             }
             Command::Open(path) => match Project::load(&path) {
