@@ -51,8 +51,7 @@ impl UnsavedGuard {
             _ => "Starting a new project".to_owned(),
         };
         let mut answer = None;
-        egui::Window::new("Unsaved changes")
-            .id(egui::Id::new("unsaved changes on open"))
+        egui::Window::new("Replace the project?")
             .collapsible(false)
             .resizable(false)
             .show(ctx, |ui| {
