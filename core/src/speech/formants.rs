@@ -15,6 +15,8 @@ const STEP_HZ: f32 = 20.0;
 /// Reusable buffers for formant estimation.
 #[derive(Clone, Debug, Default)]
 pub struct FormantTracker {
+    /// Hamming window of the last frame length.
+    window: Vec<f64>,
     frame: Vec<f64>,
     autocorrelation: Vec<f64>,
     lpc: Vec<f64>,
@@ -33,11 +35,15 @@ impl FormantTracker {
             return None;
         }
         // Pre-emphasis (flattens the voice's -6 dB/octave tilt) and a Hamming window.
+        if self.window.len() != n {
+            self.window = (0..n)
+                .map(|i| 0.54 - 0.46 * (std::f64::consts::TAU * i as f64 / (n - 1) as f64).cos())
+                .collect();
+        }
         self.frame.clear();
         let mut previous = 0.0_f64;
-        for (i, &s) in samples.iter().enumerate() {
+        for (&s, w) in samples.iter().zip(&self.window) {
             let x = f64::from(s);
-            let w = 0.54 - 0.46 * (std::f64::consts::TAU * i as f64 / (n - 1) as f64).cos();
             self.frame.push((x - 0.97 * previous) * w);
             previous = x;
         }
@@ -63,11 +69,17 @@ impl FormantTracker {
         let steps = (SEARCH_TOP_HZ / STEP_HZ) as usize;
         for k in 0..=steps {
             let w = std::f64::consts::TAU * f64::from(k as f32 * STEP_HZ) / f64::from(rate);
+            // A(e^jw) = sum a_j e^(-j w j): the phasor turns by e^(-jw) per coefficient.
+            let (step_re, step_im) = (w.cos(), -w.sin());
+            let (mut z_re, mut z_im) = (1.0_f64, 0.0_f64);
             let (mut re, mut im) = (0.0_f64, 0.0_f64);
-            for (j, a) in self.lpc.iter().enumerate() {
-                let phase = w * j as f64;
-                re += a * phase.cos();
-                im -= a * phase.sin();
+            for a in &self.lpc {
+                re += a * z_re;
+                im += a * z_im;
+                (z_re, z_im) = (
+                    z_re * step_re - z_im * step_im,
+                    z_re * step_im + z_im * step_re,
+                );
             }
             self.envelope
                 .push((1.0 / (re * re + im * im).max(1e-30)) as f32);

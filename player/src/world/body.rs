@@ -7,6 +7,7 @@ use glam::{Quat, Vec3};
 use npc_core::asset::Transform;
 use npc_core::asset::animation::{Clip, blend};
 
+use super::foot_ik::FootIkLayer;
 use super::skeleton::Skeleton;
 
 /// What an NPC's body is doing.
@@ -18,12 +19,26 @@ pub enum Activity {
 }
 
 /// What layers may read this frame.
-#[derive(Clone, Copy, Debug)]
-pub struct LayerInput {
+#[derive(Clone, Copy)]
+pub struct LayerInput<'a> {
     pub dt_s: f32,
     pub activity: Activity,
     /// Where the NPC attends to, in the avatar's own space (metres; +Z is its front).
     pub attention: Option<Vec3>,
+    /// Height of the ground below a point, both in the avatar's own space (0 where the
+    /// avatar stands); `None` where there is no ground to follow.
+    pub ground: Option<&'a dyn Fn(Vec3) -> f32>,
+}
+
+impl std::fmt::Debug for LayerInput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LayerInput")
+            .field("dt_s", &self.dt_s)
+            .field("activity", &self.activity)
+            .field("attention", &self.attention)
+            .field("ground", &self.ground.is_some())
+            .finish()
+    }
 }
 
 /// One layer of body animation: changes the local transforms the layers below produced.
@@ -246,7 +261,10 @@ impl Body {
     pub fn new(skeleton: &Skeleton, clips: &[Clip], start_phase_s: f32) -> Self {
         Self {
             clips: ClipLayer::new(clips, start_phase_s),
-            layers: vec![Box::new(LookAtLayer::new(skeleton))],
+            layers: vec![
+                Box::new(FootIkLayer::new(skeleton)),
+                Box::new(LookAtLayer::new(skeleton)),
+            ],
             locals: skeleton.rest.clone(),
         }
     }

@@ -5,6 +5,7 @@
 pub mod body;
 pub mod content;
 mod draw;
+pub mod foot_ik;
 pub mod npc;
 pub mod skeleton;
 

@@ -147,11 +147,18 @@ impl NpcActor {
         } else {
             Activity::Idle
         };
-        let model_inverse = self.model().inverse();
+        let model = self.model();
+        let model_inverse = model.inverse();
+        let ground_below = |p: Vec3| {
+            let w = model.transform_point3(p);
+            let on_ground = Vec3::new(w.x, ground.height(w.x, w.z), w.z);
+            model_inverse.transform_point3(on_ground).y
+        };
         let input = LayerInput {
             dt_s: dt,
             activity,
             attention: attention.map(|a| model_inverse.transform_point3(a)),
+            ground: Some(&ground_below),
         };
         self.body.update(&avatar.skeleton, &input);
         avatar

@@ -21,7 +21,20 @@ pub struct Skeleton {
 impl Skeleton {
     #[must_use]
     pub fn of(asset: &Asset) -> Self {
-        let parents: Vec<Option<usize>> = asset.nodes.iter().map(|n| n.parent).collect();
+        Self::new(
+            asset.nodes.iter().map(|n| n.parent).collect(),
+            asset
+                .nodes
+                .iter()
+                .map(|n| n.name.clone().unwrap_or_default())
+                .collect(),
+            asset.nodes.iter().map(|n| n.transform).collect(),
+        )
+    }
+
+    /// A skeleton of nodes with these parents, names and rest transforms.
+    #[must_use]
+    pub fn new(parents: Vec<Option<usize>>, names: Vec<String>, rest: Vec<Transform>) -> Self {
         let mut order = Vec::with_capacity(parents.len());
         let mut placed = vec![false; parents.len()];
         // The loader guarantees a forest of bounded depth; repeat until every node is placed.
@@ -39,12 +52,8 @@ impl Skeleton {
         }
         Self {
             parents,
-            names: asset
-                .nodes
-                .iter()
-                .map(|n| n.name.clone().unwrap_or_default())
-                .collect(),
-            rest: asset.nodes.iter().map(|n| n.transform).collect(),
+            names,
+            rest,
             order,
         }
     }
