@@ -23,6 +23,18 @@ fn harness(studio: Studio) -> Harness<'static, StudioApp> {
     h
 }
 
+/// Types `path` into the open path window and confirms it.
+fn type_path(h: &mut Harness<'_, StudioApp>, path: &std::path::Path) {
+    h.get_by_role_and_label(Role::TextInput, "File path:")
+        .focus();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::TextInput, "File path:")
+        .type_text(path.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+}
+
 /// The weight the 3D view drew for `target` (on the first mesh that has it).
 fn drawn(h: &Harness<'_, StudioApp>, target: ArkitTarget) -> f32 {
     let app = h.state();
@@ -187,14 +199,7 @@ fn a_file_chosen_by_path_opens_and_recent_projects_outlive_the_studio() {
     let mut h = open(Studio::new(demo_project(), None));
     h.get_by_label("Open WAV or visemes...").click();
     h.run_steps(2);
-    h.get_by_role_and_label(Role::TextInput, "File path:")
-        .focus();
-    h.run_steps(1);
-    h.get_by_role_and_label(Role::TextInput, "File path:")
-        .type_text(visemes.to_str().unwrap());
-    h.run_steps(1);
-    h.get_by_label("OK").click();
-    h.run_steps(2);
+    type_path(&mut h, &visemes);
     let timeline = &h.state().studio.timeline;
     assert!(timeline.label.contains("line.json"), "{}", timeline.label);
     assert!(timeline.bake.is_some());
@@ -243,14 +248,7 @@ fn opening_another_project_over_unsaved_changes_asks_first() {
         h.run_steps(2);
         h.get_by_label("Open...").click();
         h.run_steps(2);
-        h.get_by_role_and_label(Role::TextInput, "File path:")
-            .focus();
-        h.run_steps(1);
-        h.get_by_role_and_label(Role::TextInput, "File path:")
-            .type_text(other.to_str().unwrap());
-        h.run_steps(1);
-        h.get_by_label("OK").click();
-        h.run_steps(2);
+        type_path(h, &other);
     };
     // Cancel keeps everything as it was.
     open(&mut h);
