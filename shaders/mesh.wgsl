@@ -119,6 +119,13 @@ fn fs_masked(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4
     return shade(in, front, base);
 }
 
+// See-through surfaces, blended over what is behind them.
+@fragment
+fn fs_blended(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let base = albedo(in.uv);
+    return vec4<f32>(shade(in, front, base).rgb, base.a);
+}
+
 fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     var n = normalize(in.normal);
     if !front {

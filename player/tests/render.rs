@@ -350,93 +350,20 @@ fn shadows_darken_the_ground_beside_an_npc_and_night_is_darker_than_noon() {
 #[test]
 fn an_instanced_mesh_draws_every_instance() {
     // One red cube placed 64 times (EXT_mesh_gpu_instancing) on an 8 x 8 grid.
-    let mut writer = GlbWriter::new();
-    let material = writer.add_material(
-        &Material {
-            base_color: [0.9, 0.05, 0.05, 1.0],
-            ..Material::default()
-        },
-        &[],
-    );
-    let corners: Vec<[f32; 3]> = (0..8)
-        .map(|i| {
-            let s = |b: u32| if i & b != 0 { 0.4 } else { -0.4 };
-            [s(1), s(2), s(4)]
-        })
-        .collect();
-    let faces = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let mut positions = Vec::new();
-    let mut indices = Vec::new();
-    for f in faces {
-        let base = positions.len() as u32;
-        positions.extend(f.iter().map(|&c| corners[c]));
-        indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
-    }
-    let normals = npc_core::asset::mesh::vertex_normals(&positions, &indices);
-    let mesh = writer.add_mesh(
-        "cube",
-        &[Primitive {
-            positions,
-            normals,
-            indices,
-            material: Some(material),
-            ..Primitive::default()
-        }],
-        &[],
-        &[],
-    );
     let grid: Vec<Vec3> = (0..64)
         .map(|i| Vec3::new((i % 8) as f32 * 2.0 - 7.0, 0.0, (i / 8) as f32 * 2.0 - 7.0))
         .collect();
-    let node = writer.add_node(&Node {
-        name: Some("cubes".to_owned()),
-        parent: None,
-        children: Vec::new(),
-        transform: Transform::IDENTITY,
-        mesh: Some(mesh),
-        skin: None,
-        gpu_instances: grid
-            .iter()
-            .map(|&t| Transform {
-                translation: t,
-                ..Transform::IDENTITY
-            })
-            .collect(),
-    });
-    writer.set_roots(vec![node]);
-    let asset = Asset::from_bytes(&writer.to_glb(), None).unwrap();
+    let red = Material {
+        base_color: [0.9, 0.05, 0.05, 1.0],
+        ..Material::default()
+    };
+    let asset = cubes(&[(red, grid.clone())]);
     assert_eq!(asset.instances[0].transforms.len(), 64);
-
-    let mut meshes = MeshStoreBuilder::default();
-    let stored = meshes.add(&asset).unwrap();
-    let skies =
-        npc_core::procedural::sky::SkyKind::ALL.map(|k| npc_core::procedural::sky::cubemap(k, 8));
     let (w, h) = (256, 256);
-    let mut headless = Headless::new(meshes, &skies, w, h, 1024).unwrap();
-    let mut list = DrawList::default();
-    let id = stored.meshes[0][0];
-    let prim = headless.renderer.store.primitives[id as usize];
-    list.push_instances(id, &prim, &asset.instances[0].transforms);
+    let (mut headless, list) = draw_cubes(&asset, w, h);
     assert_eq!(list.batches.len(), 1, "one instanced draw");
     let camera = Camera::looking_at(Vec3::new(0.0, 20.0, 0.01), Vec3::ZERO);
-    let view = npc_player::render::FrameView {
-        camera,
-        daylight: npc_core::daylight::daylight(0.5, &npc_core::project::SunSettings::default()),
-        fog_start: 80.0,
-        fog_end: 300.0,
-        shadows: true,
-        shadow_reach: npc_player::render::ShadowReach {
-            center: Vec3::ZERO,
-            radius: 15.0,
-        },
-    };
+    let view = cube_view(camera);
     let image = headless.draw_list(&list, &view).unwrap();
     for (i, &c) in grid.iter().enumerate() {
         let (x, y) = project(&camera, w, h, c + Vec3::Y * 0.4);
@@ -545,4 +472,135 @@ fn scene_instances_out_of_view_and_out_of_the_shadow_reach_are_left_out() {
     let view = world.frame_view(away, false);
     world.draw(primitives, &view, 16.0 / 9.0, &mut list);
     assert!(scene_objects(&list) <= world.content.ground_groups.len() as u32);
+}
+
+/// An asset of 0.8 m cubes: for each (material, positions), one cube mesh placed at those
+/// positions (EXT_mesh_gpu_instancing).
+fn cubes(groups: &[(Material, Vec<Vec3>)]) -> Asset {
+    let mut writer = GlbWriter::new();
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|i| {
+            let s = |b: u32| if i & b != 0 { 0.4 } else { -0.4 };
+            [s(1), s(2), s(4)]
+        })
+        .collect();
+    let faces = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let mut roots = Vec::new();
+    for (g, (material, places)) in groups.iter().enumerate() {
+        let material = writer.add_material(material, &[]);
+        let mut positions = Vec::new();
+        let mut indices = Vec::new();
+        for f in faces {
+            let base = positions.len() as u32;
+            positions.extend(f.iter().map(|&c| corners[c]));
+            indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+        let normals = npc_core::asset::mesh::vertex_normals(&positions, &indices);
+        let mesh = writer.add_mesh(
+            &format!("cube {g}"),
+            &[Primitive {
+                positions,
+                normals,
+                indices,
+                material: Some(material),
+                ..Primitive::default()
+            }],
+            &[],
+            &[],
+        );
+        roots.push(
+            writer.add_node(&Node {
+                name: Some(format!("cubes {g}")),
+                parent: None,
+                children: Vec::new(),
+                transform: Transform::IDENTITY,
+                mesh: Some(mesh),
+                skin: None,
+                gpu_instances: places
+                    .iter()
+                    .map(|&t| Transform {
+                        translation: t,
+                        ..Transform::IDENTITY
+                    })
+                    .collect(),
+            }),
+        );
+    }
+    writer.set_roots(roots);
+    Asset::from_bytes(&writer.to_glb(), None).unwrap()
+}
+
+/// A renderer holding `asset` and a draw list of all its instances.
+fn draw_cubes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
+    let mut meshes = MeshStoreBuilder::default();
+    let stored = meshes.add(asset).unwrap();
+    let skies =
+        npc_core::procedural::sky::SkyKind::ALL.map(|k| npc_core::procedural::sky::cubemap(k, 8));
+    let headless = Headless::new(meshes, &skies, w, h, 1024).unwrap();
+    let mut list = DrawList::default();
+    for (group, ids) in asset.instances.iter().zip(&stored.meshes) {
+        let id = ids[0];
+        let prim = headless.renderer.store.primitives[id as usize];
+        list.push_instances(id, &prim, &group.transforms);
+    }
+    (headless, list)
+}
+
+/// Noon light, fog and shadows around the origin, seen by `camera`.
+fn cube_view(camera: Camera) -> npc_player::render::FrameView {
+    npc_player::render::FrameView {
+        camera,
+        daylight: npc_core::daylight::daylight(0.5, &npc_core::project::SunSettings::default()),
+        fog_start: 80.0,
+        fog_end: 300.0,
+        shadows: true,
+        shadow_reach: npc_player::render::ShadowReach {
+            center: Vec3::ZERO,
+            radius: 15.0,
+        },
+    }
+}
+
+#[test]
+fn a_blended_surface_lets_what_is_behind_show_through() {
+    // A half-transparent blue cube in front of an opaque red one, seen from the front.
+    let red = Material {
+        base_color: [0.9, 0.05, 0.05, 1.0],
+        ..Material::default()
+    };
+    let glass = Material {
+        base_color: [0.05, 0.05, 0.9, 0.5],
+        alpha_mode: npc_core::asset::material::AlphaMode::Blend,
+        ..Material::default()
+    };
+    let (w, h) = (128, 128);
+    let camera = Camera::looking_at(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO);
+    let centre = (w / 2, h / 2);
+    let draw = |groups: &[(Material, Vec<Vec3>)]| {
+        let (mut headless, list) = draw_cubes(&cubes(groups), w, h);
+        *headless
+            .draw_list(&list, &cube_view(camera))
+            .unwrap()
+            .get_pixel(centre.0, centre.1)
+    };
+    let both = draw(&[
+        (red.clone(), vec![Vec3::ZERO]),
+        (glass.clone(), vec![Vec3::new(0.0, 0.0, 1.5)]),
+    ]);
+    let red_alone = draw(&[(red, vec![Vec3::ZERO])]);
+    let glass_alone = draw(&[(glass, vec![Vec3::new(0.0, 0.0, 1.5)])]);
+    // Red and blue both come through; neither surface alone gives that pixel.
+    assert!(both[0] > 40 && both[2] > 40, "{both:?}");
+    assert!(both[0] < red_alone[0], "{both:?} vs red {red_alone:?}");
+    assert!(
+        both != glass_alone,
+        "{both:?} vs glass over sky {glass_alone:?}"
+    );
 }

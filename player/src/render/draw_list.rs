@@ -197,7 +197,7 @@ mod tests {
             target_count: targets,
             material: 0,
             skinned: true,
-            masked: false,
+            surface: crate::render::mesh_store::Surface::Opaque,
         }
     }
 

@@ -58,6 +58,17 @@ pub fn instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wg
 }
 
 impl Gpu {
+    /// Anisotropic filtering of textures: 8 samples on a GPU; none on a software rasteriser,
+    /// where it costs seconds a frame.
+    #[must_use]
+    pub fn anisotropy(&self) -> u16 {
+        if self.info.device_type == wgpu::DeviceType::Cpu {
+            1
+        } else {
+            8
+        }
+    }
+
     /// Opens the best adapter; with a surface, only adapters that can present to it.
     pub fn open(
         instance: wgpu::Instance,

@@ -1,11 +1,12 @@
-//! Material bind groups: the material's uniform, its base-colour texture (sRGB; a white texel
-//! when it has none) and a repeating linear sampler.
+//! Material bind groups: the material's uniform, its base-colour texture (sRGB with mipmaps; a
+//! white texel when it has none) and a repeating trilinear, anisotropic sampler.
 
 use npc_core::asset::material::Texture;
 use wgpu::util::DeviceExt;
 
 use super::gpu::Gpu;
 use super::gpu_types::GpuMaterial;
+use super::mip_chain::mip_chain;
 
 /// The layout of group 1 and the sampler every material shares.
 #[derive(Debug)]
@@ -15,8 +16,9 @@ pub struct MaterialLayout {
 }
 
 impl MaterialLayout {
+    /// The layout and a sampler filtering up to `anisotropy` samples along a slope (1: none).
     #[must_use]
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, anisotropy: u16) -> Self {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("material"),
             entries: &[
@@ -54,15 +56,19 @@ impl MaterialLayout {
             address_mode_v: wgpu::AddressMode::Repeat,
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            anisotropy_clamp: anisotropy.clamp(1, 16),
             ..wgpu::SamplerDescriptor::default()
         });
         Self { layout, sampler }
     }
 }
 
-/// Uploads an RGBA8 sRGB texture.
+/// Uploads an RGBA8 sRGB texture with its mipmaps.
 #[must_use]
 pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
+    let levels = mip_chain(texture);
+    let data: Vec<u8> = levels.iter().flat_map(|l| l.2.iter().copied()).collect();
     gpu.device.create_texture_with_data(
         &gpu.queue,
         &wgpu::TextureDescriptor {
@@ -72,7 +78,7 @@ pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
                 height: texture.height.max(1),
                 depth_or_array_layers: 1,
             },
-            mip_level_count: 1,
+            mip_level_count: levels.len() as u32,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: wgpu::TextureFormat::Rgba8UnormSrgb,
@@ -80,7 +86,7 @@ pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
             view_formats: &[],
         },
         wgpu::util::TextureDataOrder::LayerMajor,
-        &texture.rgba,
+        &data,
     )
 }
 

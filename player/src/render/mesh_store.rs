@@ -40,9 +40,20 @@ pub struct GpuPrimitive {
     /// Index into the store's materials.
     pub material: u32,
     pub skinned: bool,
-    /// Its material cuts holes by alpha (drawn by the pipelines that discard; everything else
-    /// keeps early depth testing).
-    pub masked: bool,
+    /// How its material treats alpha (which pipelines draw it).
+    pub surface: Surface,
+}
+
+/// How a material treats alpha.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// Alpha ignored: drawn without discard, so the depth test runs before shading.
+    Opaque,
+    /// Holes where alpha is under the cutoff (grass, leaves).
+    Masked,
+    /// See-through: blended over what is behind, after everything opaque, far to near;
+    /// casts shadows as a mask at one half.
+    Blended,
 }
 
 /// The primitives of one added asset: `meshes[mesh]` lists the ids of that mesh's primitives.
@@ -56,6 +67,7 @@ pub struct StoredAsset {
 struct PendingMaterial {
     uniform: GpuMaterial,
     texture: Option<Texture>,
+    surface: Surface,
 }
 
 /// Collects assets on the CPU.
@@ -113,11 +125,11 @@ impl MeshStoreBuilder {
             let texture = m
                 .base_color_texture
                 .and_then(|t| asset.textures.get(t).cloned().flatten());
-            let alpha_cutoff = match m.alpha_mode {
-                AlphaMode::Opaque => 0.0,
-                AlphaMode::Mask { cutoff } => cutoff,
-                // Blended materials are drawn as masks at one half.
-                AlphaMode::Blend => 0.5,
+            let (surface, alpha_cutoff) = match m.alpha_mode {
+                AlphaMode::Opaque => (Surface::Opaque, 0.0),
+                AlphaMode::Mask { cutoff } => (Surface::Masked, cutoff),
+                // The cutoff of a blended material shapes its shadow.
+                AlphaMode::Blend => (Surface::Blended, 0.5),
             };
             tracing::trace!("material {i}: {:?}", m.name);
             self.materials.push(PendingMaterial {
@@ -127,6 +139,7 @@ impl MeshStoreBuilder {
                     pad: [0.0; 3],
                 },
                 texture,
+                surface,
             });
         }
         let mut stored = StoredAsset::default();
@@ -181,10 +194,10 @@ impl MeshStoreBuilder {
                     target_count: count(p.targets.len(), "targets")?,
                     material: count(material, "materials")?,
                     skinned,
-                    masked: self
+                    surface: self
                         .materials
                         .get(material)
-                        .is_some_and(|m| m.uniform.alpha_cutoff > 0.0),
+                        .map_or(Surface::Opaque, |m| m.surface),
                 });
             }
             stored.meshes.push(ids);
@@ -201,6 +214,7 @@ impl MeshStoreBuilder {
                 pad: [0.0; 3],
             },
             texture: None,
+            surface: Surface::Opaque,
         });
         self.materials.len() - 1
     }

@@ -11,6 +11,7 @@ pub mod gpu_types;
 pub mod grow_buffer;
 pub mod materials;
 pub mod mesh_store;
+pub mod mip_chain;
 pub mod offscreen;
 pub mod pipelines;
 pub mod renderer;

@@ -2,6 +2,7 @@
 //! sky) for one colour format.
 
 use super::materials::MaterialLayout;
+use super::mesh_store::Surface;
 use super::shaders;
 use super::shadow_map::SHADOW_FORMAT;
 
@@ -101,7 +102,7 @@ pub struct Layouts {
 
 impl Layouts {
     #[must_use]
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, anisotropy: u16) -> Self {
         let frame = frame_layout(device, wgpu::ShaderStages::VERTEX, true);
         let frame_compute = frame_layout(device, wgpu::ShaderStages::COMPUTE, false);
         let deform = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -142,7 +143,7 @@ impl Layouts {
             frame,
             frame_compute,
             deform,
-            material: MaterialLayout::new(device),
+            material: MaterialLayout::new(device, anisotropy),
             shadow,
             sky,
         }
@@ -160,17 +161,23 @@ pub struct Pipelines {
     pub samples: u32,
 }
 
-/// A pass's pipelines for opaque surfaces (early depth test) and alpha-masked ones (discard).
+/// A pass's pipelines for opaque surfaces (early depth test), alpha-masked ones (discard) and
+/// blended ones (the main pass only; the shadow pass draws them as masks).
 #[derive(Debug)]
 pub struct MeshPipelines {
     pub opaque: wgpu::RenderPipeline,
     pub masked: wgpu::RenderPipeline,
+    pub blended: Option<wgpu::RenderPipeline>,
 }
 
 impl MeshPipelines {
     #[must_use]
-    pub fn for_surface(&self, masked: bool) -> &wgpu::RenderPipeline {
-        if masked { &self.masked } else { &self.opaque }
+    pub fn for_surface(&self, surface: Surface) -> &wgpu::RenderPipeline {
+        match surface {
+            Surface::Opaque => &self.opaque,
+            Surface::Masked => &self.masked,
+            Surface::Blended => self.blended.as_ref().unwrap_or(&self.masked),
+        }
     }
 }
 
@@ -235,17 +242,23 @@ impl Pipelines {
             cull_mode: None,
             ..wgpu::PrimitiveState::default()
         };
-        let depth = |format, bias| {
+        let depth = |format, bias, write| {
             Some(wgpu::DepthStencilState {
                 format,
-                depth_write_enabled: Some(true),
+                depth_write_enabled: Some(write),
                 depth_compare: Some(wgpu::CompareFunction::Less),
                 stencil: wgpu::StencilState::default(),
                 bias,
             })
         };
         let color = [Some(color_format.into())];
+        let color_blended = [Some(wgpu::ColorTargetState {
+            format: color_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
         let mesh_pipeline = |label: &str, shadow: bool, fragment: Option<&str>| {
+            let blended = fragment == Some("fs_blended");
             let (layout, vertex, multisample, format, bias, targets): (_, _, _, _, _, &[_]) =
                 if shadow {
                     (
@@ -267,7 +280,7 @@ impl Pipelines {
                         multisample,
                         DEPTH_FORMAT,
                         wgpu::DepthBiasState::default(),
-                        &color,
+                        if blended { &color_blended } else { &color },
                     )
                 };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -280,7 +293,8 @@ impl Pipelines {
                     buffers: &[],
                 },
                 primitive,
-                depth_stencil: depth(format, bias),
+                // See-through surfaces test depth but do not hide what is drawn after them.
+                depth_stencil: depth(format, bias, !blended),
                 multisample,
                 fragment: fragment.map(|entry| wgpu::FragmentState {
                     module: &mesh,
@@ -295,11 +309,13 @@ impl Pipelines {
         let main = MeshPipelines {
             opaque: mesh_pipeline("main opaque", false, Some("fs_main")),
             masked: mesh_pipeline("main masked", false, Some("fs_masked")),
+            blended: Some(mesh_pipeline("main blended", false, Some("fs_blended"))),
         };
         let shadow = MeshPipelines {
             // Depth only: no fragment stage at all.
             opaque: mesh_pipeline("shadow opaque", true, None),
             masked: mesh_pipeline("shadow masked", true, Some("fs_shadow_masked")),
+            blended: None,
         };
         let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("sky"),

@@ -1,11 +1,11 @@
 //! The renderer: long-lived pipelines and meshes, per-frame buffers, and the three passes of a
 //! frame (shadow map from the sun, lit meshes, sky behind them).
 
-use super::draw_list::DrawList;
+use super::draw_list::{Batch, DrawList};
 use super::frame_buffers::FrameBuffers;
 use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
-use super::mesh_store::{MeshStore, MeshStoreBuilder, StoreError};
+use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, Surface};
 use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
 use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, sky_bind_group};
@@ -57,7 +57,7 @@ impl Renderer {
         shadow_size: u32,
     ) -> Result<Self, RendererError> {
         let device = &gpu.device;
-        let layouts = Layouts::new(device);
+        let layouts = Layouts::new(device, gpu.anisotropy());
         let pipelines = Pipelines::new(device, &layouts, color_format, samples);
         let store = meshes.build(gpu, &layouts.material)?;
         let frame = FrameBuffers::new(device, &layouts, &store);
@@ -140,10 +140,17 @@ impl Renderer {
         view
     }
 
-    /// Draws the batches of one pass (`shadow`: the shadow pass, else the main pass).
-    /// Draws the list's batches for one pass: opaque surfaces first (in list order, near NPCs
-    /// first), then the alpha-masked ones.
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList, shadow: bool) {
+    /// Draws the list's batches of `surfaces` for one pass (`shadow`: the shadow pass, else
+    /// the main pass), each kind with its pipeline: opaque and masked surfaces in list order
+    /// (near NPCs first), blended ones in reverse (far first). The shadow pass draws blended
+    /// surfaces with the masked ones.
+    fn draw_meshes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        list: &DrawList,
+        shadow: bool,
+        surfaces: &[Surface],
+    ) {
         let pipelines = if shadow {
             &self.pipelines.shadow
         } else {
@@ -151,21 +158,29 @@ impl Renderer {
         };
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
-        for masked in [false, true] {
-            pass.set_pipeline(pipelines.for_surface(masked));
-            self.draw_surfaces(pass, list, shadow, masked);
+        for &surface in surfaces {
+            pass.set_pipeline(pipelines.for_surface(surface));
+            let drawn = |p: &GpuPrimitive| {
+                p.surface == surface
+                    || (shadow && surface == Surface::Masked && p.surface == Surface::Blended)
+            };
+            if surface == Surface::Blended {
+                self.draw_surfaces(pass, list.batches.iter().rev(), shadow, drawn);
+            } else {
+                self.draw_surfaces(pass, list.batches.iter(), shadow, drawn);
+            }
         }
     }
 
-    fn draw_surfaces(
+    fn draw_surfaces<'b>(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
-        list: &DrawList,
+        batches: impl Iterator<Item = &'b Batch>,
         shadow: bool,
-        masked: bool,
+        drawn: impl Fn(&GpuPrimitive) -> bool,
     ) {
         let mut material = u32::MAX;
-        for batch in &list.batches {
+        for batch in batches {
             let (wanted, lod) = if shadow {
                 (batch.passes.shadow, batch.shadow_lod)
             } else {
@@ -175,7 +190,7 @@ impl Renderer {
                 continue;
             };
             let range = p.lods[usize::from(lod).min(p.lods.len() - 1)];
-            if !wanted || p.masked != masked || range.count == 0 || batch.count == 0 {
+            if !wanted || !drawn(p) || range.count == 0 || batch.count == 0 {
                 continue;
             }
             if p.material != material {
@@ -229,7 +244,7 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            self.draw_meshes(&mut pass, list, true);
+            self.draw_meshes(&mut pass, list, true, &[Surface::Opaque, Surface::Masked]);
         }
         let depth = self.depth_view(&gpu.device, target.width, target.height);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -260,11 +275,13 @@ impl Renderer {
             multiview_mask: None,
         });
         pass.set_bind_group(2, &self.shadow.group, &[]);
-        self.draw_meshes(&mut pass, list, false);
+        self.draw_meshes(&mut pass, list, false, &[Surface::Opaque, Surface::Masked]);
         pass.set_pipeline(&self.pipelines.sky);
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_bind_group(1, &self.sky_group, &[]);
         pass.draw(0..3, 0..1);
+        // See-through surfaces last, over the sky too.
+        self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
     }
 }
 
@@ -273,7 +290,8 @@ impl Renderer {
 fn every_pixel_drawn() -> wgpu::LoadOp<wgpu::Color> {
     // SAFETY: `LoadOp::DontCare` leaves the colour target undefined at the start of the pass;
     // it is sound when every pixel (every sample) is written before the pass stores it. The
-    // main pass always ends with the sky: a triangle over the whole target at the far plane,
+    // main pass always draws the sky after the opaque and masked surfaces (before blended
+    // ones, which only blend over what is there): a triangle over the whole target at the far plane,
     // depth-tested `LessEqual` against depth cleared to the far plane, with no discard and
     // no blending, so it writes every sample no mesh wrote (discarded mask fragments leave
     // depth at the far plane, so the sky writes those too).
