@@ -58,14 +58,15 @@ pub fn instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wg
 }
 
 impl Gpu {
-    /// Anisotropic filtering of textures: 8 samples on a GPU; none on a software rasteriser,
+    /// Anisotropic filtering of textures: 4 samples on a GPU (on an H200 at 100 NPCs, 1080p:
+    /// 2.06 ms a frame with none, 2.10 with 4, 2.15 with 8); none on a software rasteriser,
     /// where it costs seconds a frame.
     #[must_use]
     pub fn anisotropy(&self) -> u16 {
         if self.info.device_type == wgpu::DeviceType::Cpu {
             1
         } else {
-            8
+            4
         }
     }
 
