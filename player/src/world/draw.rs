@@ -1,5 +1,5 @@
-//! Drawing the world: the scene's instances, then every NPC the frame needs, batched per
-//! avatar primitive and level of detail. NPCs outside the view are left out of the main pass,
+//! Drawing the world: every NPC the frame needs, batched per avatar primitive and level of
+//! detail, then the scene's instances. NPCs outside the view are left out of the main pass,
 //! NPCs outside the shadow's reach out of the shadow pass; far NPCs use coarser triangles.
 
 use glam::{Mat4, Vec3};
@@ -61,34 +61,6 @@ impl World {
         list.clear();
         let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
         let reach = view.shadow_reach;
-        let scene = &self.content.scene;
-        let mut kept = Vec::new();
-        for (g, group) in scene.asset.instances.iter().enumerate() {
-            let casts = !self.content.ground_groups.contains(&g);
-            // Instances the view sees, or whose shadow may fall where it looks.
-            kept.clear();
-            let spheres = self.content.scene_spheres.get(g);
-            for (i, m) in group.transforms.iter().enumerate() {
-                let needed = spheres.and_then(|s| s.get(i)).is_none_or(|&(c, r)| {
-                    frustum.sees_sphere(c, r)
-                        || (casts && view.shadows && c.distance(reach.center) < reach.radius + r)
-                });
-                if needed {
-                    kept.push(*m);
-                }
-            }
-            if kept.is_empty() {
-                continue;
-            }
-            for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
-                if let Some(p) = primitives.get(id as usize) {
-                    list.push_instances(id, p, &kept);
-                    if let Some(batch) = list.batches.last_mut() {
-                        batch.passes.shadow = casts;
-                    }
-                }
-            }
-        }
         let mut palette_offsets: Vec<u32> = Vec::new();
         let mut morph_ranges: Vec<MorphRange> = Vec::new();
         for (a, avatar) in self.content.avatars.iter().enumerate() {
@@ -165,6 +137,47 @@ impl World {
                         let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
                         (npc.model() * joint * local, None, weights(p, g.mesh))
                     });
+                }
+            }
+        }
+        // The scene after the NPCs: near NPCs hide ground and plants, which then fail the
+        // depth test before they are shaded.
+        self.draw_scene(primitives, view, &frustum, list);
+    }
+
+    /// The scene's instances the view sees, or whose shadow may fall where it looks.
+    fn draw_scene(
+        &self,
+        primitives: &[GpuPrimitive],
+        view: &FrameView,
+        frustum: &Frustum,
+        list: &mut DrawList,
+    ) {
+        let reach = view.shadow_reach;
+        let scene = &self.content.scene;
+        let mut kept = Vec::new();
+        for (g, group) in scene.asset.instances.iter().enumerate() {
+            let casts = !self.content.ground_groups.contains(&g);
+            kept.clear();
+            let spheres = self.content.scene_spheres.get(g);
+            for (i, m) in group.transforms.iter().enumerate() {
+                let needed = spheres.and_then(|s| s.get(i)).is_none_or(|&(c, r)| {
+                    frustum.sees_sphere(c, r)
+                        || (casts && view.shadows && c.distance(reach.center) < reach.radius + r)
+                });
+                if needed {
+                    kept.push(*m);
+                }
+            }
+            if kept.is_empty() {
+                continue;
+            }
+            for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
+                if let Some(p) = primitives.get(id as usize) {
+                    list.push_instances(id, p, &kept);
+                    if let Some(batch) = list.batches.last_mut() {
+                        batch.passes.shadow = casts;
+                    }
                 }
             }
         }
