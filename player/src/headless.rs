@@ -97,6 +97,12 @@ impl Headless {
             .and_then(|t| t.read(&self.gpu, !list.chunks.is_empty(), view.shadows))
     }
 
+    /// Records and submits a frame without timestamps and without waiting for it.
+    pub fn submit_untimed(&mut self, list: &DrawList, view: &FrameView) -> wgpu::SubmissionIndex {
+        let encoder = self.record(list, view, false);
+        self.gpu.queue.submit([encoder.finish()])
+    }
+
     /// Draws `list` and reads the frame back.
     pub fn draw_list(&mut self, list: &DrawList, view: &FrameView) -> anyhow::Result<RgbaImage> {
         let mut encoder = self.record(list, view, false);
