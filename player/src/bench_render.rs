@@ -96,6 +96,42 @@ fn crowd(project: &mut Project, n: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Frame step of the benchmark, seconds.
+const DT: f32 = 1.0 / 60.0;
+
+/// One frame's CPU work at `t_ms`: every NPC animated (each speaking from its own point in the
+/// line), active targets forced when asked, and the draw list. Returns the frame's view.
+fn animate(
+    world: &mut World,
+    headless: &Headless,
+    options: &BenchOptions,
+    camera: crate::render::Camera,
+    t_ms: f64,
+    line_ms: f64,
+    list: &mut crate::render::DrawList,
+) -> crate::render::FrameView {
+    world.update(DT, camera.position, &|i| {
+        (t_ms + i as f64 * 377.0) % line_ms
+    });
+    if let Some(k) = options.active_targets {
+        for npc in &mut world.npcs {
+            for weights in &mut npc.weights {
+                for (t, w) in weights.iter_mut().enumerate() {
+                    *w = if t < k {
+                        0.3 + 0.2 * ((t_ms * 0.001 + t as f64).sin() as f32)
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+    }
+    let view = world.frame_view(camera, options.shadows);
+    let aspect = options.width as f32 / options.height as f32;
+    world.draw(&headless.renderer.store.primitives, &view, aspect, list);
+    view
+}
+
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut project = Project::load(&options.project)?;
@@ -125,7 +161,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let side = (options.npcs as f32).sqrt() * 1.5;
     let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
     let camera = crate::render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
-    let dt = 1.0 / 60.0;
+    let dt = DT;
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
@@ -137,29 +173,8 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
-        world.update(dt, camera.position, &|i| {
-            (t_ms + i as f64 * 377.0) % line_ms
-        });
-        if let Some(k) = options.active_targets {
-            for npc in &mut world.npcs {
-                for weights in &mut npc.weights {
-                    for (t, w) in weights.iter_mut().enumerate() {
-                        *w = if t < k {
-                            0.3 + 0.2 * ((t_ms * 0.001 + t as f64).sin() as f32)
-                        } else {
-                            0.0
-                        };
-                    }
-                }
-            }
-        }
-        let view = world.frame_view(camera, options.shadows);
-        let aspect = options.width as f32 / options.height as f32;
-        world.draw(
-            &headless.renderer.store.primitives,
-            &view,
-            aspect,
-            &mut list,
+        let view = animate(
+            &mut world, &headless, options, camera, t_ms, line_ms, &mut list,
         );
         let cpu_start = Instant::now();
         let gpu_ms = headless.submit(&list, &view);
@@ -199,16 +214,8 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let sustained_start = Instant::now();
     for frame in 0..options.frames {
         let t_ms = f64::from(frame + options.frames + warmup) * f64::from(dt) * 1000.0;
-        world.update(dt, camera.position, &|i| {
-            (t_ms + i as f64 * 377.0) % line_ms
-        });
-        let view = world.frame_view(camera, options.shadows);
-        let aspect = options.width as f32 / options.height as f32;
-        world.draw(
-            &headless.renderer.store.primitives,
-            &view,
-            aspect,
-            &mut list,
+        let view = animate(
+            &mut world, &headless, options, camera, t_ms, line_ms, &mut list,
         );
         in_flight.push_back(headless.submit_untimed(&list, &view));
         if in_flight.len() > 2
