@@ -1,5 +1,5 @@
 //! Prints what the audio analysis measures in a WAV, frame by frame (voiced frames only):
-//! level, formants, tilt, hiss and the smoothed viseme scores. For tuning the analysis.
+//! level, first two formants, tilt, hiss and the smoothed viseme scores. For tuning the analysis.
 //!
 //! `cargo run --example analysis_dump -- FILE.wav`
 
@@ -31,12 +31,11 @@ fn main() -> ExitCode {
         }
         let scores: Vec<String> = scores.iter().map(|s| format!("{s:.2}")).collect();
         println!(
-            "{:6.0} ms {:6.1} dB  F1 {:5.0} F2 {:5.0} F3 {:5.0}  tilt {:6.1} hiss {:4.2} | {}",
+            "{:6.0} ms {:6.1} dB  F1 {:5.0} F2 {:5.0}  tilt {:6.1} hiss {:4.2} | {}",
             f.time_ms,
             f.level_db,
             f.f1_hz,
             f.f2_hz,
-            f.f3_hz,
             f.tilt_db,
             f.hiss,
             scores.join(" ")

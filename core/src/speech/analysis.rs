@@ -75,7 +75,6 @@ pub struct FrameFeatures {
     /// First and second formant, Hz (0 where the frame has none).
     pub f1_hz: f32,
     pub f2_hz: f32,
-    pub f3_hz: f32,
 }
 
 /// Per-frame features and smoothed scores of an audio clip.
@@ -104,24 +103,14 @@ impl Analysis {
     }
 }
 
-fn band_energy(spectrum: &[f32], bin_hz: f32, lo: f32, hi: f32) -> (f32, f32) {
-    let mut energy = 0.0;
-    let mut weighted = 0.0;
-    for (i, &p) in spectrum.iter().enumerate() {
-        let f = i as f32 * bin_hz;
-        if f >= lo && f < hi {
-            energy += p;
-            weighted += p * f;
-        }
-    }
-    (
-        energy,
-        if energy > 0.0 {
-            weighted / energy
-        } else {
-            (lo + hi) / 2.0
-        },
-    )
+/// Energy of the spectrum between `lo` and `hi` Hz.
+fn band_energy(spectrum: &[f32], bin_hz: f32, lo: f32, hi: f32) -> f32 {
+    spectrum
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| (lo..hi).contains(&(i as f32 * bin_hz)))
+        .map(|(_, &p)| p)
+        .sum()
 }
 
 /// A soft "how much is x above a" ramp from a to b.
@@ -158,9 +147,9 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
             *p = c.norm_sqr();
         }
         let total: f32 = power.iter().sum();
-        let (below, _) = band_energy(&power, bin_hz, 80.0, 900.0);
-        let (above, _) = band_energy(&power, bin_hz, 900.0, 4000.0);
-        let (hiss, _) = band_energy(&power, bin_hz, 4000.0, 11_000.0);
+        let below = band_energy(&power, bin_hz, 80.0, 900.0);
+        let above = band_energy(&power, bin_hz, 900.0, 4000.0);
+        let hiss = band_energy(&power, bin_hz, 4000.0, 11_000.0);
         let tiny = 1e-12;
         let frame = &samples[start.min(samples.len())..(start + window).min(samples.len())];
         let (f1_hz, f2_hz) = formants.measure(frame, sample_rate).unwrap_or((0.0, 0.0));
@@ -171,7 +160,6 @@ pub fn analyse(samples: &[f32], sample_rate: u32, settings: &AnalysisSettings) -
             hiss: hiss / (total + tiny),
             f1_hz,
             f2_hz,
-            f3_hz: formants.f3,
         };
         raw.push((features, 10.0 * (total + tiny).log10()));
         start += hop;

@@ -22,8 +22,6 @@ pub struct FormantTracker {
     lpc: Vec<f64>,
     scratch: Vec<f64>,
     envelope: Vec<f32>,
-    /// The third formant of the last frame measured, Hz (0 when none was found).
-    pub f3: f32,
 }
 
 impl FormantTracker {
@@ -103,7 +101,6 @@ impl FormantTracker {
             .map(|(_, &k)| refine(e, k) * STEP_HZ);
         let f1 = peaks.next()?;
         let f2 = peaks.next()?;
-        self.f3 = peaks.next().unwrap_or(0.0);
         Some((f1, f2))
     }
 }

@@ -87,12 +87,6 @@ impl PlayingLine {
         }
     }
 
-    /// Whether the line is heard through a sound device (not the offline clock).
-    #[must_use]
-    pub fn is_heard(&self) -> bool {
-        self.sound.is_some()
-    }
-
     #[must_use]
     pub fn duration_ms(&self) -> f64 {
         self.duration_ms

@@ -166,8 +166,6 @@ impl AudioOut {
 mod tests {
     use std::time::Duration;
 
-    use rodio::Source;
-
     use super::*;
 
     #[test]
@@ -219,8 +217,8 @@ mod tests {
         assert!((mixed[1_000] - 0.375).abs() < 1e-3, "{}", mixed[1_000]);
         assert!((mixed[6_000] - 0.125).abs() < 1e-3, "{}", mixed[6_000]);
         assert!(mixed[10_000].abs() < 1e-6, "{}", mixed[10_000]);
+        // The lines play until dropped.
         drop((a, b));
-        assert_eq!(source.channels(), ChannelCount::MIN);
     }
 
     #[test]

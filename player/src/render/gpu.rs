@@ -58,9 +58,9 @@ pub fn instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wg
 }
 
 impl Gpu {
-    /// Anisotropic filtering of textures: 4 samples on a GPU (on an H200 at 100 NPCs, 1080p:
-    /// 2.06 ms a frame with none, 2.10 with 4, 2.15 with 8); none on a software rasteriser,
-    /// where it costs seconds a frame.
+    /// Anisotropic filtering of textures: 4 samples on a GPU (what 1, 4 and 8 cost on an H200
+    /// is in docs/performance.md); none on a software rasteriser, where it costs seconds a
+    /// frame.
     #[must_use]
     pub fn anisotropy(&self) -> u16 {
         if self.info.device_type == wgpu::DeviceType::Cpu {

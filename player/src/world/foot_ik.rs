@@ -28,6 +28,9 @@ pub struct FootIkLayer {
     pelvis: Option<usize>,
     legs: Vec<Leg>,
     world: Vec<Mat4>,
+    /// How far the ground under each leg's foot lies above the clip's flat ground (reused
+    /// each frame: the layer runs for every NPC every frame).
+    lifts: Vec<f32>,
 }
 
 impl FootIkLayer {
@@ -46,6 +49,7 @@ impl FootIkLayer {
             pelvis: skeleton.find("Hips"),
             legs: ["Left", "Right"].into_iter().filter_map(leg).collect(),
             world: Vec::new(),
+            lifts: Vec::new(),
         }
     }
 }
@@ -59,16 +63,13 @@ impl BodyLayer for FootIkLayer {
         skeleton.world_into(locals, &mut self.world);
         // How far each foot's ground lies above (+) or below (-) the flat ground the clip
         // was made on (the avatar's origin plane).
-        let lifts: Vec<f32> = self
-            .legs
-            .iter()
-            .map(|leg| {
-                let ankle = self.world[leg.ankle].w_axis.truncate();
-                let lift = ground(ankle);
-                if lift.is_finite() { lift } else { 0.0 }
-            })
-            .collect();
-        let drop = lifts
+        self.lifts.clear();
+        for leg in &self.legs {
+            let lift = ground(self.world[leg.ankle].w_axis.truncate());
+            self.lifts.push(if lift.is_finite() { lift } else { 0.0 });
+        }
+        let drop = self
+            .lifts
             .iter()
             .copied()
             .fold(0.0_f32, f32::min)
@@ -85,7 +86,8 @@ impl BodyLayer for FootIkLayer {
             }
             skeleton.world_into(locals, &mut self.world);
         }
-        for (leg, lift) in self.legs.clone().into_iter().zip(lifts) {
+        for (i, &leg) in self.legs.iter().enumerate() {
+            let lift = self.lifts[i];
             let ankle = self.world[leg.ankle].w_axis.truncate();
             // Where the clip put the ankle, raised by the ground under it.
             let target = Vec3::new(ankle.x, ankle.y - drop + lift, ankle.z);
