@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::Path;
 
+use npc_core::LineCue;
 use npc_core::face::FaceSettings;
 use npc_core::project::Project;
 use npc_core::timeline::{BakeOptions, BakeReport, bake};
@@ -37,21 +38,21 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
     .unwrap();
 
     let track = npc_player::bake::read_track(&line).unwrap();
+    let cue = LineCue::from_track(track.clone());
     let settings: FaceSettings = project.face;
     let options = BakeOptions {
         fps: 50.0,
         seed: 11,
         speaking: true,
         duration_ms: None,
-        loudness: None,
     };
-    let baked = bake(&settings, &track, &options).unwrap();
+    let baked = bake(&settings, &cue, &options).unwrap();
     let expected =
         serde_json::to_vec(&BakeReport::new(&baked, &track, &settings.table, &options)).unwrap();
     assert_eq!(fs::read(&out).unwrap(), expected);
 
     // And the project's settings really reached the animator.
-    let defaults = bake(&FaceSettings::default(), &track, &options).unwrap();
+    let defaults = bake(&FaceSettings::default(), &cue, &options).unwrap();
     let default_json = serde_json::to_vec(&BakeReport::new(
         &defaults,
         &track,

@@ -3,6 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use npc_core::LineCue;
 use npc_core::face::{FaceAnimator, FaceSettings};
 use npc_core::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::timeline::{self, BakeOptions};
@@ -28,8 +29,8 @@ fn one_frame(c: &mut Criterion) {
     let track = speech(60.0);
     let end = track.last_offset_ms();
     let mut face = FaceAnimator::new(FaceSettings::default(), 7);
-    face.set_speaking(true);
-    face.speak(&track);
+    let cue = LineCue::from_track(track.clone());
+    face.start_line(&cue);
     let dt = 1000.0 / 60.0;
     let mut t = 0.0;
     c.bench_function("face_animator_update_60fps", |b| {
@@ -37,7 +38,7 @@ fn one_frame(c: &mut Criterion) {
             t += dt;
             if t > end {
                 t = 0.0;
-                face.speak(&track);
+                face.start_line(&cue);
             }
             let frame = face
                 .update(black_box(t), black_box(dt))
@@ -50,6 +51,7 @@ fn one_frame(c: &mut Criterion) {
 fn bake_30s(c: &mut Criterion) {
     let track = speech(30.0);
     let settings = FaceSettings::default();
+    let cue = LineCue::from_track(track);
     let options = BakeOptions {
         fps: 60.0,
         duration_ms: Some(30_000.0),
@@ -57,7 +59,7 @@ fn bake_30s(c: &mut Criterion) {
     };
     c.bench_function("bake_30s_60fps_all_stages", |b| {
         b.iter(|| {
-            let bake = timeline::bake(&settings, black_box(&track), &options).expect("bake");
+            let bake = timeline::bake(&settings, black_box(&cue), &options).expect("bake");
             black_box(bake.frames.len());
         });
     });

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::blink::{BlinkSettings, Blinker};
 use crate::gaze::{Gaze, GazeSettings, GazeState};
+use crate::line_cue::LineCue;
 use crate::lipsync::{
     LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
     bilabial, jaw_amount, target,
@@ -160,48 +161,51 @@ impl FaceAnimator {
         self.settings = settings;
     }
 
-    /// Whether this face is the one talking (speakers look away more than listeners).
-    pub fn set_speaking(&mut self, speaking: bool) {
-        self.speaking = speaking;
-    }
-
-    #[must_use]
-    pub fn is_speaking(&self) -> bool {
-        self.speaking
-    }
-
-    /// Starts a new utterance with a complete track; its audio clock starts at 0.
-    pub fn speak(&mut self, track: &VisemeTrack) {
+    /// Starts performing a line: its track on a fresh audio clock, the jaw on its loudness
+    /// (when it has audio), and the face marked as the speaker (speakers look away more than
+    /// listeners). Every path that speaks calls this, so they animate alike.
+    pub fn start_line(&mut self, cue: &LineCue) {
         self.track.clear();
-        for event in track.events() {
+        for event in cue.track.events() {
             // The source track is already validated, so pushing cannot fail.
             let _ = self.track.push(*event);
         }
         self.track.finish();
         self.feed = None;
-        self.loudness = None;
+        self.loudness = cue.loudness.clone();
         self.last_audio_ms = None;
+        self.speaking = true;
     }
 
-    /// Gives the current utterance's loudness so the jaw follows it (until the next utterance).
-    pub fn set_loudness(&mut self, loudness: Loudness) {
-        self.loudness = Some(loudness);
-    }
-
-    /// Starts a new utterance whose track arrives in pieces through `feed`.
-    pub fn speak_streamed(&mut self, feed: TrackReceiver) {
+    /// Starts performing a line whose track arrives in pieces through `feed` (a streaming
+    /// speech engine); the face is the speaker, as with [`Self::start_line`].
+    pub fn start_streamed_line(&mut self, feed: TrackReceiver) {
         self.track.clear();
         self.feed = Some(feed);
         self.loudness = None;
         self.last_audio_ms = None;
+        self.speaking = true;
     }
 
-    /// Ends the utterance: the mouth eases back to rest.
-    pub fn stop(&mut self) {
+    /// Ends the line: the mouth eases back to rest and the face listens again.
+    pub fn end_line(&mut self) {
         self.track.clear();
         self.feed = None;
         self.loudness = None;
         self.last_audio_ms = None;
+        self.speaking = false;
+    }
+
+    /// Marks the face as speaker or listener without changing its line: for tuning a
+    /// listener's gaze over a line in `bake --speaking false` and the studio.
+    pub fn set_speaking(&mut self, speaking: bool) {
+        self.speaking = speaking;
+    }
+
+    /// Whether this face is the one talking.
+    #[must_use]
+    pub fn is_speaking(&self) -> bool {
+        self.speaking
     }
 
     /// The track being spoken (possibly still growing).
@@ -261,8 +265,16 @@ impl FaceAnimator {
         let from_ms = self.last_audio_ms.unwrap_or(audio_ms - dt_ms);
         let track_ms = audio_ms + lead;
         let raw = target_at(track_ms);
+        // Before its audio starts (the part of a line's first frame that came before it) the
+        // line is not playing yet: the face was at rest, live as in a bake starting at 0.
+        let rest = *table.pose(VisemeId::SILENCE);
         let smoothed = *self.smoother.advance(&lipsync.smoothing, dt_ms, |u| {
-            target_at(from_ms + (audio_ms - from_ms) * u + lead)
+            let audio_at = from_ms + (audio_ms - from_ms) * u;
+            if audio_at < 0.0 {
+                rest
+            } else {
+                target_at(audio_at + lead)
+            }
         });
         self.last_audio_ms = Some(audio_ms);
 

@@ -10,6 +10,8 @@ pub mod blink;
 pub mod daylight;
 pub mod face;
 pub mod gaze;
+pub mod humanoid;
+pub mod line_cue;
 pub mod lipsync;
 pub mod pose;
 pub mod procedural;
@@ -20,5 +22,6 @@ pub mod viseme;
 
 pub use arkit::{ARKIT_TARGET_COUNT, ArkitTarget, OculusViseme};
 pub use face::{FaceAnimator, FaceFrame, FaceSettings};
+pub use line_cue::{LineCue, TAIL_MS, face_seed};
 pub use pose::Pose;
 pub use viseme::{VISEME_COUNT, VisemeId, VisemeTable};

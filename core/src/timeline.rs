@@ -7,12 +7,11 @@ use thiserror::Error;
 
 use crate::arkit::ArkitTarget;
 use crate::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
-use crate::lipsync::{Loudness, VisemeEvent, VisemeTrack};
+use crate::line_cue::LineCue;
+pub use crate::line_cue::TAIL_MS;
+use crate::lipsync::{VisemeEvent, VisemeTrack};
 use crate::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
-
-/// Silence baked after the last viseme so the mouth is seen settling, ms.
-pub const TAIL_MS: f64 = 500.0;
 /// Highest frame rate a bake accepts.
 pub const MAX_FPS: f64 = 10_000.0;
 /// Most frames one bake may hold (about 1.4 GB would be needed for 1e6).
@@ -25,10 +24,8 @@ pub struct BakeOptions {
     pub seed: u64,
     /// Whether the face is the speaker (gaze averts more) or a listener.
     pub speaking: bool,
-    /// Length of the bake; by default the track plus [`TAIL_MS`].
+    /// Length of the bake; by default [`LineCue::baked_ms`].
     pub duration_ms: Option<f64>,
-    /// Loudness of the line's audio, when there is audio: the jaw follows it.
-    pub loudness: Option<Loudness>,
 }
 
 impl Default for BakeOptions {
@@ -38,7 +35,6 @@ impl Default for BakeOptions {
             seed: 0,
             speaking: true,
             duration_ms: None,
-            loudness: None,
         }
     }
 }
@@ -85,23 +81,21 @@ impl Bake {
     }
 }
 
-/// Bakes `track` at a fixed frame rate.
+/// Bakes the line `cue` at a fixed frame rate, started as the live player starts it.
 pub fn bake(
     settings: &FaceSettings,
-    track: &VisemeTrack,
+    cue: &LineCue,
     options: &BakeOptions,
 ) -> Result<Bake, BakeError> {
-    let duration = options
-        .duration_ms
-        .unwrap_or_else(|| track.last_offset_ms() + TAIL_MS);
+    let duration = options.duration_ms.unwrap_or_else(|| cue.baked_ms());
     let times = frame_times(options.fps, duration)?;
-    run(settings, track, times, options)
+    run(settings, cue, times, options)
 }
 
-/// Bakes `track` at the given frame times (audio clock, ms), which may be irregular.
+/// Bakes the line `cue` at the given frame times (audio clock, ms), which may be irregular.
 pub fn bake_at(
     settings: &FaceSettings,
-    track: &VisemeTrack,
+    cue: &LineCue,
     times_ms: Vec<f64>,
     seed: u64,
     speaking: bool,
@@ -111,12 +105,12 @@ pub fn bake_at(
         speaking,
         ..BakeOptions::default()
     };
-    run(settings, track, times_ms, &options)
+    run(settings, cue, times_ms, &options)
 }
 
 fn run(
     settings: &FaceSettings,
-    track: &VisemeTrack,
+    cue: &LineCue,
     times_ms: Vec<f64>,
     options: &BakeOptions,
 ) -> Result<Bake, BakeError> {
@@ -131,10 +125,9 @@ fn run(
         return Err(BakeError::TooManyFrames(times_ms.len()));
     }
     let mut face = FaceAnimator::new(settings.clone(), options.seed);
-    face.set_speaking(options.speaking);
-    face.speak(track);
-    if let Some(loudness) = &options.loudness {
-        face.set_loudness(loudness.clone());
+    face.start_line(cue);
+    if !options.speaking {
+        face.set_speaking(false);
     }
     let mut frames = Vec::with_capacity(times_ms.len());
     let mut previous = times_ms.first().copied().unwrap_or(0.0);
@@ -162,6 +155,9 @@ pub struct BakeReport<'a> {
     /// The audio the track belongs to, when the bake spoke or read one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audio: Option<String>,
+    /// The NPC the line was baked as (`bake --npc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub npc: Option<String>,
 }
 
 impl<'a> BakeReport<'a> {
@@ -182,6 +178,7 @@ impl<'a> BakeReport<'a> {
             times_ms: &bake.times_ms,
             stages: StagesReport(&bake.frames),
             audio: None,
+            npc: None,
         }
     }
 }

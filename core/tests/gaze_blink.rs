@@ -76,7 +76,12 @@ fn same_seed_gives_identical_bytes_and_another_seed_differs() {
             seed,
             ..BakeOptions::default()
         };
-        let bake = bake(&settings, &track, &options).unwrap();
+        let bake = bake(
+            &settings,
+            &npc_core::LineCue::from_track(track.clone()),
+            &options,
+        )
+        .unwrap();
         serde_json::to_vec(&BakeReport::new(&bake, &track, &settings.table, &options)).unwrap()
     };
     assert_eq!(json(42), json(42));

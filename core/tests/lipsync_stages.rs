@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{random_track, sample_at, speech, track};
+use common::{cue, random_track, sample_at, speech, track};
 use npc_core::arkit::{ArkitTarget, Region};
 use npc_core::face::{FaceSettings, Stage};
 use npc_core::lipsync::ROUNDING_TARGETS;
@@ -19,7 +19,6 @@ fn options(fps: f64) -> BakeOptions {
         seed: 3,
         speaking: true,
         duration_ms: None,
-        loudness: None,
     }
 }
 
@@ -43,7 +42,7 @@ fn every_weight_of_every_stage_stays_in_unit_range() {
         .enumerate()
     {
         for fps in [30.0, 60.0, 1000.0] {
-            let bake = timeline::bake(&settings, track, &options(fps)).unwrap();
+            let bake = timeline::bake(&settings, &cue(track), &options(fps)).unwrap();
             for (f, frame) in bake.frames.iter().enumerate() {
                 for stage in Stage::ALL {
                     for (k, &w) in frame.stage(stage).0.iter().enumerate() {
@@ -70,13 +69,20 @@ fn speech_targets() -> Vec<ArkitTarget> {
 fn final_mouth_is_the_same_at_any_frame_rate() {
     let settings = FaceSettings::default();
     for track in [speech(10.0), random_track(5, 120)] {
-        let reference = timeline::bake(&settings, &track, &options(1000.0)).unwrap();
+        let reference = timeline::bake(&settings, &cue(&track), &options(1000.0)).unwrap();
         let duration = *reference.times_ms.last().unwrap();
         let runs = [
-            timeline::bake(&settings, &track, &options(30.0)).unwrap(),
-            timeline::bake(&settings, &track, &options(60.0)).unwrap(),
-            timeline::bake(&settings, &track, &options(240.0)).unwrap(),
-            bake_at(&settings, &track, jittered_times(duration, 9), 3, true).unwrap(),
+            timeline::bake(&settings, &cue(&track), &options(30.0)).unwrap(),
+            timeline::bake(&settings, &cue(&track), &options(60.0)).unwrap(),
+            timeline::bake(&settings, &cue(&track), &options(240.0)).unwrap(),
+            bake_at(
+                &settings,
+                &cue(&track),
+                jittered_times(duration, 9),
+                3,
+                true,
+            )
+            .unwrap(),
         ];
         for run in &runs {
             let mut worst = (0.0_f32, 0.0, ArkitTarget::JawOpen);
@@ -108,10 +114,18 @@ fn lips_close_at_every_bilabial_apex_at_any_frame_rate() {
     let lead = settings.lipsync.lead_ms;
     for track in [speech(10.0), random_track(11, 150)] {
         let duration = track.last_offset_ms() + 500.0;
-        let mut runs =
-            vec![bake_at(&settings, &track, jittered_times(duration, 4), 3, true).unwrap()];
+        let mut runs = vec![
+            bake_at(
+                &settings,
+                &cue(&track),
+                jittered_times(duration, 4),
+                3,
+                true,
+            )
+            .unwrap(),
+        ];
         for fps in [30.0, 60.0, 144.0, 1000.0] {
-            runs.push(timeline::bake(&settings, &track, &options(fps)).unwrap());
+            runs.push(timeline::bake(&settings, &cue(&track), &options(fps)).unwrap());
         }
         for run in &runs {
             for event in track.events().iter().filter(|e| e.id.is_bilabial()) {
@@ -146,7 +160,7 @@ fn adjacent_rounded_visemes_cross_fade_without_a_snap() {
         track(&[(0, 0.0), (16, 100.0), (3, 160.0), (13, 260.0), (0, 380.0)]),
     ];
     for track in &tracks {
-        let bake = timeline::bake(&settings, track, &options(1000.0)).unwrap();
+        let bake = timeline::bake(&settings, &cue(track), &options(1000.0)).unwrap();
         for target in ROUNDING_TARGETS {
             let series: Vec<f32> = bake.series(Stage::Anticipation, target).collect();
             let worst = series
@@ -168,7 +182,7 @@ fn rounding_starts_before_the_rounded_viseme_is_due() {
     let settings = FaceSettings::default();
     // "... add woo": aa, d, then w; the target only starts towards w after d's apex hold.
     let t = track(&[(0, 0.0), (2, 100.0), (19, 500.0), (7, 600.0), (0, 800.0)]);
-    let bake = timeline::bake(&settings, &t, &options(1000.0)).unwrap();
+    let bake = timeline::bake(&settings, &cue(&t), &options(1000.0)).unwrap();
     let pucker: Vec<f32> = bake
         .series(Stage::Anticipation, ArkitTarget::MouthPucker)
         .collect();
@@ -195,7 +209,7 @@ fn the_target_stage_moves_lead_ms_before_the_viseme_offsets() {
             .table
             .pose(VisemeId::new(2).unwrap())
             .get(ArkitTarget::JawOpen);
-        let bake = timeline::bake(&settings, &t, &options(1000.0)).unwrap();
+        let bake = timeline::bake(&settings, &cue(&t), &options(1000.0)).unwrap();
         let jaw: Vec<f32> = bake.series(Stage::Target, ArkitTarget::JawOpen).collect();
         let apex = (500.0 - lead) as usize;
         let onset = (500.0 - 0.4 * 500.0 - lead) as usize;
@@ -214,7 +228,6 @@ fn the_target_stage_moves_lead_ms_before_the_viseme_offsets() {
 
 #[test]
 fn the_jaw_opens_wider_on_the_louder_of_two_identical_syllables() {
-    use npc_core::lipsync::Loudness;
     let settings = FaceSettings::default();
     // "ba ... BA": the same syllable twice, the second one louder in the audio.
     let t = track(&[
@@ -240,16 +253,15 @@ fn the_jaw_opens_wider_on_the_louder_of_two_identical_syllables() {
             amp * (i as f32 * 0.07).sin()
         })
         .collect();
-    let mut options = options(1000.0);
-    options.loudness = Some(Loudness::from_samples(&samples, rate));
-    let with = timeline::bake(&settings, &t, &options).unwrap();
+    let options = options(1000.0);
+    let recorded = npc_core::LineCue::from_recording(t.clone(), &samples, rate);
+    let with = timeline::bake(&settings, &recorded, &options).unwrap();
     let jaw: Vec<f32> = with.series(Stage::Final, ArkitTarget::JawOpen).collect();
     let peak = |from: usize, to: usize| jaw[from..to].iter().copied().fold(0.0_f32, f32::max);
     let (quiet, loud) = (peak(250, 600), peak(1250, 1600));
     assert!(loud > quiet * 1.2, "loud {loud} vs quiet {quiet}");
     // Without audio both syllables open the same.
-    options.loudness = None;
-    let without = timeline::bake(&settings, &t, &options).unwrap();
+    let without = timeline::bake(&settings, &cue(&t), &options).unwrap();
     let jaw: Vec<f32> = without.series(Stage::Final, ArkitTarget::JawOpen).collect();
     let peak = |from: usize, to: usize| jaw[from..to].iter().copied().fold(0.0_f32, f32::max);
     assert!((peak(250, 600) - peak(1250, 1600)).abs() < 1e-3);

@@ -46,8 +46,7 @@ fn updating_a_face_does_not_allocate() {
     }
     tx.finish();
     let mut face = FaceAnimator::new(FaceSettings::default(), 3);
-    face.set_speaking(true);
-    face.speak_streamed(rx);
+    face.start_streamed_line(rx);
 
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     let mut t = 0.0;

@@ -101,3 +101,34 @@ fn voices_differ_by_gender_and_bad_input_is_an_error() {
     };
     assert!(engine.synthesize("Hello.", &unknown).is_err());
 }
+
+/// espeak-ng 1.51 keeps stale pauses between utterances (see `prime` in speech/espeak.rs): a
+/// line must be timed the same whatever the process spoke before it.
+#[test]
+fn a_line_is_timed_the_same_whatever_was_spoken_before() {
+    let engine = OfflineEngine::new().unwrap();
+    let voice = Voice::default();
+    let line = "Welcome, traveler. What brings you here?";
+    let first = engine.synthesize(line, &voice).unwrap();
+    for before in [
+        "bring back",
+        "Two loaves, if you bring back news of the ships and the price of salt.",
+        "Stop! Drop it, Kate.",
+    ] {
+        engine.synthesize(before, &voice).unwrap();
+        let again = engine.synthesize(line, &voice).unwrap();
+        let moved = first
+            .visemes
+            .iter()
+            .zip(&again.visemes)
+            .map(|(a, b)| (a.offset_ms - b.offset_ms).abs())
+            .fold(0.0, f64::max);
+        assert_eq!(first.visemes.len(), again.visemes.len(), "after {before:?}");
+        assert!(moved <= 2.0, "after {before:?} visemes moved by {moved} ms");
+        let samples = first.pcm.len().abs_diff(again.pcm.len());
+        assert!(
+            samples < 100,
+            "after {before:?} the line is {samples} samples longer or shorter"
+        );
+    }
+}

@@ -16,12 +16,11 @@ fn a_track_fed_ahead_of_time_plays_exactly_like_the_whole_track() {
     let settings = FaceSettings::default();
     let track = common::speech(6.0);
     let options = BakeOptions::default();
-    let whole = bake(&settings, &track, &options).unwrap();
+    let whole = bake(&settings, &common::cue(&track), &options).unwrap();
 
     let (tx, rx) = track_channel();
     let mut face = FaceAnimator::new(settings, options.seed);
-    face.set_speaking(true);
-    face.speak_streamed(rx);
+    face.start_streamed_line(rx);
     let mut sent = 0;
     let mut previous = 0.0;
     for (&t, expected) in whole.times_ms.iter().zip(&whole.frames) {
@@ -47,7 +46,7 @@ fn a_speech_thread_can_feed_the_face_while_it_renders() {
     let track = common::speech(3.0);
     let (tx, rx) = track_channel();
     let mut face = FaceAnimator::new(FaceSettings::default(), 1);
-    face.speak_streamed(rx);
+    face.start_streamed_line(rx);
     let events = track.events().to_vec();
     let producer = thread::spawn(move || {
         for chunk in events.chunks(5) {

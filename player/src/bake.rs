@@ -1,11 +1,13 @@
-//! `npc-player bake`: the shared face animator over a track, every stage as JSON.
+//! `npc-player bake`: the shared face animator over a line, every stage as JSON. With
+//! `--project P --npc ID` the line is baked as that NPC performs it live: its voice, the
+//! project's face settings and the NPC's face seed.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
+use npc_core::LineCue;
 use npc_core::face::FaceSettings;
-use npc_core::lipsync::{Loudness, VisemeTrack};
-use npc_core::project::Project;
+use npc_core::project::{Npc, Project};
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use crate::cli::BakeArgs;
@@ -16,78 +18,101 @@ use crate::{plot, say};
 
 /// Runs the bake command.
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
-    let settings = match &args.project {
-        Some(path) => Project::load(path)?.face,
-        None => FaceSettings::default(),
+    let project = match &args.project {
+        Some(path) => Some(Project::load(path)?),
+        None => None,
     };
-    let source = read_source(args)?;
-    let track = source.track;
+    let npc = match (&args.npc, &project) {
+        (Some(id), Some(project)) => Some(find_npc(project, id)?),
+        (Some(_), None) => bail!("--npc needs --project (the NPC is one of the project's roster)"),
+        (None, _) => None,
+    };
+    let settings = project
+        .as_ref()
+        .map_or_else(FaceSettings::default, |p| p.face.clone());
+    let seed = match (args.seed, &project, npc) {
+        (Some(seed), _, _) => seed,
+        (None, Some(project), Some(npc)) => project.face_seed(&npc.id),
+        (None, _, _) => 0,
+    };
+    let voice = npc.map_or_else(|| args.voice.voice(), |n| n.voice.clone());
+    let (line, audio) = read_source(args, &voice)?;
+    let cue = line.cue;
     let options = BakeOptions {
         fps: args.fps,
-        seed: args.seed,
+        seed,
         speaking: args.speaking,
-        // Cover the whole audio when there is some, and the settling after the last viseme.
-        duration_ms: source
-            .audio_ms
-            .map(|ms| ms.max(track.last_offset_ms() + timeline::TAIL_MS)),
-        loudness: source.loudness,
+        duration_ms: None,
     };
-    let audio = source.audio;
-    let bake = timeline::bake(&settings, &track, &options)?;
-    let mut report = BakeReport::new(&bake, &track, &settings.table, &options);
+    let bake = timeline::bake(&settings, &cue, &options)?;
+    let mut report = BakeReport::new(&bake, &cue.track, &settings.table, &options);
     report.audio = audio.as_ref().map(|p| p.display().to_string());
+    report.npc = npc.map(|n| n.id.clone());
     let json = serde_json::to_vec(&report).context("could not encode the bake as JSON")?;
     write_atomically(&args.out, &json)?;
     if args.plot {
-        let closures = track.events().iter().filter(|e| e.id.is_bilabial()).count();
-        println!(
-            "baked {} frames at {} fps ({:.0} ms, {} visemes, {} lip closures) into {}",
-            bake.frames.len(),
-            options.fps,
-            report.duration_ms,
-            track.events().len(),
-            closures,
-            args.out.display()
-        );
-        print!(
-            "{}",
-            plot::strip_chart(&bake, &track, settings.lipsync.lead_ms, 100)
-        );
+        print_chart(&bake, &cue, &settings, &report, args);
     }
     Ok(())
 }
 
-/// Where a bake's visemes came from.
-struct Source {
-    track: VisemeTrack,
-    /// The WAV that goes with the track, and its length.
-    audio: Option<PathBuf>,
-    audio_ms: Option<f64>,
-    /// Loudness of that audio, for the jaw.
-    loudness: Option<Loudness>,
+fn find_npc<'a>(project: &'a Project, id: &str) -> anyhow::Result<&'a Npc> {
+    project.npcs.iter().find(|n| n.id == id).ok_or_else(|| {
+        let ids: Vec<&str> = project.npcs.iter().map(|n| n.id.as_str()).collect();
+        anyhow!(
+            "--npc {id}: no such NPC in the project (its roster: {})",
+            if ids.is_empty() {
+                "empty".to_owned()
+            } else {
+                ids.join(", ")
+            }
+        )
+    })
 }
 
-fn read_source(args: &BakeArgs) -> anyhow::Result<Source> {
-    let (line, audio) = if let Some(path) = &args.visemes {
-        (LineSource::from_visemes(path)?, None)
+fn print_chart(
+    bake: &timeline::Bake,
+    cue: &LineCue,
+    settings: &FaceSettings,
+    report: &BakeReport<'_>,
+    args: &BakeArgs,
+) {
+    let track = &cue.track;
+    let closures = track.events().iter().filter(|e| e.id.is_bilabial()).count();
+    println!(
+        "baked {} frames at {} fps ({:.0} ms, {} visemes, {} lip closures) into {}",
+        bake.frames.len(),
+        args.fps,
+        report.duration_ms,
+        track.events().len(),
+        closures,
+        args.out.display()
+    );
+    print!(
+        "{}",
+        plot::strip_chart(bake, track, settings.lipsync.lead_ms, 100)
+    );
+}
+
+/// The line to bake and the WAV that goes with it.
+fn read_source(
+    args: &BakeArgs,
+    voice: &npc_core::project::Voice,
+) -> anyhow::Result<(LineSource, Option<PathBuf>)> {
+    if let Some(path) = &args.visemes {
+        Ok((LineSource::from_visemes(path)?, None))
     } else if let Some(text) = &args.text {
-        let line = LineSource::from_text(text, &args.voice.voice())?;
+        let line = LineSource::from_text(text, voice)?;
         let wav_path = audio_path(&args.out);
         if let (Some(wav_path), Some(utterance)) = (&wav_path, &line.utterance) {
             say::write_wav(wav_path, utterance)?;
         }
-        (line, wav_path)
+        Ok((line, wav_path))
     } else if let Some(path) = &args.audio {
-        (LineSource::from_wav(path)?, Some(path.clone()))
+        Ok((LineSource::from_wav(path)?, Some(path.clone())))
     } else {
         bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")
-    };
-    Ok(Source {
-        audio_ms: line.audio_ms(),
-        track: line.track,
-        audio,
-        loudness: line.loudness,
-    })
+    }
 }
 
 /// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.

@@ -11,12 +11,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use glam::Vec3;
-use npc_core::lipsync::VisemeTrack;
+use npc_core::LineCue;
 use npc_core::project::Project;
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
 use crate::headless::Headless;
 use crate::render::MeshStoreBuilder;
+use crate::runtime::LineId;
 use crate::world::World;
 
 /// The line every NPC speaks.
@@ -137,7 +138,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut project = Project::load(&options.project)?;
     crowd(&mut project, options.npcs.max(1))?;
     let mut meshes = MeshStoreBuilder::default();
-    let mut world = World::from_project(project, &options.project, 1, &mut meshes)?;
+    let mut world = World::from_project(project, &options.project, &mut meshes)?;
     world.clock_runs = false;
     world.time_of_day = 0.45;
     let mut headless = Headless::with_samples(
@@ -151,10 +152,14 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let utterance = OfflineEngine::new()?
         .synthesize(LINE, &npc_core::project::Voice::default())
         .context("cannot synthesise the benchmark line")?;
-    let track = VisemeTrack::from_events(utterance.visemes.clone())?;
+    let cue = LineCue::from_utterance(&utterance)?;
     let line_ms = utterance.duration_ms().max(1.0);
-    for npc in &mut world.npcs {
-        npc.speak(&track);
+    for (seq, npc) in world.npcs.iter_mut().enumerate() {
+        let line = LineId {
+            conversation: "bench".to_owned(),
+            seq: seq as u64,
+        };
+        npc.speak(line, &cue);
     }
     // Look at the crowd from its front edge.
     let centre = world.centre();

@@ -42,6 +42,9 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// List every joint of every skin (the text sums each skin up otherwise).
+        #[arg(long)]
+        verbose: bool,
     },
     /// Play a project live: NPCs speak the lines agents write to the agent directory, in a
     /// window (or offscreen with --headless).
@@ -94,6 +97,10 @@ pub struct RunArgs {
     /// device).
     #[arg(long)]
     pub mute: bool,
+    /// Write every frame's numbers (each NPC's weights, joints, line) to FILE as JSON Lines
+    /// (docs/record.md).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,15 +127,20 @@ pub struct RenderArgs {
     /// Frame this NPC's face closely (its speaker id).
     #[arg(long, value_name = "NPC")]
     pub closeup: Option<String>,
-    /// Seed for gaze and blinks; the same seed gives the same frames.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Replaces the project's seed, from which every NPC's face seed derives (with its id);
+    /// the same seed gives the same frames.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Draw without the shadow pass.
     #[arg(long)]
     pub no_shadows: bool,
     /// The folder to write the frames into (created if needed).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Also write every frame's numbers (each NPC's weights, joints, line) to FILE as JSON
+    /// Lines (docs/record.md).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -185,12 +197,16 @@ pub struct BakeArgs {
     /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
     #[arg(long, value_name = "FILE")]
     pub project: Option<PathBuf>,
+    /// Bake as this NPC of the project performs the line live: its voice and its face seed.
+    #[arg(long, value_name = "ID", requires = "project")]
+    pub npc: Option<String>,
     /// Frames per second of the bake.
     #[arg(long, default_value_t = 60.0)]
     pub fps: f64,
-    /// Seed for gaze and blinks; the same seed gives the same bytes.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed for gaze and blinks (default: the NPC's face seed with --npc, else 0); the same
+    /// seed gives the same bytes.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Whether the face is speaking (gaze looks away more) or listening.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub speaking: bool,
@@ -267,6 +283,7 @@ pub struct SayArgs {
 /// stderr and a non-zero exit.
 #[must_use]
 pub fn main() -> ExitCode {
+    crate::render::gpu::quiet_display_probe();
     init_logging();
     let cli = Cli::parse();
     match run(cli) {
@@ -291,7 +308,11 @@ where
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Bake(args) => bake::run(&args),
-        Command::Inspect { file, json } => inspect::run(&file, json),
+        Command::Inspect {
+            file,
+            json,
+            verbose,
+        } => inspect::run(&file, json, verbose),
         Command::Check { project } => check::run(&project),
         Command::Say(args) => say::run(&args),
         Command::GenerateAssets { out } => generate::run(&out),
@@ -324,6 +345,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 height: args.size.1,
                 shadows: !args.no_shadows,
                 sound: !args.mute,
+                record: args.record,
             })
         }
         Command::Render(args) => {
@@ -339,6 +361,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 seed: args.seed,
                 shadows: !args.no_shadows,
                 out: args.out,
+                record: args.record,
             };
             let written = frames::render(&options)?;
             println!(

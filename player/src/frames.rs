@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use npc_core::agent::DEFAULT_GAP_TIMEOUT;
+use npc_core::project::Project;
 
 use crate::headless::Headless;
 use crate::live::Live;
+use crate::record::Recorder;
 use crate::render::MeshStoreBuilder;
 use crate::runtime::{Conductor, ConductorOptions};
 use crate::world::World;
@@ -29,9 +31,12 @@ pub struct RenderOptions {
     pub time_of_day: Option<f64>,
     /// Speaker id of the NPC to frame closely.
     pub closeup: Option<String>,
-    pub seed: u64,
+    /// Replaces the project's seed (every NPC's face seed derives from it).
+    pub seed: Option<u64>,
     pub shadows: bool,
     pub out: PathBuf,
+    /// Where to write the record of every frame (JSON Lines), when wanted.
+    pub record: Option<PathBuf>,
 }
 
 /// Parses "1280x720".
@@ -49,15 +54,19 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     Ok((parse(w)?, parse(h)?))
 }
 
-/// Loads the world and a headless renderer for it.
+/// Loads the world and a headless renderer for it; `seed` replaces the project's seed.
 pub fn open(
-    project: &Path,
-    seed: u64,
+    project_file: &Path,
+    seed: Option<u64>,
     width: u32,
     height: u32,
 ) -> anyhow::Result<(World, Headless)> {
+    let mut project = Project::load(project_file)?;
+    if let Some(seed) = seed {
+        project.seed = seed;
+    }
     let mut meshes = MeshStoreBuilder::default();
-    let world = World::load(project, seed, &mut meshes)?;
+    let world = World::from_project(project, project_file, &mut meshes)?;
     let headless = Headless::new(
         meshes,
         &world.content.skies,
@@ -109,7 +118,12 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
         None => None,
     };
     let fixed_time = options.time_of_day.is_some();
-    let mut live = Live::new(world, conductor);
+    let recorder = options
+        .record
+        .as_deref()
+        .map(Recorder::create)
+        .transpose()?;
+    let mut live = Live::new(world, conductor).recording(recorder);
     let dt = (1.0 / options.fps) as f32;
     let start = Instant::now();
     let mut written = Vec::with_capacity(options.frames as usize);
@@ -135,6 +149,7 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
             .with_context(|| format!("cannot write {}", path.display()))?;
         written.push(path);
     }
+    live.finish()?;
     Ok(written)
 }
 

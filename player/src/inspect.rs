@@ -5,8 +5,8 @@ use std::path::Path;
 use npc_core::asset::inspect::Inspection;
 use npc_core::asset::{Asset, AssetError};
 
-/// Loads `path` and prints its inspection as text or JSON.
-pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
+/// Loads `path` and prints its inspection as JSON or text (`verbose`: every joint by name).
+pub fn run(path: &Path, json: bool, verbose: bool) -> anyhow::Result<()> {
     let asset = Asset::load(path).map_err(|e| match e {
         AssetError::Io { .. } => anyhow::anyhow!(e),
         other => anyhow::anyhow!("{}: {other}", path.display()),
@@ -15,7 +15,7 @@ pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report.to_text());
+        print!("{}", report.to_text(verbose));
     }
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod live;
 pub mod output;
 pub mod play;
 pub mod plot;
+pub mod record;
 pub mod render;
 pub mod runtime;
 pub mod say;

@@ -1,12 +1,13 @@
 //! Where a line's visemes come from, for baking and for the studio's timeline: offline speech
 //! of a text, the sound of a recording (audio analysis), or a viseme file. Each gives the
-//! track, and, with audio, the samples and their loudness for the jaw.
+//! line's [`LineCue`] (what the face performs) and, with audio, the samples.
 
 use std::fs;
 use std::path::Path;
 
 use anyhow::Context;
-use npc_core::lipsync::{Loudness, VisemeEvent, VisemeTrack};
+use npc_core::LineCue;
+use npc_core::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::Voice;
 use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use npc_core::speech::{Utterance, wav};
@@ -16,11 +17,10 @@ use crate::say;
 /// A line ready to bake.
 #[derive(Clone, Debug)]
 pub struct LineSource {
-    pub track: VisemeTrack,
+    /// What the face performs: the track and, with audio, its loudness.
+    pub cue: LineCue,
     /// Mono samples in -1..1 and their rate, when the line has audio.
     pub audio: Option<(Vec<f32>, u32)>,
-    /// Loudness of that audio, for the jaw.
-    pub loudness: Option<Loudness>,
     /// The synthesised utterance, when the line was spoken from text.
     pub utterance: Option<Utterance>,
 }
@@ -35,8 +35,7 @@ impl LineSource {
             .map(|&s| f32::from(s) / 32768.0)
             .collect();
         Ok(Self {
-            loudness: Some(Loudness::from_samples(&samples, utterance.sample_rate)),
-            track: VisemeTrack::from_events(utterance.visemes.clone())?,
+            cue: LineCue::from_utterance(&utterance)?,
             audio: Some((samples, utterance.sample_rate)),
             utterance: Some(utterance),
         })
@@ -49,8 +48,7 @@ impl LineSource {
         let settings = AnalysisSettings::default();
         let events = track_from_analysis(&analyse(&samples, rate, &settings), &settings);
         Ok(Self {
-            track: VisemeTrack::from_events(events)?,
-            loudness: Some(Loudness::from_samples(&samples, rate)),
+            cue: LineCue::from_recording(VisemeTrack::from_events(events)?, &samples, rate),
             audio: Some((samples, rate)),
             utterance: None,
         })
@@ -59,19 +57,10 @@ impl LineSource {
     /// A viseme file: `[{"id": 21, "offset_ms": 120}, ...]`.
     pub fn from_visemes(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            track: read_track(path)?,
+            cue: LineCue::from_track(read_track(path)?),
             audio: None,
-            loudness: None,
             utterance: None,
         })
-    }
-
-    /// Length of the audio, ms.
-    #[must_use]
-    pub fn audio_ms(&self) -> Option<f64> {
-        self.audio
-            .as_ref()
-            .map(|(s, rate)| s.len() as f64 * 1000.0 / f64::from((*rate).max(1)))
     }
 }
 

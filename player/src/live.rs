@@ -1,11 +1,12 @@
 //! A project played live: the world animated by the conductor's cues. Shared by the window,
 //! `run --headless` and `render --agent-dir`; each frame is one [`Live::step`] at a given time.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use glam::Vec3;
 
 use crate::audio::distance_volume;
+use crate::record::Recorder;
 use crate::runtime::{Conductor, Cue};
 use crate::world::World;
 
@@ -16,6 +17,9 @@ pub struct Live {
     pub conductor: Option<Conductor>,
     cues: Vec<Cue>,
     audio: Vec<f64>,
+    recorder: Option<Recorder>,
+    /// When the run began: one step before the first.
+    origin: Option<Instant>,
 }
 
 impl Live {
@@ -26,11 +30,32 @@ impl Live {
             conductor,
             cues: Vec::new(),
             audio: Vec::new(),
+            recorder: None,
+            origin: None,
         }
+    }
+
+    /// Records every step from now on (`--record`).
+    #[must_use]
+    pub fn recording(mut self, recorder: Option<Recorder>) -> Self {
+        self.recorder = recorder;
+        self
+    }
+
+    /// Ends the run: writes out what the record holds.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        if let Some(mut recorder) = self.recorder.take() {
+            recorder.finish()?;
+        }
+        Ok(())
     }
 
     /// Advances to `now` (`dt_s` after the last step) with the listener at `listener`.
     pub fn step(&mut self, now: Instant, dt_s: f32, listener: Vec3) -> anyhow::Result<()> {
+        let origin = *self.origin.get_or_insert_with(|| {
+            now.checked_sub(Duration::from_secs_f32(dt_s.max(0.0)))
+                .unwrap_or(now)
+        });
         if let Some(conductor) = self.conductor.as_mut() {
             conductor.step(now, &mut self.cues)?;
         }
@@ -46,13 +71,17 @@ impl Live {
             self.audio.push(position);
         }
         if let Some(conductor) = self.conductor.as_mut() {
-            for npc in self.world.npcs.iter().filter(|n| n.speaking) {
+            for npc in self.world.npcs.iter().filter(|n| n.speaking()) {
                 conductor.set_volume(&npc.id, distance_volume(npc.position.distance(listener)));
             }
         }
         let audio = &self.audio;
         self.world
             .update(dt_s, listener, &|i| audio.get(i).copied().unwrap_or(0.0));
+        if let Some(recorder) = self.recorder.as_mut() {
+            let time_ms = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
+            recorder.record(&self.world, time_ms)?;
+        }
         Ok(())
     }
 }
@@ -60,8 +89,8 @@ impl Live {
 /// Applies one cue to the world.
 fn apply(world: &mut World, cue: Cue) {
     match cue {
-        Cue::Speak { npc, track } => match world.npc_index(&npc) {
-            Some(i) => world.npcs[i].speak(&track),
+        Cue::Speak { npc, line, cue } => match world.npc_index(&npc) {
+            Some(i) => world.npcs[i].speak(line, &cue),
             None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
         },
         Cue::Stop { npc } => {

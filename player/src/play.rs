@@ -14,6 +14,7 @@ use npc_core::project::Project;
 use crate::agent_sim;
 use crate::headless::Headless;
 use crate::live::Live;
+use crate::record::Recorder;
 use crate::render::MeshStoreBuilder;
 use crate::runtime::{self, Conductor, ConductorOptions, RunOptions};
 use crate::window::{self, WindowOptions};
@@ -40,6 +41,8 @@ pub struct PlayOptions {
     pub shadows: bool,
     /// Play lines through the sound device (when there is one).
     pub sound: bool,
+    /// Where to write the record of every frame (JSON Lines), when wanted.
+    pub record: Option<PathBuf>,
 }
 
 /// Starts the demo's agent simulator on its own thread.
@@ -74,6 +77,12 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         start_simulator(agent_dir.clone());
     }
     if options.headless && options.no_render {
+        if let Some(record) = &options.record {
+            anyhow::bail!(
+                "--record {} needs the world (its NPCs' positions and joints): leave out --no-render",
+                record.display()
+            );
+        }
         return runtime::run(&RunOptions {
             project: options.project,
             agent_dir,
@@ -84,7 +93,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         });
     }
     let mut meshes = MeshStoreBuilder::default();
-    let world = World::from_project(project, &options.project, 0, &mut meshes)?;
+    let world = World::from_project(project, &options.project, &mut meshes)?;
     let conductor = Conductor::open(
         &world.project,
         &ConductorOptions {
@@ -95,7 +104,12 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             sound: options.sound,
         },
     )?;
-    let live = Live::new(world, Some(conductor));
+    let recorder = options
+        .record
+        .as_deref()
+        .map(Recorder::create)
+        .transpose()?;
+    let live = Live::new(world, Some(conductor)).recording(recorder);
     if options.headless {
         return run_offscreen(live, meshes, &options, &AtomicBool::new(false));
     }
@@ -136,7 +150,7 @@ pub fn run_offscreen(
     loop {
         let now = Instant::now();
         if stop.load(Ordering::Relaxed) || end.is_some_and(|e| now >= e) {
-            return Ok(());
+            return live.finish();
         }
         let camera = match &options.closeup {
             Some(id) => live.world.closeup_camera(id),

@@ -302,8 +302,9 @@ pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyh
     event_loop
         .run_app(&mut app)
         .context("the window's event loop failed")?;
+    let finished = app.live.finish();
     match app.error {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => finished,
     }
 }

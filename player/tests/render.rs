@@ -36,7 +36,7 @@ fn demo() -> Demo {
 }
 
 fn open(project: &Path, w: u32, h: u32) -> (World, Headless) {
-    frames::open(project, 7, w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
+    frames::open(project, Some(7), w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
 }
 
 fn luminance(p: &image::Rgba<u8>) -> f64 {

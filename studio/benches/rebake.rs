@@ -5,7 +5,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use npc_core::face::Stage;
 use npc_core::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::demo_project;
-use npc_core::{ArkitTarget, VisemeId};
+use npc_core::{ArkitTarget, LineCue, VisemeId};
 use npc_player::line_source::LineSource;
 use npc_studio::command::Command;
 use npc_studio::panels::timeline::stage_points;
@@ -17,19 +17,18 @@ fn thirty_seconds() -> LineSource {
         .map(|i| VisemeEvent::new(VisemeId::new(i % 22).expect("id"), f64::from(i) * 90.0))
         .collect();
     LineSource {
-        track: VisemeTrack::from_events(events).expect("track"),
+        cue: LineCue::from_track(VisemeTrack::from_events(events).expect("track")),
         audio: None,
-        loudness: None,
         utterance: None,
     }
 }
 
 fn rebake(c: &mut Criterion) {
     let mut studio = Studio::new(demo_project(), None);
-    let face = studio.doc.project.face.clone();
+    let project = studio.doc.project.clone();
     studio
         .timeline
-        .set_source("30 s".to_owned(), thirty_seconds(), &face);
+        .set_source("30 s".to_owned(), thirty_seconds(), &project);
     let frames = studio.timeline.bake.as_ref().map_or(0, |b| b.frames.len());
     assert!(frames > 1800, "{frames} frames");
     let pp = VisemeId::new(21).expect("id");

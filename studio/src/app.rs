@@ -231,6 +231,7 @@ impl StudioApp {
         let image = egui::Image::new(egui::load::SizedTexture::new(texture, size))
             .sense(egui::Sense::click_and_drag());
         let response = ui.add(image);
+        view.shown_at = Some(response.rect);
         if response.dragged() {
             let d = response.drag_delta();
             view.orbit.drag(d.x, d.y);

@@ -125,8 +125,9 @@ impl Playback {
 mod tests {
     use std::time::Duration;
 
-    use npc_core::face::FaceSettings;
+    use npc_core::LineCue;
     use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+    use npc_core::project::Project;
     use npc_core::viseme::VisemeId;
     use npc_player::line_source::LineSource;
     use rodio::mixer::{MixerSource, mixer};
@@ -145,14 +146,14 @@ mod tests {
             VisemeEvent::new(VisemeId::SILENCE, 1_500.0),
         ])
         .expect("track");
+        let samples = vec![0.1; 2 * RATE as usize];
         let source = LineSource {
-            track,
-            audio: Some((vec![0.1; 2 * RATE as usize], RATE)),
-            loudness: None,
+            cue: LineCue::from_recording(track, &samples, RATE),
+            audio: Some((samples, RATE)),
             utterance: None,
         };
         let mut timeline = Timeline::default();
-        timeline.set_source("test".to_owned(), source, &FaceSettings::default());
+        timeline.set_source("test".to_owned(), source, &Project::default());
         let (mixer, pulled) = mixer(
             ChannelCount::MIN,
             SampleRate::new(RATE).expect("non-zero rate"),

@@ -181,7 +181,7 @@ impl Studio {
             }
             self.last_edit = Some(key);
             self.edit(command);
-            self.timeline.rebake(&self.doc.project.face);
+            self.timeline.rebake(&self.doc.project);
             return;
         }
         self.last_edit = None;
@@ -189,13 +189,13 @@ impl Studio {
             Command::Undo => {
                 if let Some(d) = self.history.undo(&self.doc) {
                     self.doc = d;
-                    self.timeline.rebake(&self.doc.project.face);
+                    self.timeline.rebake(&self.doc.project);
                 }
             }
             Command::Redo => {
                 if let Some(d) = self.history.redo(&self.doc) {
                     self.doc = d;
-                    self.timeline.rebake(&self.doc.project.face);
+                    self.timeline.rebake(&self.doc.project);
                 }
             }
             Command::SelectViseme(v) => {
@@ -215,7 +215,7 @@ impl Studio {
             }
             Command::SetPreviewSpeaking(speaking) => {
                 self.timeline.speaking = speaking;
-                self.timeline.rebake(&self.doc.project.face);
+                self.timeline.rebake(&self.doc.project);
             }
             Command::SetLineText(text) => self.timeline.text = text,
             Command::SpeakLine => {
@@ -232,7 +232,7 @@ impl Studio {
                 match LineSource::from_text(&self.timeline.text, &voice) {
                     Ok(line) => {
                         self.timeline
-                            .set_source("text".to_owned(), line, &self.doc.project.face);
+                            .set_source("text".to_owned(), line, &self.doc.project);
                         self.view = ViewSource::Timeline;
                     }
                     Err(e) => self.fail(format!("cannot speak the line: {e:#}")),
@@ -309,8 +309,7 @@ impl Studio {
     fn put_line(&mut self, label: String, line: anyhow::Result<LineSource>) {
         match line {
             Ok(line) => {
-                self.timeline
-                    .set_source(label, line, &self.doc.project.face);
+                self.timeline.set_source(label, line, &self.doc.project);
                 self.view = ViewSource::Timeline;
             }
             Err(e) => self.fail(format!("{e:#}")),

@@ -1,10 +1,12 @@
 //! The timeline: a line (spoken from text, a recording, or a viseme file), its bake through
-//! the one FaceAnimator with every stage kept, and the playhead.
+//! the one FaceAnimator with every stage kept, and the playhead. The line is baked as the
+//! project's first NPC performs it live: its face seed, started by the same `LineCue`.
 
 use std::time::Instant;
 
 use npc_core::ArkitTarget;
-use npc_core::face::{FaceFrame, FaceSettings};
+use npc_core::face::FaceFrame;
+use npc_core::project::Project;
 use npc_core::timeline::{Bake, BakeOptions, bake};
 use npc_player::line_source::LineSource;
 
@@ -20,7 +22,9 @@ pub struct Timeline {
     pub label: String,
     pub source: Option<LineSource>,
     pub bake: Option<Bake>,
-    /// Seed of gaze and blinks.
+    /// The NPC the line is baked as (the project's first), when the roster has one.
+    pub npc: Option<String>,
+    /// Seed of gaze and blinks: that NPC's face seed.
     pub seed: u64,
     /// Whether the face is speaking (gaze looks away more) or listening.
     pub speaking: bool,
@@ -40,7 +44,8 @@ impl Default for Timeline {
             label: String::new(),
             source: None,
             bake: None,
-            seed: 1,
+            npc: None,
+            seed: 0,
             speaking: true,
             playhead_ms: 0.0,
             playing: false,
@@ -58,34 +63,29 @@ impl Default for Timeline {
 
 impl Timeline {
     /// Puts a new line on the timeline and bakes it.
-    pub fn set_source(&mut self, label: String, source: LineSource, settings: &FaceSettings) {
+    pub fn set_source(&mut self, label: String, source: LineSource, project: &Project) {
         self.label = label;
         self.source = Some(source);
         self.playhead_ms = 0.0;
-        self.rebake(settings);
+        self.rebake(project);
     }
 
     /// Bakes the line again (after a setting or a pose changed).
-    pub fn rebake(&mut self, settings: &FaceSettings) {
+    pub fn rebake(&mut self, project: &Project) {
+        self.npc = project.npcs.first().map(|n| n.id.clone());
+        self.seed = project.face_seed(self.npc.as_deref().unwrap_or_default());
         let Some(source) = &self.source else {
             self.bake = None;
             return;
         };
         let start = Instant::now();
-        let tail = 400.0;
-        let duration = source
-            .audio_ms()
-            .unwrap_or(0.0)
-            .max(source.track.last_offset_ms())
-            + tail;
         let options = BakeOptions {
             fps: FPS,
             seed: self.seed,
             speaking: self.speaking,
-            duration_ms: Some(duration),
-            loudness: source.loudness.clone(),
+            duration_ms: None,
         };
-        match bake(settings, &source.track, &options) {
+        match bake(&project.face, &source.cue, &options) {
             Ok(b) => {
                 self.bake = Some(b);
                 self.error = None;

@@ -30,6 +30,8 @@ pub struct Viewport {
     pub orbit: Orbit,
     /// The weights last drawn, per mesh of the head (what the view shows).
     pub drawn: Vec<Vec<f32>>,
+    /// Where the view was last shown in the window, in points.
+    pub shown_at: Option<egui::Rect>,
 }
 
 impl std::fmt::Debug for Viewport {
@@ -77,6 +79,7 @@ impl Viewport {
                 list: DrawList::default(),
                 orbit: Orbit::default(),
                 drawn: Vec::new(),
+                shown_at: None,
             },
             problem,
         ))

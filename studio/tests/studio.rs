@@ -7,6 +7,8 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use egui_kittest::{SnapshotOptions, try_image_snapshot_options};
+use image::RgbaImage;
 use npc_core::project::{Project, demo_project};
 use npc_core::{ArkitTarget, VisemeId};
 use npc_studio::app::{StudioApp, Tab};
@@ -138,6 +140,55 @@ fn opening_a_broken_project_shows_an_error_and_keeps_the_current_one() {
     assert!((h.state().studio.doc.pose.get(ArkitTarget::MouthSmileLeft) - 0.6).abs() < 1e-6);
 }
 
+/// The command that makes the panel snapshots again (documented in studio/tests/snapshots/).
+const UPDATE_COMMAND: &str = "UPDATE_SNAPSHOTS=1 cargo test --workspace --test studio snapshots";
+
+/// The window as drawn, in pixels.
+fn window_pixels(h: &mut Harness<'_, StudioApp>) -> RgbaImage {
+    h.render().expect("the window renders")
+}
+
+/// Where the 3D view lies in the window's pixels: (x, y, width, height).
+fn view_area(h: &Harness<'_, StudioApp>) -> (u32, u32, u32, u32) {
+    let rect = h
+        .state()
+        .viewport
+        .as_ref()
+        .and_then(|v| v.shown_at)
+        .expect("the 3D view was shown");
+    let ppp = h.ctx.pixels_per_point();
+    let min = (rect.min.to_vec2() * ppp).round();
+    let size = (rect.size() * ppp).round();
+    (min.x as u32, min.y as u32, size.x as u32, size.y as u32)
+}
+
+/// The 3D view's pixels alone.
+fn view_pixels(h: &mut Harness<'_, StudioApp>) -> RgbaImage {
+    let (x, y, w, hgt) = view_area(h);
+    let window = window_pixels(h);
+    image::imageops::crop_imm(&window, x, y, w, hgt).to_image()
+}
+
+/// Compares the window with `studio/tests/snapshots/{name}.png`, the 3D view painted over in one
+/// flat colour: a rasteriser's roundings differ from machine to machine (llvmpipe compiles its
+/// shaders for the host CPU), so the view is tested by its properties instead (below), and the
+/// snapshot holds the panels, which egui draws the same everywhere.
+fn snapshot_panels(h: &mut Harness<'_, StudioApp>, name: &str) {
+    let (x, y, w, hgt) = view_area(h);
+    let mut window = window_pixels(h);
+    for py in y..(y + hgt).min(window.height()) {
+        for px in x..(x + w).min(window.width()) {
+            window.put_pixel(px, py, image::Rgba([255, 0, 255, 255]));
+        }
+    }
+    if let Err(e) = try_image_snapshot_options(&window, name, &SnapshotOptions::default()) {
+        panic!(
+            "{e}\n  the snapshot: studio/tests/snapshots/{name}.png, this run's picture beside it \
+             as {name}.new.png\n  if the change is wanted, make them again with: {UPDATE_COMMAND}"
+        );
+    }
+}
+
 #[test]
 fn snapshots_of_the_main_panels() {
     let mut h = harness(Studio::new(demo_project(), None));
@@ -146,13 +197,13 @@ fn snapshots_of_the_main_panels() {
         weight: 0.5,
     });
     h.run_steps(3);
-    h.snapshot("pose_panel");
+    snapshot_panels(&mut h, "pose_panel");
     h.state_mut().tab = Tab::Visemes;
     h.state_mut()
         .studio
         .apply(Command::SelectViseme(VisemeId::new(21).ok()));
     h.run_steps(3);
-    h.snapshot("viseme_panel");
+    snapshot_panels(&mut h, "viseme_panel");
     // A recording, not offline speech: espeak-ng's output shifts by a sample or a millisecond
     // with what the process synthesised before, and snapshots must not depend on test order.
     let recording = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -169,7 +220,84 @@ fn snapshots_of_the_main_panels() {
     h.state_mut().studio.apply(Command::Seek(1_650.0));
     h.state_mut().tab = Tab::Gaze;
     h.run_steps(3);
-    h.snapshot("timeline_and_gaze");
+    snapshot_panels(&mut h, "timeline_and_gaze");
+}
+
+fn mean_rgb(image: &RgbaImage, x0: f32, y0: f32, x1: f32, y1: f32) -> [f64; 3] {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let mut sum = [0.0; 3];
+    let mut n = 0.0_f64;
+    for y in (y0 * h) as u32..(y1 * h) as u32 {
+        for x in (x0 * w) as u32..(x1 * w) as u32 {
+            let p = image.get_pixel(x, y);
+            for c in 0..3 {
+                sum[c] += f64::from(p[c]);
+            }
+            n += 1.0;
+        }
+    }
+    sum.map(|s| s / n.max(1.0))
+}
+
+/// The 3D view by its properties, which hold on any rasteriser: a picture, not a blank; sky
+/// above, the head in the middle in skin tones; opening the jaw changes the lower middle of the
+/// face and not the top of the view.
+#[test]
+fn the_3d_view_shows_the_head_and_the_jaw_moves_the_mouth() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.run_steps(2);
+    let closed = view_pixels(&mut h);
+    let colours: std::collections::HashSet<[u8; 4]> = closed.pixels().map(|p| p.0).collect();
+    assert!(colours.len() > 500, "only {} colours", colours.len());
+    let sky = mean_rgb(&closed, 0.0, 0.0, 0.15, 0.15);
+    assert!(
+        sky[2] > sky[0] + 40.0,
+        "the sky's corner is not blue: {sky:?}"
+    );
+    let cheek = mean_rgb(&closed, 0.40, 0.45, 0.60, 0.55);
+    assert!(
+        cheek[0] > cheek[1] && cheek[1] > cheek[2] && cheek[0] > 120.0,
+        "the middle of the view is not skin: {cheek:?}"
+    );
+
+    h.state_mut().studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::JawOpen,
+        weight: 1.0,
+    });
+    h.run_steps(3);
+    let open = view_pixels(&mut h);
+    assert_eq!(open.dimensions(), closed.dimensions());
+    let (w, hgt) = (open.width() as f64, open.height() as f64);
+    let (mut count, mut sx, mut sy, mut top) = (0usize, 0.0, 0.0, 0usize);
+    for (x, y, p) in open.enumerate_pixels() {
+        let q = closed.get_pixel(x, y);
+        let d: i32 = (0..3)
+            .map(|c| (i32::from(p[c]) - i32::from(q[c])).abs())
+            .sum();
+        if d > 60 {
+            count += 1;
+            sx += f64::from(x);
+            sy += f64::from(y);
+            if f64::from(y) < 0.4 * hgt {
+                top += 1;
+            }
+        }
+    }
+    let area = w * hgt;
+    assert!(
+        count as f64 > 0.002 * area,
+        "the jaw changed only {count} pixels"
+    );
+    let (cx, cy) = (sx / count as f64 / w, sy / count as f64 / hgt);
+    assert!(
+        (0.4..0.6).contains(&cx),
+        "the change is not in the middle: x {cx:.2}"
+    );
+    assert!(cy > 0.55, "the change is not in the lower face: y {cy:.2}");
+    assert!(
+        top * 50 < count,
+        "{top} of {count} changed pixels are in the top of the view"
+    );
 }
 
 #[test]

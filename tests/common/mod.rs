@@ -5,6 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use npc_core::project::demo_project;
+
 /// A temp folder with a copy of the demo project (without its assets: the runtime must not
 /// need them), an empty agent directory and a path for the events file.
 #[derive(Debug)]
@@ -32,4 +34,43 @@ pub fn setup() -> Setup {
         agent,
         events,
     }
+}
+
+/// A temp folder with the demo project, its generated assets and an agent directory whose
+/// `active.json` plays `conversations/c.jsonl` between Elara and Bram.
+pub struct WorldDemo {
+    pub tmp: tempfile::TempDir,
+    pub project: PathBuf,
+    pub agent: PathBuf,
+}
+
+pub fn world_demo() -> WorldDemo {
+    let tmp = tempfile::tempdir().unwrap();
+    npc_core::procedural::generate::generate(&tmp.path().join("assets")).unwrap();
+    let project = tmp.path().join("demo.ron");
+    demo_project().save(&project).unwrap();
+    let agent = tmp.path().join("agent");
+    fs::create_dir_all(agent.join("conversations")).unwrap();
+    fs::write(
+        agent.join("active.json"),
+        r#"{"conversation": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}"#,
+    )
+    .unwrap();
+    WorldDemo {
+        tmp,
+        project,
+        agent,
+    }
+}
+
+/// Writes the conversation `conversations/c.jsonl` of the demo's agent directory.
+pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
+    let text: String = lines
+        .iter()
+        .enumerate()
+        .map(|(seq, (speaker, text))| {
+            format!("{{\"seq\": {seq}, \"speaker_id\": \"{speaker}\", \"text\": \"{text}\"}}\n")
+        })
+        .collect();
+    fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
 }

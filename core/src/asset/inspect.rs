@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::load::Asset;
 use crate::arkit::{ARKIT_TARGET_COUNT, CanonicalTarget};
+use crate::humanoid::HumanoidMap;
 
 /// The inspection report.
 #[derive(Clone, Debug, Serialize)]
@@ -154,9 +155,10 @@ impl Inspection {
         }
     }
 
-    /// A readable multi-line summary.
+    /// A readable multi-line summary; `verbose` lists every joint of every skin (otherwise
+    /// each skin is summed up: its joint count and the humanoid bones found among them).
     #[must_use]
-    pub fn to_text(&self) -> String {
+    pub fn to_text(&self, verbose: bool) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "meshes: {}", self.meshes.len());
         for (i, mesh) in self.meshes.iter().enumerate() {
@@ -214,12 +216,28 @@ impl Inspection {
         );
         let _ = writeln!(out, "skins: {}", self.skins.len());
         for (i, skin) in self.skins.iter().enumerate() {
+            if verbose {
+                let _ = writeln!(
+                    out,
+                    "  skin {i}: {} joints: {}",
+                    skin.joints,
+                    skin.joint_names.join(", ")
+                );
+                continue;
+            }
+            let humanoid = HumanoidMap::from_joint_names(&skin.joint_names);
+            let bones: Vec<&str> = humanoid.bones().iter().map(|(b, _)| b.name()).collect();
             let _ = writeln!(
                 out,
-                "  skin {i}: {} joints: {}",
+                "  skin {i}: {} joints, {} humanoid bones{}{}",
                 skin.joints,
-                skin.joint_names.join(", ")
+                bones.len(),
+                if bones.is_empty() { "" } else { ": " },
+                bones.join(", ")
             );
+        }
+        if !verbose && !self.skins.is_empty() {
+            let _ = writeln!(out, "  (--verbose lists every joint; --json has them too)");
         }
         let _ = writeln!(out, "clips: {}", self.clips.len());
         for clip in &self.clips {

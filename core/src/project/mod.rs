@@ -33,6 +33,9 @@ pub const PROJECT_VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 pub struct Project {
     pub version: u32,
+    /// Seeds every NPC's face (gaze and blinks) together with its id: see [`Project::face_seed`].
+    #[serde(default)]
+    pub seed: u64,
     /// How every face animates (viseme table, lip sync, gaze, blinks).
     #[serde(default)]
     pub face: FaceSettings,
@@ -56,6 +59,7 @@ impl Default for Project {
     fn default() -> Self {
         Self {
             version: PROJECT_VERSION,
+            seed: 0,
             face: FaceSettings::default(),
             scene: SceneSettings::default(),
             npcs: Vec::new(),
@@ -178,6 +182,12 @@ impl Project {
             out.push("speech: Azure needs a region".to_owned());
         }
         out
+    }
+
+    /// The seed of NPC `npc`'s face, as every path that animates it derives it.
+    #[must_use]
+    pub fn face_seed(&self, npc: &str) -> u64 {
+        crate::line_cue::face_seed(self.seed, npc)
     }
 
     /// A path from the project resolved against the folder of the project file.

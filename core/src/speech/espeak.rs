@@ -4,7 +4,7 @@
 
 #![allow(unsafe_code)]
 
-use std::ffi::{CString, c_int, c_short, c_void};
+use std::ffi::{CStr, CString, c_char, c_int, c_short, c_void};
 use std::sync::{Mutex, OnceLock};
 
 use espeakng_sys as sys;
@@ -23,9 +23,46 @@ struct Library {
 
 static LIBRARY: OnceLock<Result<Mutex<Library>, String>> = OnceLock::new();
 
+/// Files espeak-ng cannot speak without, in its data folder.
+const DATA_FILES: [&str; 4] = ["phontab", "phondata", "phonindex", "intonations"];
+
+/// Where espeak-ng will read its data (`ESPEAK_DATA_PATH/espeak-ng-data` when that is set and
+/// is a folder, else the installed one), and why it cannot speak from there, if it cannot.
+/// Checked before the library starts: without its data it prints an error and then
+/// synthesises silence.
+fn data_problem() -> Option<String> {
+    // SAFETY: a null path makes espeak-ng choose its data folder as espeak_Initialize would;
+    // this only sets the library's path, called once under the OnceLock.
+    unsafe { sys::espeak_ng_InitializePath(std::ptr::null()) };
+    let mut path: *const c_char = std::ptr::null();
+    // SAFETY: espeak_Info writes a pointer to the library's own NUL-terminated path buffer.
+    unsafe { sys::espeak_Info(&raw mut path) };
+    if path.is_null() {
+        return Some("espeak-ng did not say where its data is".to_owned());
+    }
+    // SAFETY: not null, and the buffer lives as long as the library (the process).
+    let dir = unsafe { CStr::from_ptr(path) }
+        .to_string_lossy()
+        .into_owned();
+    let missing: Vec<&str> = DATA_FILES
+        .into_iter()
+        .filter(|f| !std::path::Path::new(&dir).join(f).is_file())
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "espeak-ng's data is missing ({} not found in {dir}): install the Debian package \
+             espeak-ng-data, or set ESPEAK_DATA_PATH to the folder that holds espeak-ng-data/",
+            missing.join(", ")
+        )
+    })
+}
+
 fn library() -> Result<&'static Mutex<Library>, SpeechError> {
     LIBRARY
         .get_or_init(|| {
+            if let Some(problem) = data_problem() {
+                return Err(problem);
+            }
             // SAFETY: called once (OnceLock); a null path makes espeak-ng use its installed
             // data. Synchronous output writes nothing to any audio device.
             let rate = unsafe {
@@ -180,7 +217,8 @@ unsafe extern "C" fn synth_callback(
     let timing = unsafe {
         let user_data = (*events).user_data;
         if user_data.is_null() {
-            return 0;
+            // Nobody listens (the primer): stop synthesising.
+            return 1;
         }
         &mut *user_data.cast::<Timing<'_>>()
     };
@@ -219,6 +257,48 @@ unsafe extern "C" fn synth_callback(
     0
 }
 
+/// Vowels in each of the primer's two words: the primer's clause must have more phonemes than
+/// any clause of a line (each `[[...]]` word stays under espeak-ng's 200 phonemes a word, and
+/// the text under its 800-byte clause buffer).
+const PRIMER_VOWELS: usize = 150;
+
+/// Puts one clause of vowels through espeak-ng's phoneme list and stops before any sound is
+/// kept. espeak-ng 1.51 leaves the two pause entries that end each clause in that list with the
+/// pre-pause of whatever phoneme filled the slot in an earlier utterance (fixed upstream in
+/// 1.52, commit 199cbe4a "Mark re-used phoneme_list as undefined"); so without this a line's
+/// timing depends on what the process spoke before: after "bring back", "Welcome, traveler."
+/// gains a 32 ms pause. Vowels carry no pre-pause, so every line meets the same clean list.
+///
+/// # Safety
+/// The library must be initialised and its lock held.
+unsafe fn prime() -> Result<(), SpeechError> {
+    let vowels = "a ".repeat(PRIMER_VOWELS);
+    let text = format!("[[{vowels}]]");
+    let c_text = CString::new(text).map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+    let bytes = c_text.as_bytes_with_nul();
+    // SAFETY: NUL-terminated text of the given size; null user data makes the callback stop
+    // the synthesis at its first call, after the clause's phoneme list is built.
+    let status = unsafe {
+        sys::espeak_Synth(
+            bytes.as_ptr().cast::<c_void>(),
+            bytes.len(),
+            0,
+            sys::espeak_POSITION_TYPE_POS_CHARACTER,
+            0,
+            sys::espeakCHARS_UTF8 | sys::espeakPHONEMES,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    };
+    if status == sys::espeak_ERROR_EE_OK {
+        Ok(())
+    } else {
+        Err(SpeechError::Synthesis(format!(
+            "espeak_Synth returned {status} for the primer"
+        )))
+    }
+}
+
 impl SpeechEngine for OfflineEngine {
     fn synthesize_streaming(
         &self,
@@ -243,6 +323,8 @@ impl SpeechEngine for OfflineEngine {
         }
         let c_text = CString::new(text.replace('\0', " "))
             .map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+        // SAFETY: the library is initialised and locked (`guard`).
+        unsafe { prime()? };
         sink(SpeechChunk::Start {
             sample_rate: guard.sample_rate,
         });
@@ -275,6 +357,11 @@ impl SpeechEngine for OfflineEngine {
         if status != sys::espeak_ERROR_EE_OK {
             return Err(SpeechError::Synthesis(format!(
                 "espeak_Synth returned {status}"
+            )));
+        }
+        if timing.samples == 0 {
+            return Err(SpeechError::Synthesis(format!(
+                "espeak-ng made no sound for {text:?}"
             )));
         }
         timing.finish();

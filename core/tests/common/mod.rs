@@ -71,3 +71,9 @@ pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
     };
     values[i - 1] + u * (values[i] - values[i - 1])
 }
+
+/// A viseme track as a line without audio.
+#[allow(dead_code)]
+pub fn cue(track: &VisemeTrack) -> npc_core::LineCue {
+    npc_core::LineCue::from_track(track.clone())
+}

@@ -46,6 +46,22 @@ fn backends() -> wgpu::Backends {
     wgpu::Backends::from_env().unwrap_or(wgpu::Backends::VULKAN)
 }
 
+/// Keeps Mesa's device-select Vulkan layer from asking a Wayland server for the default GPU
+/// when there is no session to ask (XDG_RUNTIME_DIR unset, as on servers and in CI): libwayland
+/// would print "error: XDG_RUNTIME_DIR is invalid or not set" every time adapters are listed.
+/// Nothing is lost: adapters are ranked here ([`Gpu::open`]). Call it first thing in `main`,
+/// before any thread starts.
+#[allow(unsafe_code)]
+pub fn quiet_display_probe() {
+    let session =
+        std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
+    if !session && std::env::var_os("NODEVICE_SELECT").is_none() {
+        // SAFETY: called at the start of `main`, before any other thread exists, so nothing
+        // reads the environment while it changes.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 /// A new instance (with the display's handle when rendering to a window).
 #[must_use]
 pub fn instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wgpu::Instance {

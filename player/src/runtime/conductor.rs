@@ -15,8 +15,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use npc_core::LineCue;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
-use npc_core::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Npc, Project, Voice};
 use npc_core::speech::{SpeechError, Utterance};
 
@@ -24,11 +24,22 @@ use super::events::{EventLog, LineEvent};
 use super::speaker::Speaker;
 use crate::audio::{AudioOut, PlayingLine};
 
+/// Which agent line is spoken: its conversation and seq number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineId {
+    pub conversation: String,
+    pub seq: u64,
+}
+
 /// What the conductor tells the animation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cue {
-    /// `npc` starts a line; sample `track` at [`Conductor::audio_ms`].
-    Speak { npc: String, track: VisemeTrack },
+    /// `npc` starts `line`: its face performs `cue` at [`Conductor::audio_ms`].
+    Speak {
+        npc: String,
+        line: LineId,
+        cue: LineCue,
+    },
     /// `npc`'s line ended.
     Stop { npc: String },
     /// Agents moved NPCs or set the time.
@@ -108,9 +119,14 @@ impl Conductor {
         let speaker = Speaker::for_project(&project.speech)?;
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let voices = roster_voices(&project.npcs);
         let worker = thread::Builder::new()
             .name("npc-synthesis".to_owned())
             .spawn(move || {
+                // The first synthesis of a voice loads its data: do it before the first line.
+                for voice in &voices {
+                    let _ = speaker.synthesize(WARM_UP_TEXT, voice);
+                }
                 for job in job_rx {
                     let result = speaker.synthesize(&job.line.text, &job.voice);
                     if done_tx.send(Done { job, result }).is_err() {
@@ -224,14 +240,23 @@ impl Conductor {
         } else {
             Instant::now().max(now)
         };
-        match result.and_then(|u| track_of(u).map_err(SpeechError::Synthesis)) {
-            Ok((utterance, track)) => {
+        let performed = result.and_then(|u| {
+            let cue =
+                LineCue::from_utterance(&u).map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+            Ok((u, cue))
+        });
+        match performed {
+            Ok((utterance, cue)) => {
                 let clock = self
                     .audio
                     .play(&utterance.pcm, utterance.sample_rate, 1.0, now);
                 cues.push(Cue::Speak {
                     npc: job.npc.clone(),
-                    track,
+                    line: LineId {
+                        conversation: job.conversation.clone(),
+                        seq: job.line.seq,
+                    },
+                    cue,
                 });
                 let latency = now.saturating_duration_since(job.seen);
                 if let Some(log) = self.log.as_mut() {
@@ -257,12 +282,11 @@ impl Conductor {
                     job.line.seq
                 );
                 if let Some(log) = self.log.as_mut() {
-                    log.write(&LineEvent::line(
-                        "line_rejected",
+                    log.write(&LineEvent::refused(
                         &job.conversation,
                         &job.line,
                         &job.npc,
-                        None,
+                        &e.to_string(),
                     ));
                 }
                 finish(&mut self.dir, &job.conversation, job.line.seq);
@@ -343,9 +367,19 @@ fn finish(dir: &mut AgentDirectory, conversation: &str, seq: u64) {
     }
 }
 
-fn track_of(utterance: Utterance) -> Result<(Utterance, VisemeTrack), String> {
-    let track = VisemeTrack::from_events(utterance.visemes.clone()).map_err(|e| e.to_string())?;
-    Ok((utterance, track))
+/// Spoken (and thrown away) once per voice when the conductor starts, so that the first line
+/// does not wait for the engine and its voices to load.
+const WARM_UP_TEXT: &str = "Hello.";
+
+/// The distinct voices of the roster.
+fn roster_voices(roster: &[Npc]) -> Vec<Voice> {
+    let mut voices: Vec<Voice> = Vec::new();
+    for npc in roster {
+        if !voices.contains(&npc.voice) {
+            voices.push(npc.voice.clone());
+        }
+    }
+    voices
 }
 
 /// The voice of roster NPC `npc`; for a speaker without one (empty roster), a default voice of

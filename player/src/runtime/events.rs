@@ -64,6 +64,16 @@ impl LineEvent {
         Self(v)
     }
 
+    /// `line_rejected` for a valid line that could not be spoken, with the reason.
+    #[must_use]
+    pub fn refused(conversation: &str, line: &Line, npc: &str, reason: &str) -> Self {
+        let mut e = Self::line("line_rejected", conversation, line, npc, None);
+        if let Some(map) = e.0.as_object_mut() {
+            map.insert("reason".to_owned(), json!(reason));
+        }
+        e
+    }
+
     /// `line_rejected` for a line that was invalid in the file (it has no usable seq).
     #[must_use]
     pub fn rejected_input(conversation: &str, file_line: &str, reason: &str) -> Self {

@@ -20,10 +20,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::lipsync::VisemeTrack;
-use npc_core::project::{Npc, Project};
+use npc_core::project::Project;
+use npc_core::{LineCue, face_seed};
 
-pub use conductor::{Conductor, ConductorOptions, Cue};
+pub use conductor::{Conductor, ConductorOptions, Cue, LineId};
 
 /// Frame period while a line plays (~60 Hz).
 const TICK: Duration = Duration::from_millis(16);
@@ -60,7 +60,7 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
             sound: options.sound,
         },
     )?;
-    let mut faces = Faces::new(&project.face, &project.npcs);
+    let mut faces = Faces::new(&project);
     let mut cues = Vec::new();
     let start = Instant::now();
     let end = options.duration.map(|d| start + d);
@@ -73,7 +73,7 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
         conductor.step(now, &mut cues)?;
         for cue in cues.drain(..) {
             match cue {
-                Cue::Speak { npc, track } => faces.speak(&npc, &track),
+                Cue::Speak { npc, cue, .. } => faces.speak(&npc, &cue),
                 Cue::Stop { npc } => faces.stop(&npc),
                 Cue::NpcState(_) => {}
             }
@@ -97,42 +97,40 @@ pub fn run(options: &RunOptions) -> anyhow::Result<()> {
     run_until(options, &AtomicBool::new(false))
 }
 
-/// One face animator per NPC.
+/// One face animator per NPC, seeded as the world seeds them.
 #[derive(Debug)]
 struct Faces {
     settings: FaceSettings,
+    seed: u64,
     faces: BTreeMap<String, FaceAnimator>,
 }
 
 impl Faces {
-    fn new(settings: &FaceSettings, roster: &[Npc]) -> Self {
+    fn new(project: &Project) -> Self {
         let mut faces = Self {
-            settings: settings.clone(),
+            settings: project.face.clone(),
+            seed: project.seed,
             faces: BTreeMap::new(),
         };
-        for npc in roster {
+        for npc in &project.npcs {
             faces.get(&npc.id);
         }
         faces
     }
 
     fn get(&mut self, npc: &str) -> &mut FaceAnimator {
-        let seed = self.faces.len() as u64;
+        let seed = face_seed(self.seed, npc);
         self.faces
             .entry(npc.to_owned())
             .or_insert_with(|| FaceAnimator::new(self.settings.clone(), seed))
     }
 
-    fn speak(&mut self, npc: &str, track: &VisemeTrack) {
-        let face = self.get(npc);
-        face.speak(track);
-        face.set_speaking(true);
+    fn speak(&mut self, npc: &str, cue: &LineCue) {
+        self.get(npc).start_line(cue);
     }
 
     fn stop(&mut self, npc: &str) {
-        let face = self.get(npc);
-        face.stop();
-        face.set_speaking(false);
+        self.get(npc).end_line();
     }
 
     fn update(&mut self, conductor: &Conductor, now: Instant, dt_ms: f64) {

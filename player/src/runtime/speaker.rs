@@ -9,7 +9,9 @@ use npc_core::speech::{OfflineEngine, SpeechEngine, SpeechError, Utterance};
 /// The engines of a project.
 pub struct Speaker {
     primary: Option<Box<dyn SpeechEngine>>,
-    offline: OfflineEngine,
+    /// The offline engine, or why it cannot speak (its data missing, say): then every line it
+    /// would speak is refused with that reason and the player keeps running.
+    offline: Result<OfflineEngine, String>,
 }
 
 impl std::fmt::Debug for Speaker {
@@ -21,7 +23,8 @@ impl std::fmt::Debug for Speaker {
 }
 
 impl Speaker {
-    /// The engines for the project's choice.
+    /// The engines for the project's choice. Without a working offline engine it says once
+    /// why, and lines that need it are refused with the reason.
     pub fn for_project(choice: &EngineChoice) -> Result<Self, SpeechError> {
         let primary: Option<Box<dyn SpeechEngine>> = match choice {
             EngineChoice::Offline => None,
@@ -35,7 +38,7 @@ impl Speaker {
         };
         Ok(Self {
             primary,
-            offline: OfflineEngine::new()?,
+            offline: offline(),
         })
     }
 
@@ -43,7 +46,7 @@ impl Speaker {
     pub fn with_primary(primary: Box<dyn SpeechEngine>) -> Result<Self, SpeechError> {
         Ok(Self {
             primary: Some(primary),
-            offline: OfflineEngine::new()?,
+            offline: offline(),
         })
     }
 
@@ -56,8 +59,23 @@ impl Speaker {
                 Err(e) => tracing::warn!("{e}; this line is spoken offline"),
             }
         }
-        self.offline.synthesize(text, voice)
+        match &self.offline {
+            Ok(engine) => engine.synthesize(text, voice),
+            Err(why) => Err(SpeechError::EngineUnavailable(why.clone())),
+        }
     }
+}
+
+/// The offline engine, or why it cannot speak (said once, here).
+fn offline() -> Result<OfflineEngine, String> {
+    OfflineEngine::new().map_err(|e| {
+        let why = match e {
+            SpeechError::EngineUnavailable(why) => why,
+            other => other.to_string(),
+        };
+        tracing::error!("offline speech cannot start: {why}; lines are refused until it can");
+        why
+    })
 }
 
 #[cfg(test)]

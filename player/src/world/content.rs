@@ -10,6 +10,7 @@ use glam::{Vec2, Vec3};
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig};
+use npc_core::humanoid::HumanoidMap;
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use super::skeleton::Skeleton;
@@ -32,6 +33,8 @@ pub struct AvatarModel {
     pub skeleton: Skeleton,
     /// The body's head joint (for attaching a separate head and placing close-ups).
     pub head_joint: Option<usize>,
+    /// The body's joints by humanoid bone.
+    pub humanoid: HumanoidMap,
 }
 
 impl AvatarModel {
@@ -270,11 +273,13 @@ impl WorldContent {
             };
             let skeleton = Skeleton::of(&body.asset);
             let head_joint = skeleton.find("Head");
+            let humanoid = HumanoidMap::from_joint_names(&skeleton.names);
             let model = AvatarModel {
                 body,
                 head,
                 skeleton,
                 head_joint,
+                humanoid,
             };
             if model.face_rig().arkit_coverage() == 0 {
                 tracing::warn!(

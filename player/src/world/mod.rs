@@ -40,21 +40,16 @@ pub struct World {
 
 impl World {
     /// Loads the project at `project_file` and everything it names; the meshes are added to
-    /// `meshes` for the renderer. `seed` seeds every NPC's face (gaze, blinks).
-    pub fn load(
-        project_file: &Path,
-        seed: u64,
-        meshes: &mut MeshStoreBuilder,
-    ) -> anyhow::Result<Self> {
+    /// `meshes` for the renderer. Each NPC's face is seeded by [`Project::face_seed`].
+    pub fn load(project_file: &Path, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Self> {
         let project = Project::load(project_file)?;
-        Self::from_project(project, project_file, seed, meshes)
+        Self::from_project(project, project_file, meshes)
     }
 
     /// As [`Self::load`], for a project already read (paths resolve against `project_file`).
     pub fn from_project(
         project: Project,
         project_file: &Path,
-        seed: u64,
         meshes: &mut MeshStoreBuilder,
     ) -> anyhow::Result<Self> {
         let problems = project.problems();
@@ -80,8 +75,7 @@ impl World {
                     &content.avatars[avatar],
                     position,
                     &project.face,
-                    seed.wrapping_add(i as u64)
-                        .wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    project.face_seed(&npc.id),
                 )
             })
             .collect();
@@ -141,7 +135,7 @@ impl World {
         let speakers: Vec<Vec3> = self
             .npcs
             .iter()
-            .filter(|n| n.speaking)
+            .filter(|n| n.speaking())
             .map(|n| n.position)
             .collect();
         let content = &self.content;
@@ -157,7 +151,7 @@ impl World {
                         .total_cmp(&b.distance_squared(npc.position))
                 });
             let attention = match nearest_speaker {
-                Some(&p) if !npc.speaking && p.distance(npc.position) < 8.0 => {
+                Some(&p) if !npc.speaking() && p.distance(npc.position) < 8.0 => {
                     Some(p + Vec3::new(0.0, 1.55, 0.0))
                 }
                 _ if camera.distance(npc.position) < 12.0 => Some(camera),

@@ -2,11 +2,12 @@
 //! per-frame state drawing needs (joint palettes and morph weights).
 
 use glam::{Mat4, Quat, Vec3};
+use npc_core::LineCue;
 use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::lipsync::VisemeTrack;
 
 use super::body::{Activity, Body, LayerInput};
 use super::content::{AvatarModel, Ground};
+use crate::runtime::LineId;
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -28,8 +29,12 @@ pub struct NpcActor {
     pub heading: f32,
     pub body: Body,
     pub face: FaceAnimator,
-    /// The current line's audio position is read from here; `None` when silent.
-    pub speaking: bool,
+    /// The seed of the face (gaze and blinks).
+    pub seed: u64,
+    /// The agent line being spoken, when it speaks one.
+    pub line: Option<LineId>,
+    /// The line's audio position at the last update, ms.
+    pub audio_ms: f64,
     /// Per skin of the body: world joint matrices times inverse bind (avatar space).
     pub palettes: Vec<Vec<Mat4>>,
     /// World matrices of the body's nodes (avatar space).
@@ -74,7 +79,9 @@ impl NpcActor {
             heading: 0.0,
             body: Body::new(&avatar.skeleton, &body_asset.clips, phase),
             face: FaceAnimator::new(face.clone(), seed),
-            speaking: false,
+            seed,
+            line: None,
+            audio_ms: 0.0,
             palettes: Vec::new(),
             node_world: Vec::new(),
             weights,
@@ -87,16 +94,22 @@ impl NpcActor {
         Mat4::from_rotation_translation(Quat::from_rotation_y(self.heading), self.position)
     }
 
-    /// Starts speaking `track` (its clock is the line's audio position).
-    pub fn speak(&mut self, track: &VisemeTrack) {
-        self.face.speak(track);
-        self.speaking = true;
+    /// Starts speaking a line (its clock is the line's audio position).
+    pub fn speak(&mut self, line: LineId, cue: &LineCue) {
+        self.face.start_line(cue);
+        self.line = Some(line);
     }
 
     /// Stops speaking.
     pub fn stop(&mut self) {
-        self.face.stop();
-        self.speaking = false;
+        self.face.end_line();
+        self.line = None;
+    }
+
+    /// Whether it is the one talking.
+    #[must_use]
+    pub fn speaking(&self) -> bool {
+        self.face.is_speaking()
     }
 
     /// Advances one frame: walking toward the goal, turning, body layers, face (at
@@ -142,7 +155,7 @@ impl NpcActor {
         }
         let activity = if walking {
             Activity::Walk
-        } else if self.speaking {
+        } else if self.speaking() {
             Activity::Talk
         } else {
             Activity::Idle
@@ -169,6 +182,7 @@ impl NpcActor {
         for (skin, palette) in skins.iter().zip(&mut self.palettes) {
             skin.palette_into(&self.node_world, palette);
         }
+        self.audio_ms = audio_ms;
         match self.face.update(audio_ms, f64::from(dt) * 1000.0) {
             Ok(frame) => avatar
                 .face_rig()

@@ -97,7 +97,7 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) -> Option
             let track = timeline
                 .source
                 .as_ref()
-                .map(|s| s.track.events().to_vec())
+                .map(|s| s.cue.track.events().to_vec())
                 .unwrap_or_default();
             let end = timeline.duration_ms();
             let r = Plot::new("visemes")

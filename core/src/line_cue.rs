@@ -1,0 +1,121 @@
+//! What a face needs to perform one line, built in one place for every path that speaks: the
+//! live player (window, `render`, offscreen and headless runs), `npc-player bake` and the
+//! studio's timeline. [`FaceAnimator::start_line`](crate::face::FaceAnimator::start_line) is
+//! the one way to start it, so no path can forget a part (the loudness that moves the jaw, the
+//! speaking flag that makes the gaze avert like a speaker's).
+
+use crate::lipsync::{Loudness, TrackError, VisemeTrack};
+use crate::speech::Utterance;
+
+/// Silence after the last viseme (or the end of the audio) in which the mouth settles, ms.
+/// A bake covers it; the studio's timeline shows it.
+pub const TAIL_MS: f64 = 500.0;
+
+/// One line as a face performs it: the viseme track on the line's audio clock and, when the
+/// line has audio, its loudness (the jaw follows it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineCue {
+    pub track: VisemeTrack,
+    /// Loudness of the line's audio; `None` for a bare viseme track.
+    pub loudness: Option<Loudness>,
+    /// Length of the line's audio, ms; `None` for a bare viseme track.
+    pub audio_ms: Option<f64>,
+}
+
+impl LineCue {
+    /// The cue of a synthesised utterance: its visemes and the loudness of its audio.
+    pub fn from_utterance(utterance: &Utterance) -> Result<Self, TrackError> {
+        let samples: Vec<f32> = utterance
+            .pcm
+            .iter()
+            .map(|&s| f32::from(s) / 32768.0)
+            .collect();
+        Ok(Self::from_recording(
+            VisemeTrack::from_events(utterance.visemes.clone())?,
+            &samples,
+            utterance.sample_rate,
+        ))
+    }
+
+    /// The cue of recorded audio (mono samples in -1..1) whose visemes are `track`.
+    #[must_use]
+    pub fn from_recording(track: VisemeTrack, samples: &[f32], sample_rate: u32) -> Self {
+        Self {
+            track,
+            loudness: Some(Loudness::from_samples(samples, sample_rate)),
+            audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(sample_rate.max(1))),
+        }
+    }
+
+    /// The cue of a viseme track without audio (a viseme file): the jaw follows the visemes.
+    #[must_use]
+    pub fn from_track(track: VisemeTrack) -> Self {
+        Self {
+            track,
+            loudness: None,
+            audio_ms: None,
+        }
+    }
+
+    /// How long a bake of this line runs by default: the audio or the last viseme, whichever
+    /// ends later, then [`TAIL_MS`] of settling.
+    #[must_use]
+    pub fn baked_ms(&self) -> f64 {
+        self.audio_ms
+            .unwrap_or(0.0)
+            .max(self.track.last_offset_ms())
+            + TAIL_MS
+    }
+}
+
+/// The seed of an NPC's face (gaze and blinks): the project's seed and the NPC's speaker id,
+/// mixed so that neighbouring seeds and similar ids give unrelated sequences. Every path that
+/// animates the NPC (player, `bake --npc`, studio) derives it here; `--record` and `bake` print
+/// it. FNV-1a over the id's bytes, then the SplitMix64 finaliser over that xor the seed.
+#[must_use]
+pub fn face_seed(project_seed: u64, npc: &str) -> u64 {
+    const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+    let id_hash = npc.bytes().fold(FNV_OFFSET, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+    });
+    let mut z = (id_hash ^ project_seed).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lipsync::VisemeEvent;
+    use crate::viseme::VisemeId;
+
+    fn track() -> VisemeTrack {
+        let id = |n| VisemeId::new(n).unwrap_or(VisemeId::SILENCE);
+        VisemeTrack::from_events(vec![
+            VisemeEvent::new(id(0), 0.0),
+            VisemeEvent::new(id(2), 100.0),
+            VisemeEvent::new(id(0), 300.0),
+        ])
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn seeds_differ_by_npc_and_by_project_and_repeat() {
+        assert_eq!(face_seed(7, "elara"), face_seed(7, "elara"));
+        assert_ne!(face_seed(7, "elara"), face_seed(7, "bram"));
+        assert_ne!(face_seed(7, "elara"), face_seed(8, "elara"));
+        assert_ne!(face_seed(0, ""), 0);
+    }
+
+    #[test]
+    fn a_bake_covers_the_audio_or_the_track_and_the_tail() {
+        let bare = LineCue::from_track(track());
+        assert_eq!(bare.baked_ms(), 300.0 + TAIL_MS);
+        let recorded = LineCue::from_recording(track(), &[0.1; 16_000], 16_000);
+        assert_eq!(recorded.audio_ms, Some(1000.0));
+        assert_eq!(recorded.baked_ms(), 1000.0 + TAIL_MS);
+        assert!(recorded.loudness.is_some());
+    }
+}

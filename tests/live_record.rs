@@ -1,0 +1,144 @@
+//! One animation path, end to end: a line spoken live in the drawn world and recorded with
+//! `render --record` is what `bake --npc` computes for that NPC and line; the speaker is marked
+//! speaking and the listeners are not.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::fs;
+
+use common::{world_demo, write_lines};
+use npc_core::arkit::{ArkitTarget, Region};
+use serde_json::Value;
+
+const LINE: &str = "Welcome, traveler. What brings you here?";
+
+fn is_spoken_part(target: ArkitTarget) -> bool {
+    matches!(
+        target.region(),
+        Region::Mouth | Region::Jaw | Region::Cheeks | Region::Tongue
+    )
+}
+
+#[test]
+fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
+    let d = world_demo();
+    write_lines(&d.agent, &[("Elara", LINE)]);
+    let record = d.tmp.path().join("record.jsonl");
+    let fps = 30.0;
+    npc_player::cli::run_from([
+        "npc-player",
+        "render",
+        "--project",
+        d.project.to_str().unwrap(),
+        "--agent-dir",
+        d.agent.to_str().unwrap(),
+        "--frames",
+        "110",
+        "--fps",
+        "30",
+        "--size",
+        "32x18",
+        "--no-shadows",
+        "--record",
+        record.to_str().unwrap(),
+        "--out",
+        d.tmp.path().join("frames").to_str().unwrap(),
+    ])
+    .unwrap();
+    let baked = d.tmp.path().join("bake.json");
+    npc_player::cli::run_from([
+        "npc-player",
+        "bake",
+        "--project",
+        d.project.to_str().unwrap(),
+        "--npc",
+        "Elara",
+        "--text",
+        LINE,
+        "--fps",
+        "1000",
+        "--out",
+        baked.to_str().unwrap(),
+    ])
+    .unwrap();
+    let bake: Value = serde_json::from_slice(&fs::read(&baked).unwrap()).unwrap();
+    let times: Vec<f64> = bake["times_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    let finals = bake["stages"]["final"].as_array().unwrap();
+    let names: Vec<&str> = bake["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let compared: Vec<usize> = ArkitTarget::ALL
+        .iter()
+        .filter(|t| is_spoken_part(**t))
+        .map(|t| names.iter().position(|n| *n == t.name()).unwrap())
+        .collect();
+
+    let lines: Vec<Value> = fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 110 * 3, "one line per NPC per frame");
+    let mut spoken_frames = 0;
+    let (mut worst, mut sum, mut n) = (0.0_f64, 0.0, 0);
+    for l in &lines {
+        let npc = l["npc"].as_str().unwrap();
+        assert_eq!(l["weights"].as_array().unwrap().len(), 52);
+        assert!(
+            l["joints"]["head"][1].as_f64().unwrap() > l["joints"]["hips"][1].as_f64().unwrap()
+        );
+        if npc != "Elara" {
+            assert_eq!(l["speaking"], false, "listener {npc} marked speaking: {l}");
+            assert!(l["line"].is_null());
+            continue;
+        }
+        let Some(audio_ms) = l["line"]["audio_ms"].as_f64() else {
+            continue;
+        };
+        assert_eq!(
+            l["speaking"], true,
+            "the speaker is not marked speaking: {l}"
+        );
+        assert_eq!(
+            l["seed"], bake["seed"],
+            "the live face and the bake have other seeds"
+        );
+        spoken_frames += 1;
+        // The bake at 1000 fps has a frame at every whole millisecond.
+        let i = times
+            .partition_point(|&t| t < audio_ms - 0.5)
+            .min(times.len() - 1);
+        assert!((times[i] - audio_ms).abs() <= 0.5, "{audio_ms} ms");
+        let live = l["weights"].as_array().unwrap();
+        let baked = finals[i].as_array().unwrap();
+        for &k in &compared {
+            let d = (live[k].as_f64().unwrap() - baked[k].as_f64().unwrap()).abs();
+            assert!(
+                d <= 0.03,
+                "{} at {audio_ms} ms: live {} vs bake {}",
+                names[k],
+                live[k],
+                baked[k]
+            );
+            worst = worst.max(d);
+            sum += d;
+            n += 1;
+        }
+    }
+    assert!(
+        spoken_frames as f64 > 1.5 * fps,
+        "only {spoken_frames} frames of the line"
+    );
+    let mean = sum / f64::from(n);
+    assert!(mean <= 0.005, "mean difference {mean} (worst {worst})");
+}
