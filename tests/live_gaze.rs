@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use common::{world_demo, write_lines};
 use npc_core::gaze::GazeState;
 use npc_player::live::Live;
-use npc_player::render::MeshStoreBuilder;
 use npc_player::runtime::{Conductor, ConductorOptions};
 use npc_player::world::World;
+use npc_render::MeshStoreBuilder;
 
 /// Frames in which the face looks away, and all frames, for speakers and for listeners.
 #[derive(Debug, Default)]

@@ -27,7 +27,7 @@ fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
     write_lines(&d.agent, &[("Elara", LINE)]);
     let record = d.tmp.path().join("record.jsonl");
     let fps = 30.0;
-    npc_player::cli::run_from([
+    npc_player::run_from([
         "npc-player",
         "render",
         "--project",
@@ -48,7 +48,7 @@ fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
     ])
     .unwrap();
     let baked = d.tmp.path().join("bake.json");
-    npc_player::cli::run_from([
+    npc_player::run_from([
         "npc-player",
         "bake",
         "--project",

@@ -52,7 +52,7 @@ fn last_spoken(agent: &Path) -> Option<u64> {
 }
 
 fn run_sim(agent: &Path) -> Result<(), String> {
-    npc_player::cli::run_from([
+    npc_player::run_from([
         "npc-player",
         "agent-sim",
         "--agent-dir",
@@ -172,7 +172,7 @@ fn a_runtime_stopped_mid_conversation_resumes_without_repeating_or_losing_lines(
 fn headless_without_rendering_needs_no_assets() {
     let s = setup();
     // A short duration runs and exits cleanly, though the project's assets are not there.
-    npc_player::cli::run_from([
+    npc_player::run_from([
         "npc-player",
         "run",
         "--project",

@@ -21,7 +21,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
     project.save(&project_path).unwrap();
     let out = dir.path().join("bake.json");
 
-    npc_player::cli::run_from([
+    npc_player::run_from([
         "npc-player",
         "bake",
         "--visemes",
@@ -37,7 +37,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
     ])
     .unwrap();
 
-    let track = npc_player::bake::read_track(&line).unwrap();
+    let track = npc_player::line_source::read_track(&line).unwrap();
     let cue = LineCue::from_track(track.clone());
     let settings: FaceSettings = project.face;
     let options = BakeOptions {

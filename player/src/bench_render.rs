@@ -15,10 +15,10 @@ use npc_core::LineCue;
 use npc_core::project::Project;
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
-use crate::headless::Headless;
-use crate::render::MeshStoreBuilder;
 use crate::runtime::LineId;
 use crate::world::World;
+use npc_render::Headless;
+use npc_render::MeshStoreBuilder;
 
 /// The line every NPC speaks.
 const LINE: &str = "Welcome, traveler. What brings you to our village on such a fine morning?";
@@ -106,11 +106,11 @@ fn animate(
     world: &mut World,
     headless: &Headless,
     options: &BenchOptions,
-    camera: crate::render::Camera,
+    camera: npc_render::Camera,
     t_ms: f64,
     line_ms: f64,
-    list: &mut crate::render::DrawList,
-) -> crate::render::FrameView {
+    list: &mut npc_render::DrawList,
+) -> npc_render::FrameView {
     world.update(DT, camera.position, &|i| {
         (t_ms + i as f64 * 377.0) % line_ms
     });
@@ -165,7 +165,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let centre = world.centre();
     let side = (options.npcs as f32).sqrt() * 1.5;
     let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
-    let camera = crate::render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
+    let camera = npc_render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
     let dt = DT;
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);

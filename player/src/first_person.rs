@@ -3,8 +3,8 @@
 
 use glam::Vec3;
 
-use crate::render::Camera;
 use crate::world::{EYE_HEIGHT, Ground};
+use npc_render::Camera;
 
 /// Walking speed, metres per second (doubled with Shift).
 pub const SPEED: f32 = 3.0;

@@ -9,12 +9,12 @@ use anyhow::Context;
 use npc_core::agent::DEFAULT_GAP_TIMEOUT;
 use npc_core::project::Project;
 
-use crate::headless::Headless;
 use crate::live::Live;
 use crate::record::Recorder;
-use crate::render::MeshStoreBuilder;
 use crate::runtime::{Conductor, ConductorOptions};
 use crate::world::World;
+use npc_render::Headless;
+use npc_render::{FrameView, MeshStoreBuilder};
 
 /// What `render` draws.
 #[derive(Clone, Debug)]
@@ -52,6 +52,20 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
             .ok_or_else(|| format!("size {text:?}: {s:?} is not a whole number from 1 to 16384"))
     };
     Ok((parse(w)?, parse(h)?))
+}
+
+/// Draws the world's current state offscreen and reads the frame back.
+pub fn draw_world(
+    headless: &mut Headless,
+    world: &World,
+    view: &FrameView,
+) -> anyhow::Result<image::RgbaImage> {
+    let mut list = std::mem::take(&mut headless.list);
+    let aspect = headless.offscreen.width as f32 / headless.offscreen.height as f32;
+    world.draw(&headless.renderer.store.primitives, view, aspect, &mut list);
+    let image = headless.draw_list(&list, view);
+    headless.list = list;
+    image
 }
 
 /// Loads the world and a headless renderer for it; `seed` replaces the project's seed.
@@ -142,7 +156,7 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
             live.world.time_of_day = time_of_day;
         }
         let view = live.world.frame_view(camera, options.shadows);
-        let image = headless.draw_world(&live.world, &view)?;
+        let image = draw_world(&mut headless, &live.world, &view)?;
         let path = options.out.join(format!("frame_{frame:04}.png"));
         image
             .save(&path)

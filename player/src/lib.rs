@@ -1,25 +1,23 @@
-//! `npc-player`: plays Living NPC projects. Today it offers the command line around the shared
-//! animation engine (`bake`); the renderer and the live runtime build on the same library.
+//! `npc-player`: plays Living NPC projects. The library is the world (NPCs standing, walking
+//! and talking in the scene), the live runtime (the conductor that speaks the agent
+//! directory's lines and the one loop that applies its cues), sound output, offscreen frames,
+//! the frame record, and the command line around them ([`main`]). It draws with `npc-render`
+//! and animates with `npc-core`.
 
 pub mod agent_sim;
 pub mod audio;
-pub mod bake;
 pub mod bench_render;
-pub mod check;
-pub mod cli;
+mod cli;
 pub mod first_person;
 pub mod frames;
-pub mod generate;
-pub mod headless;
-pub mod inspect;
 pub mod line_source;
 pub mod live;
 pub mod output;
 pub mod play;
 pub mod plot;
 pub mod record;
-pub mod render;
 pub mod runtime;
-pub mod say;
 pub mod window;
 pub mod world;
+
+pub use cli::{main, run_from};

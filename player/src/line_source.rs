@@ -10,9 +10,7 @@ use npc_core::LineCue;
 use npc_core::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::Voice;
 use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
-use npc_core::speech::{Utterance, wav};
-
-use crate::say;
+use npc_core::speech::{OfflineEngine, SpeechEngine, Utterance, wav};
 
 /// A line ready to bake.
 #[derive(Clone, Debug)]
@@ -28,7 +26,7 @@ pub struct LineSource {
 impl LineSource {
     /// Speaks `text` with the offline engine.
     pub fn from_text(text: &str, voice: &Voice) -> anyhow::Result<Self> {
-        let utterance = say::speak(text, voice)?;
+        let utterance = OfflineEngine::new()?.synthesize(text, voice)?;
         let samples: Vec<f32> = utterance
             .pcm
             .iter()

@@ -1,5 +1,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    npc_player::cli::main()
+    npc_player::main()
 }

@@ -12,13 +12,13 @@ use anyhow::Context;
 use npc_core::project::Project;
 
 use crate::agent_sim;
-use crate::headless::Headless;
 use crate::live::Live;
 use crate::record::Recorder;
-use crate::render::MeshStoreBuilder;
 use crate::runtime::{self, Conductor, ConductorOptions, RunOptions};
 use crate::window::{self, WindowOptions};
 use crate::world::World;
+use npc_render::Headless;
+use npc_render::MeshStoreBuilder;
 
 /// Frame period of the offscreen live run.
 const HEADLESS_FRAME: Duration = Duration::from_millis(33);

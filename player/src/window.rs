@@ -14,7 +14,7 @@ use winit::window::{Window, WindowId};
 
 use crate::first_person::FirstPerson;
 use crate::live::Live;
-use crate::render::{DrawList, Gpu, MeshStoreBuilder, Renderer, Target, gpu};
+use npc_render::{DrawList, Gpu, MeshStoreBuilder, Renderer, Target};
 
 /// Samples per pixel in the window.
 const SAMPLES: u32 = 4;
@@ -83,7 +83,7 @@ impl App {
                 .create_window(attributes)
                 .context("cannot open a window")?,
         );
-        let instance = gpu::instance(Some(Box::new(event_loop.owned_display_handle())));
+        let instance = npc_render::instance(Some(Box::new(event_loop.owned_display_handle())));
         let surface = instance
             .create_surface(window.clone())
             .context("cannot draw into the window")?;

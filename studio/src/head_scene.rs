@@ -7,9 +7,9 @@ use anyhow::Context;
 use glam::{Mat4, Vec3};
 use npc_core::Pose;
 use npc_core::asset::Asset;
-use npc_player::render::mesh_store::GpuPrimitive;
-use npc_player::render::{DrawList, MeshStoreBuilder, MorphRange, StoredAsset};
 use npc_player::world::skeleton::Skeleton;
+use npc_render::GpuPrimitive;
+use npc_render::{DrawList, MeshStoreBuilder, MorphRange, StoredAsset};
 
 /// A loaded head and what drawing it needs.
 #[derive(Debug)]
@@ -169,13 +169,13 @@ impl HeadScene {
                 for m in &models {
                     list.push_object(p, *m, palette, morph);
                 }
-                list.batches.push(npc_player::render::Batch {
+                list.batches.push(npc_render::Batch {
                     primitive: id,
                     first_object: first,
                     count: models.len() as u32,
                     lod: 0,
                     shadow_lod: 0,
-                    passes: npc_player::render::Passes::BOTH,
+                    passes: npc_render::Passes::BOTH,
                 });
             }
         }
@@ -216,14 +216,13 @@ impl Orbit {
 
     /// The camera for a face at `focus` of `radius`.
     #[must_use]
-    pub fn camera(&self, focus: Vec3, radius: f32) -> npc_player::render::Camera {
+    pub fn camera(&self, focus: Vec3, radius: f32) -> npc_render::Camera {
         let dir = Vec3::new(
             self.yaw.sin() * self.pitch.cos(),
             self.pitch.sin(),
             self.yaw.cos() * self.pitch.cos(),
         );
-        let mut camera =
-            npc_player::render::Camera::looking_at(focus + dir * radius * self.zoom, focus);
+        let mut camera = npc_render::Camera::looking_at(focus + dir * radius * self.zoom, focus);
         camera.fov_y = 35_f32.to_radians();
         camera.near = (radius * 0.05).max(0.005);
         camera

@@ -30,7 +30,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    npc_player::render::gpu::quiet_display_probe();
+    npc_render::quiet_display_probe();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt()

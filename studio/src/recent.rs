@@ -62,11 +62,8 @@ impl RecentStore {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let text = ron::ser::to_string_pretty(list, ron::ser::PrettyConfig::default())?;
-        let tmp = self.path.with_extension("ron.tmp");
-        fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-        fs::rename(&tmp, &self.path)
-            .with_context(|| format!("cannot replace {}", self.path.display()))?;
-        Ok(())
+        npc_core::atomic::write_atomically(&self.path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", self.path.display()))
     }
 }
 

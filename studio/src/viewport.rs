@@ -8,10 +8,8 @@ use npc_core::Pose;
 use npc_core::daylight::daylight;
 use npc_core::procedural::sky::{SkyKind, cubemap};
 use npc_core::project::SunSettings;
-use npc_player::render::offscreen::OFFSCREEN_FORMAT;
-use npc_player::render::{
-    DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer, ShadowReach,
-};
+use npc_render::OFFSCREEN_FORMAT;
+use npc_render::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer, ShadowReach};
 
 use crate::head_scene::{HeadScene, Orbit};
 

@@ -14,8 +14,8 @@ use npc_core::humanoid::HumanoidMap;
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use super::skeleton::Skeleton;
-use crate::render::sky_textures::CubeFaces;
-use crate::render::{MeshStoreBuilder, StoredAsset};
+use npc_render::CubeFaces;
+use npc_render::{MeshStoreBuilder, StoredAsset};
 
 /// A loaded glTF file and where its primitives went.
 #[derive(Debug)]

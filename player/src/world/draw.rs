@@ -6,9 +6,9 @@ use glam::{Mat4, Vec3};
 
 use super::World;
 use super::content::Part;
-use crate::render::frustum::Frustum;
-use crate::render::mesh_store::{GpuPrimitive, LOD_COUNT};
-use crate::render::{Batch, DrawList, FrameView, MorphRange, Passes};
+use npc_render::Frustum;
+use npc_render::{Batch, DrawList, FrameView, MorphRange, Passes};
+use npc_render::{GpuPrimitive, LOD_COUNT};
 
 /// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
 const NPC_RADIUS: f32 = 1.1;

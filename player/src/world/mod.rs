@@ -16,9 +16,9 @@ use glam::Vec3;
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
 
-use crate::render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 pub use content::{AvatarModel, Ground, WorldContent};
 pub use npc::NpcActor;
+use npc_render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 
 /// Fewest NPCs worth a thread of their own when animating.
 const NPCS_PER_THREAD: usize = 32;

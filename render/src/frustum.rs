@@ -41,7 +41,7 @@ impl Frustum {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::Camera;
+    use crate::Camera;
 
     #[test]
     fn spheres_in_front_are_seen_and_behind_or_aside_are_not() {

@@ -190,14 +190,14 @@ mod tests {
 
     fn primitive(targets: u32) -> GpuPrimitive {
         GpuPrimitive {
-            lods: [crate::render::mesh_store::IndexRange { first: 0, count: 3 }; 3],
+            lods: [crate::mesh_store::IndexRange { first: 0, count: 3 }; 3],
             vertex_base: 10,
             vertex_count: 3,
             delta_base: 100,
             target_count: targets,
             material: 0,
             skinned: true,
-            surface: crate::render::mesh_store::Surface::Opaque,
+            surface: crate::mesh_store::Surface::Opaque,
         }
     }
 

@@ -30,8 +30,16 @@ fn default_content_hint(project: &Project, path: &Path) -> Option<String> {
     })
 }
 
+#[derive(Debug, clap::Args)]
+pub(super) struct CheckArgs {
+    /// The project file (RON).
+    #[arg(long, value_name = "FILE")]
+    project: PathBuf,
+}
+
 /// Prints one line per problem (and per warning); fails when there is a problem.
-pub fn run(path: &Path) -> anyhow::Result<()> {
+pub(super) fn run(args: &CheckArgs) -> anyhow::Result<()> {
+    let path = args.project.as_path();
     let project = match Project::load(path) {
         Ok(project) => project,
         Err(ProjectError::Invalid { problems, .. }) => {

@@ -10,14 +10,53 @@ use npc_core::face::FaceSettings;
 use npc_core::project::{Npc, Project};
 use npc_core::timeline::{self, BakeOptions, BakeReport};
 
-use crate::cli::BakeArgs;
+use clap::ArgGroup;
+
+use super::voice::VoiceArgs;
 use crate::line_source::LineSource;
-pub use crate::line_source::read_track;
-use crate::output::write_atomically;
-use crate::{plot, say};
+use crate::output::{write_atomically, write_wav};
+use crate::plot;
+
+#[derive(Debug, clap::Args)]
+#[command(group(ArgGroup::new("source").required(true).args(["visemes", "text", "audio"])))]
+pub(super) struct BakeArgs {
+    /// Viseme events as JSON: [{"id": 21, "offset_ms": 120}, ...].
+    #[arg(long, value_name = "FILE")]
+    pub(super) visemes: Option<PathBuf>,
+    /// A line of text to speak with the offline engine; its audio is written beside --out.
+    #[arg(long, value_name = "TEXT")]
+    pub(super) text: Option<String>,
+    #[command(flatten)]
+    pub(super) voice: VoiceArgs,
+    /// A recorded line (WAV) to lip-sync from its sound alone.
+    #[arg(long, value_name = "FILE.wav")]
+    pub(super) audio: Option<PathBuf>,
+    /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
+    #[arg(long, value_name = "FILE")]
+    pub(super) project: Option<PathBuf>,
+    /// Bake as this NPC of the project performs the line live: its voice and its face seed.
+    #[arg(long, value_name = "ID", requires = "project")]
+    pub(super) npc: Option<String>,
+    /// Frames per second of the bake.
+    #[arg(long, default_value_t = 60.0)]
+    pub(super) fps: f64,
+    /// Seed for gaze and blinks (default: the NPC's face seed with --npc, else 0); the same
+    /// seed gives the same bytes.
+    #[arg(long)]
+    pub(super) seed: Option<u64>,
+    /// Whether the face is speaking (gaze looks away more) or listening.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub(super) speaking: bool,
+    /// Where to write the JSON ("-" for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+    /// Also print a text chart of the final weights of a few targets.
+    #[arg(long)]
+    pub(super) plot: bool,
+}
 
 /// Runs the bake command.
-pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
+pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let project = match &args.project {
         Some(path) => Some(Project::load(path)?),
         None => None,
@@ -105,7 +144,7 @@ fn read_source(
         let line = LineSource::from_text(text, voice)?;
         let wav_path = audio_path(&args.out);
         if let (Some(wav_path), Some(utterance)) = (&wav_path, &line.utterance) {
-            say::write_wav(wav_path, utterance)?;
+            write_wav(wav_path, utterance)?;
         }
         Ok((line, wav_path))
     } else if let Some(path) = &args.audio {

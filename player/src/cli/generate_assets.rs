@@ -1,12 +1,20 @@
 //! `npc-player generate-assets`: the project's own default content, written to a folder.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use npc_core::procedural::generate::generate;
 
+#[derive(Debug, clap::Args)]
+pub(super) struct GenerateAssetsArgs {
+    /// The folder to write into (created if needed).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
 /// Writes the content and lists what was written.
-pub fn run(out: &Path) -> anyhow::Result<()> {
+pub(super) fn run(args: &GenerateAssetsArgs) -> anyhow::Result<()> {
+    let out = args.out.as_path();
     let written =
         generate(out).with_context(|| format!("cannot write content into {}", out.display()))?;
     for path in &written {

@@ -1,13 +1,13 @@
-//! The WGSL sources (top-level `shaders/`), put together into the modules the pipelines use.
+//! The WGSL sources (`render/shaders/`), put together into the modules the pipelines use.
 //! Shared parts come first: `globals.wgsl` (per-frame values), `deform.wgsl` (vertex pulling,
 //! morph targets, skinning).
 
-const GLOBALS: &str = include_str!("../../../shaders/globals.wgsl");
-const DEFORM: &str = include_str!("../../../shaders/deform.wgsl");
-const MESH: &str = include_str!("../../../shaders/mesh.wgsl");
-const SKY: &str = include_str!("../../../shaders/sky.wgsl");
-const DEFORM_PASS: &str = include_str!("../../../shaders/deform_pass.wgsl");
-const DEFORM_CHECK: &str = include_str!("../../../shaders/deform_check.wgsl");
+const GLOBALS: &str = include_str!("../shaders/globals.wgsl");
+const DEFORM: &str = include_str!("../shaders/deform.wgsl");
+const MESH: &str = include_str!("../shaders/mesh.wgsl");
+const SKY: &str = include_str!("../shaders/sky.wgsl");
+const DEFORM_PASS: &str = include_str!("../shaders/deform_pass.wgsl");
+const DEFORM_CHECK: &str = include_str!("../shaders/deform_check.wgsl");
 
 /// The main and shadow passes.
 #[must_use]

@@ -1,13 +1,12 @@
-//! Frames without a window: a world drawn offscreen and read back as images. Used by
+//! Frames without a window: draw lists drawn offscreen and read back as images. Used by
 //! `npc-player render`, `bench-render` and the tests; the window shares the same renderer.
 
 use image::RgbaImage;
 
-use crate::render::offscreen::OFFSCREEN_FORMAT;
-use crate::render::sky_textures::CubeFaces;
-use crate::render::timer::{GpuTimer, PassTimes};
-use crate::render::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer};
-use crate::world::World;
+use crate::offscreen::OFFSCREEN_FORMAT;
+use crate::sky_textures::CubeFaces;
+use crate::timer::{GpuTimer, PassTimes};
+use crate::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer};
 
 /// Samples per pixel of offscreen frames.
 pub const SAMPLES: u32 = 4;
@@ -55,16 +54,6 @@ impl Headless {
             list: DrawList::default(),
             timer,
         })
-    }
-
-    /// Draws the world's current state.
-    pub fn draw_world(&mut self, world: &World, view: &FrameView) -> anyhow::Result<RgbaImage> {
-        let mut list = std::mem::take(&mut self.list);
-        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
-        world.draw(&self.renderer.store.primitives, view, aspect, &mut list);
-        let image = self.draw_list(&list, view);
-        self.list = list;
-        image
     }
 
     /// Records one frame of `list` (with timestamps when `timed`).

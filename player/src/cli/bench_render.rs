@@ -1,0 +1,45 @@
+//! `npc-player bench-render`: frame times with a crowd of talking NPCs.
+
+use std::path::PathBuf;
+
+use crate::bench_render::{self, BenchOptions};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct BenchRenderArgs {
+    /// The project file (RON); its roster is repeated to make the crowd.
+    #[arg(long, value_name = "FILE")]
+    pub(super) project: PathBuf,
+    /// How many NPCs.
+    #[arg(long, default_value_t = 10)]
+    pub(super) npcs: usize,
+    /// Frames to measure (after 10 warm-up frames).
+    #[arg(long, default_value_t = 200)]
+    pub(super) frames: u32,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1920x1080", value_parser = crate::frames::parse_size)]
+    pub(super) size: (u32, u32),
+    /// Without the shadow pass.
+    #[arg(long)]
+    pub(super) no_shadows: bool,
+    /// Force this many active morph targets per face mesh.
+    #[arg(long, value_name = "K")]
+    pub(super) active_targets: Option<usize>,
+    /// Samples per pixel: 4 (the player's) or 1.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub(super) samples: u32,
+}
+
+pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
+    let report = bench_render::run(&BenchOptions {
+        project: args.project,
+        npcs: args.npcs,
+        frames: args.frames.max(1),
+        width: args.size.0,
+        height: args.size.1,
+        shadows: !args.no_shadows,
+        samples: args.samples,
+        active_targets: args.active_targets,
+    })?;
+    println!("{}", report.text());
+    Ok(())
+}

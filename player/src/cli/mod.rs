@@ -1,0 +1,101 @@
+//! The `npc-player` command line: one file per subcommand, each turning its arguments into the
+//! library's option structs (library code never sees clap types).
+
+mod agent_sim;
+mod bake;
+mod bench_render;
+mod check;
+mod generate_assets;
+mod inspect;
+mod render;
+mod run;
+mod say;
+mod voice;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "npc-player", version, about = "Plays Living NPC projects")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the face animator over a line and write every stage as JSON (with --project and
+    /// --npc, as that NPC performs it live).
+    Bake(bake::BakeArgs),
+    /// Validate a project and every asset it references (exit 1 with one line per problem).
+    Check(check::CheckArgs),
+    /// Write the default content (head, avatar, scene, skies) the demo project uses.
+    GenerateAssets(generate_assets::GenerateAssetsArgs),
+    /// Speak a line (offline engine, or Azure with --engine azure): write the audio (WAV) and
+    /// its viseme events.
+    Say(say::SayArgs),
+    /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
+    /// clips, instances, extensions.
+    Inspect(inspect::InspectArgs),
+    /// Play a project live: NPCs speak the lines agents write to the agent directory, in a
+    /// window (or offscreen with --headless).
+    Run(run::RunArgs),
+    /// Draw a project's world offscreen and write DIR/frame_0000.png, ... (no window needed).
+    Render(render::RenderArgs),
+    /// Measure frame times with N talking NPCs (offscreen): median and p95 per frame.
+    BenchRender(bench_render::BenchRenderArgs),
+    /// A small agent for demos and tests: writes a scripted conversation to an agent directory,
+    /// one line after the other as the player speaks them.
+    AgentSim(agent_sim::AgentSimArgs),
+}
+
+/// Parses the process arguments, runs the command, and turns any error into one line on
+/// stderr and a non-zero exit.
+#[must_use]
+pub fn main() -> ExitCode {
+    npc_render::quiet_display_probe();
+    init_logging();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("npc-player: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses `args` (program name first) and runs them, as `main` does, but returning the error.
+pub fn run_from<I, T>(args: I) -> anyhow::Result<()>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run(Cli::try_parse_from(args)?)
+}
+
+/// Runs a parsed command line. Every command is named: a new one cannot be left out.
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Bake(args) => bake::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::GenerateAssets(args) => generate_assets::run(&args),
+        Command::Say(args) => say::run(&args),
+        Command::Inspect(args) => inspect::run(&args),
+        Command::Run(args) => run::run(args),
+        Command::Render(args) => render::run(args),
+        Command::BenchRender(args) => bench_render::run(args),
+        Command::AgentSim(args) => agent_sim::run(&args),
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+}

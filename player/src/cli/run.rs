@@ -1,0 +1,84 @@
+//! `npc-player run`: the project live against its agent directory.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::play::{self, PlayOptions};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct RunArgs {
+    /// The project file (RON).
+    #[arg(long, value_name = "FILE")]
+    pub(super) project: PathBuf,
+    /// The agent directory to watch (default: the project's `agent_dir`).
+    #[arg(long, value_name = "DIR")]
+    pub(super) agent_dir: Option<PathBuf>,
+    /// Also run the demo's agent simulator, writing its conversation into the agent directory.
+    #[arg(long)]
+    pub(super) agent_sim: bool,
+    /// Run without a window (draw offscreen, or nothing with --no-render).
+    #[arg(long)]
+    pub(super) headless: bool,
+    /// With --headless: draw no frames and load no assets (speech and scheduling only).
+    #[arg(long)]
+    pub(super) no_render: bool,
+    /// Stop after this many seconds (headless; default: run until killed).
+    #[arg(long, value_name = "SECONDS")]
+    pub(super) duration: Option<f64>,
+    /// Append one JSON line per line event (started, finished, rejected) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(super) events: Option<PathBuf>,
+    /// Seconds to wait for a missing seq before moving on to the next line.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    pub(super) gap_timeout: f64,
+    /// Watch this NPC's face closely instead of walking around.
+    #[arg(long, value_name = "NPC")]
+    pub(super) closeup: Option<String>,
+    /// Window (or offscreen) size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = crate::frames::parse_size)]
+    pub(super) size: (u32, u32),
+    /// Draw without the shadow pass.
+    #[arg(long)]
+    pub(super) no_shadows: bool,
+    /// Play no sound: lines are timed by the offline clock (as on a machine without a sound
+    /// device).
+    #[arg(long)]
+    pub(super) mute: bool,
+    /// Write every frame's numbers (each NPC's weights, joints, line) to FILE as JSON Lines
+    /// (docs/record.md).
+    #[arg(long, value_name = "FILE")]
+    pub(super) record: Option<PathBuf>,
+}
+
+pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
+    let duration = match args.duration {
+        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--duration must be a number of seconds >= 0, not {s}"),
+        None => None,
+    };
+    if !(args.gap_timeout.is_finite() && args.gap_timeout >= 0.0) {
+        anyhow::bail!(
+            "--gap-timeout must be a number of seconds >= 0, not {}",
+            args.gap_timeout
+        );
+    }
+    if args.no_render && !args.headless {
+        anyhow::bail!("--no-render needs --headless (a window always draws)");
+    }
+    play::run(PlayOptions {
+        project: args.project,
+        agent_dir: args.agent_dir,
+        agent_sim: args.agent_sim,
+        headless: args.headless,
+        no_render: args.no_render,
+        duration,
+        events: args.events,
+        gap_timeout: Duration::from_secs_f64(args.gap_timeout),
+        closeup: args.closeup,
+        width: args.size.0,
+        height: args.size.1,
+        shadows: !args.no_shadows,
+        sound: !args.mute,
+        record: args.record,
+    })
+}

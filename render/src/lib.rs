@@ -1,0 +1,43 @@
+//! `npc-render`: the renderer on wgpu (Vulkan), shared by the player and the studio. One mesh
+//! pipeline with morph targets (compact lists of the active targets) and skinning deformed once
+//! per frame in compute, instancing and levels of detail, a shadow map from the sun, three
+//! blended sky cubemaps and distance fog. Windowed and offscreen drawing share all of it.
+//!
+//! What it draws is a [`DrawList`] of primitives from a [`MeshStore`]: the player's world and
+//! the studio's head fill one each frame; the renderer knows nothing of NPCs.
+
+mod deform_check;
+mod draw_list;
+mod frame_buffers;
+mod frustum;
+mod gpu;
+mod gpu_types;
+mod grow_buffer;
+mod headless;
+mod materials;
+mod mesh_store;
+mod mip_chain;
+mod offscreen;
+mod pipelines;
+mod renderer;
+mod shaders;
+mod shadow_map;
+mod sky_textures;
+mod timer;
+mod view;
+
+pub use deform_check::deformed_positions;
+pub use draw_list::{Batch, DrawList, MorphRange, Passes};
+pub use frustum::Frustum;
+pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};
+pub use headless::{Headless, SAMPLES as OFFSCREEN_SAMPLES};
+pub use mesh_store::{
+    GpuPrimitive, IndexRange, LOD_COUNT, MeshStore, MeshStoreBuilder, PrimitiveId, StoreError,
+    StoredAsset, Surface,
+};
+pub use offscreen::{OFFSCREEN_FORMAT, Offscreen};
+pub use renderer::{Renderer, Target};
+pub use shaders::all as shader_modules;
+pub use sky_textures::CubeFaces;
+pub use timer::{GpuTimer, PassTimes};
+pub use view::{Camera, FrameView, ShadowReach};
