@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use anyhow::{Context, anyhow};
-use npc_core::humanoid::HumanoidBone;
+use npc_core::body::HumanoidBone;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 

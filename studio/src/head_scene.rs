@@ -7,7 +7,7 @@ use anyhow::Context;
 use glam::{Mat4, Vec3};
 use npc_core::Pose;
 use npc_core::asset::Asset;
-use npc_player::world::skeleton::Skeleton;
+use npc_core::body::Skeleton;
 use npc_render::GpuPrimitive;
 use npc_render::{DrawList, MeshStoreBuilder, MorphRange, StoredAsset};
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::load::Asset;
 use crate::arkit::{ARKIT_TARGET_COUNT, CanonicalTarget};
-use crate::humanoid::HumanoidMap;
+use crate::body::HumanoidMap;
 
 /// The inspection report.
 #[derive(Clone, Debug, Serialize)]

@@ -16,6 +16,7 @@ use crate::asset::material::Material;
 use crate::asset::mesh::{Primitive, vertex_normals};
 use crate::asset::scene::Node;
 use crate::asset::writer::GlbWriter;
+use crate::body::Skeleton;
 
 /// Where a head part's neck base lies in head space; it is put on the Head joint.
 pub const HEAD_NECK_BASE: Vec3 = Vec3::new(0.0, -0.12, 0.0);
@@ -130,56 +131,6 @@ const JOINTS: [(&str, Option<usize>, [f32; 3]); JOINT_COUNT] = [
     ),
 ];
 
-/// A joint hierarchy: names, parents (before their children) and rest transforms relative to
-/// the parent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Skeleton {
-    pub names: Vec<&'static str>,
-    pub parents: Vec<Option<usize>>,
-    pub rest: Vec<Transform>,
-}
-
-impl Skeleton {
-    /// Number of joints.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// Whether there are no joints.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
-    /// The index of the joint called `name`.
-    #[must_use]
-    pub fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| *n == name)
-    }
-
-    /// Model-space matrices from local transforms (one per joint; missing ones are rest).
-    #[must_use]
-    pub fn world(&self, locals: &[Transform]) -> Vec<Mat4> {
-        let mut world: Vec<Mat4> = Vec::with_capacity(self.len());
-        for j in 0..self.len() {
-            let local = locals.get(j).unwrap_or(&self.rest[j]).to_mat4();
-            let m = match self.parents[j].and_then(|p| world.get(p)) {
-                Some(parent) => *parent * local,
-                None => local,
-            };
-            world.push(m);
-        }
-        world
-    }
-
-    /// Model-space rest matrices.
-    #[must_use]
-    pub fn rest_world(&self) -> Vec<Mat4> {
-        self.world(&self.rest)
-    }
-}
-
 fn joint_position(j: usize) -> Vec3 {
     Vec3::from(JOINTS[j].2)
 }
@@ -195,11 +146,11 @@ pub fn skeleton() -> Skeleton {
             ..Transform::IDENTITY
         })
         .collect();
-    Skeleton {
-        names: JOINTS.iter().map(|j| j.0).collect(),
-        parents: JOINTS.iter().map(|j| j.1).collect(),
+    Skeleton::new(
+        JOINTS.iter().map(|j| j.1).collect(),
+        JOINTS.iter().map(|j| j.0.to_owned()).collect(),
         rest,
-    }
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -997,7 +948,7 @@ pub fn avatar_glb(head: &[HeadPart]) -> Vec<u8> {
             .filter(|&c| skeleton.parents[c] == Some(j))
             .collect();
         w.add_node(&Node {
-            name: Some(skeleton.names[j].to_owned()),
+            name: Some(skeleton.names[j].clone()),
             parent: skeleton.parents[j],
             children,
             transform: skeleton.rest[j],

@@ -10,10 +10,10 @@ use glam::{Vec2, Vec3};
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig};
-use npc_core::humanoid::HumanoidMap;
+use npc_core::body::HumanoidMap;
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
-use super::skeleton::Skeleton;
+use npc_core::body::Skeleton;
 use npc_render::CubeFaces;
 use npc_render::{MeshStoreBuilder, StoredAsset};
 

@@ -2,12 +2,9 @@
 //! standing, walking and talking in it. Updating is separate from drawing: [`World::update`]
 //! advances state, [`World::draw`] fills a renderer draw list from it.
 
-pub mod body;
 pub mod content;
 mod draw;
-pub mod foot_ik;
 pub mod npc;
-pub mod skeleton;
 
 use std::path::Path;
 

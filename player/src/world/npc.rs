@@ -5,9 +5,9 @@ use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
 use npc_core::face::{FaceAnimator, FaceSettings};
 
-use super::body::{Activity, Body, LayerInput};
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
+use npc_core::body::{Activity, Body, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;

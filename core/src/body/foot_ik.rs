@@ -3,10 +3,10 @@
 //! down than the leg allows. The clips are made on flat ground; this keeps their step and
 //! adds the slope.
 
+use crate::asset::Transform;
 use glam::{Mat4, Quat, Vec3};
-use npc_core::asset::Transform;
 
-use super::body::{BodyLayer, LayerInput};
+use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 
 /// Furthest the hips are lowered, metres.
@@ -170,7 +170,7 @@ fn keep_world_rotation(skeleton: &Skeleton, locals: &mut [Transform], j: usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::world::body::Activity;
+    use crate::body::Activity;
 
     /// Hips 1 m up; each leg: hip 0.1 m to the side, knee 0.45 m down (bent a little
     /// forward), ankle 0.45 m further down, foot ahead.

@@ -1,9 +1,9 @@
 //! A character's node hierarchy prepared for per-frame posing: nodes in parent-first order so
-//! world matrices come from one pass without allocating, and the rest pose.
+//! world matrices come from one pass without allocating, and the rest pose. The one skeleton
+//! type: loaded avatars, the procedural body and the body layers all use it.
 
+use crate::asset::{Asset, Transform};
 use glam::{Mat4, Quat};
-use npc_core::asset::Asset;
-use npc_core::asset::Transform;
 
 /// The node tree of an avatar.
 #[derive(Clone, Debug)]
@@ -66,6 +66,27 @@ impl Skeleton {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.parents.is_empty()
+    }
+
+    /// The node called exactly `name`.
+    #[must_use]
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// World matrices of `locals` (one per node), allocated; [`Self::world_into`] reuses a
+    /// buffer for per-frame use.
+    #[must_use]
+    pub fn world(&self, locals: &[Transform]) -> Vec<Mat4> {
+        let mut world = Vec::new();
+        self.world_into(locals, &mut world);
+        world
+    }
+
+    /// World matrices of the rest pose.
+    #[must_use]
+    pub fn rest_world(&self) -> Vec<Mat4> {
+        self.world(&self.rest)
     }
 
     /// The first node whose name ends with `suffix` (e.g. "Head" finds "mixamorig:Head").

@@ -1,0 +1,119 @@
+//! The clips of the three activities (idle, walk, talk), cross-blended when the activity
+//! changes; an activity without a clip falls back to idle, and idle to the rest pose.
+
+use super::layer::{Activity, BodyLayer, LayerInput};
+use super::skeleton::Skeleton;
+use crate::asset::Transform;
+use crate::asset::animation::{Clip, blend};
+
+/// Cross-blend length between clips, seconds.
+pub const CROSS_BLEND_S: f32 = 0.3;
+
+/// The clips of the three activities, cross-blended on change.
+#[derive(Debug)]
+pub struct ClipLayer {
+    clips: [Option<Clip>; 3],
+    current: Activity,
+    previous: Activity,
+    /// Time in the current and previous clips.
+    t_current: f32,
+    t_previous: f32,
+    /// Progress of the blend from previous to current, 0-1.
+    blend: f32,
+    scratch_a: Vec<Transform>,
+    scratch_b: Vec<Transform>,
+    weights: Vec<Vec<f32>>,
+}
+
+fn index(a: Activity) -> usize {
+    match a {
+        Activity::Idle => 0,
+        Activity::Walk => 1,
+        Activity::Talk => 2,
+    }
+}
+
+impl ClipLayer {
+    /// Picks the clips named like "idle", "walk" and "talk" (case ignored) from `clips`;
+    /// an activity without a clip falls back to idle, and idle to the rest pose.
+    #[must_use]
+    pub fn new(clips: &[Clip], start_phase_s: f32) -> Self {
+        let find = |name: &str| {
+            clips
+                .iter()
+                .find(|c| c.name.to_lowercase().contains(name))
+                .cloned()
+        };
+        Self {
+            clips: [find("idle"), find("walk"), find("talk")],
+            current: Activity::Idle,
+            previous: Activity::Idle,
+            t_current: start_phase_s,
+            t_previous: start_phase_s,
+            blend: 1.0,
+            scratch_a: Vec::new(),
+            scratch_b: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+
+    fn clip(clips: &[Option<Clip>; 3], a: Activity) -> Option<&Clip> {
+        clips[index(a)].as_ref().or(clips[0].as_ref())
+    }
+
+    /// The activity shown (the one blended toward).
+    #[must_use]
+    pub fn activity(&self) -> Activity {
+        self.current
+    }
+}
+
+impl BodyLayer for ClipLayer {
+    fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
+        let dt = if input.dt_s.is_finite() {
+            input.dt_s.max(0.0)
+        } else {
+            0.0
+        };
+        if input.activity != self.current {
+            self.previous = self.current;
+            self.t_previous = self.t_current;
+            self.current = input.activity;
+            self.t_current = 0.0;
+            self.blend = 0.0;
+        }
+        self.t_current += dt;
+        self.t_previous += dt;
+        self.blend = (self.blend + dt / CROSS_BLEND_S).min(1.0);
+        self.scratch_a.clear();
+        self.scratch_a.extend_from_slice(&skeleton.rest);
+        self.weights.resize(skeleton.len(), Vec::new());
+        if let Some(clip) = Self::clip(&self.clips, self.current) {
+            clip.sample(self.t_current, true, &mut self.scratch_a, &mut self.weights);
+        }
+        if self.blend < 1.0 {
+            self.scratch_b.clear();
+            self.scratch_b.extend_from_slice(&skeleton.rest);
+            if let Some(clip) = Self::clip(&self.clips, self.previous) {
+                clip.sample(
+                    self.t_previous,
+                    true,
+                    &mut self.scratch_b,
+                    &mut self.weights,
+                );
+            }
+            // Smooth in and out of the blend.
+            let b = self.blend;
+            blend(
+                &self.scratch_b,
+                &self.scratch_a,
+                b * b * (3.0 - 2.0 * b),
+                locals,
+            );
+        } else {
+            for (out, t) in locals.iter_mut().zip(&self.scratch_a) {
+                *out = *t;
+            }
+        }
+    }
+}

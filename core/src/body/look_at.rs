@@ -1,0 +1,96 @@
+//! The head turning toward what the NPC attends to, within human limits.
+
+use glam::{Quat, Vec3};
+
+use super::layer::{BodyLayer, LayerInput};
+use super::skeleton::Skeleton;
+use crate::asset::Transform;
+
+/// Turns the neck and head toward the point of attention, within human limits, easing in and
+/// out so the head does not snap.
+#[derive(Debug)]
+pub struct LookAtLayer {
+    neck: Option<usize>,
+    head: Option<usize>,
+    /// The rotation currently applied (eased toward the wanted one).
+    applied: Quat,
+    world: Vec<glam::Mat4>,
+    /// Most yaw and pitch away from the body's front, radians.
+    pub max_yaw: f32,
+    pub max_pitch: f32,
+    /// Time constant of the easing, seconds.
+    pub tau_s: f32,
+}
+
+impl LookAtLayer {
+    #[must_use]
+    pub fn new(skeleton: &Skeleton) -> Self {
+        Self {
+            neck: skeleton.find("Neck"),
+            head: skeleton.find("Head"),
+            applied: Quat::IDENTITY,
+            world: Vec::new(),
+            max_yaw: 70_f32.to_radians(),
+            max_pitch: 30_f32.to_radians(),
+            tau_s: 0.25,
+        }
+    }
+
+    /// The turn (in avatar space) that points the front (+Z) toward `dir`, clamped.
+    fn wanted(&self, dir: Vec3) -> Quat {
+        let flat = Vec3::new(dir.x, 0.0, dir.z);
+        if flat.length_squared() < 1e-8 || dir.z < -0.2 * flat.length() {
+            // Behind: do not try.
+            return Quat::IDENTITY;
+        }
+        let yaw = dir.x.atan2(dir.z).clamp(-self.max_yaw, self.max_yaw);
+        let pitch = (-dir.y)
+            .atan2(flat.length())
+            .clamp(-self.max_pitch, self.max_pitch);
+        Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch)
+    }
+}
+
+impl BodyLayer for LookAtLayer {
+    fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
+        let Some(head) = self.head else {
+            return;
+        };
+        let target_turn = match input.attention {
+            Some(point) => {
+                skeleton.world_into(locals, &mut self.world);
+                let eye = self.world[head].transform_point3(Vec3::new(0.0, 0.08, 0.0));
+                self.wanted(point - eye)
+            }
+            None => Quat::IDENTITY,
+        };
+        let dt = if input.dt_s.is_finite() {
+            input.dt_s.max(0.0)
+        } else {
+            0.0
+        };
+        let k = 1.0 - (-dt / self.tau_s.max(1e-3)).exp();
+        self.applied = self.applied.slerp(target_turn, k).normalize();
+        // Share the turn: a third in the neck, the rest in the head.
+        let parts: [(Option<usize>, f32); 2] = match self.neck {
+            Some(_) => [(self.neck, 1.0 / 3.0), (Some(head), 1.0)],
+            None => [(None, 0.0), (Some(head), 1.0)],
+        };
+        let mut done = Quat::IDENTITY;
+        for (joint, share) in parts {
+            let Some(j) = joint else { continue };
+            let part = Quat::IDENTITY.slerp(self.applied, share);
+            // The extra turn this joint adds, in avatar space.
+            let extra = part * done.inverse();
+            done = part;
+            let parent_rot =
+                skeleton.parents[j].map_or(Quat::IDENTITY, |p| skeleton.world_rotation(locals, p));
+            let Some(local) = locals.get_mut(j) else {
+                continue;
+            };
+            // New world rotation = extra * old world rotation, expressed locally.
+            let world_rot = parent_rot * local.rotation;
+            local.rotation = (parent_rot.inverse() * extra * world_rot).normalize();
+        }
+    }
+}
