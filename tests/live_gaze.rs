@@ -9,7 +9,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{world_demo, write_lines};
-use npc_core::gaze::GazeState;
+use npc_core::anim::gaze::GazeState;
 use npc_player::live::Live;
 use npc_player::runtime::{Conductor, ConductorOptions};
 use npc_player::world::World;

@@ -6,9 +6,9 @@ use std::fs;
 use std::path::Path;
 
 use npc_core::LineCue;
-use npc_core::face::FaceSettings;
+use npc_core::anim::face::FaceSettings;
+use npc_core::anim::timeline::{BakeOptions, BakeReport, bake};
 use npc_core::project::Project;
-use npc_core::timeline::{BakeOptions, BakeReport, bake};
 
 #[test]
 fn cli_bake_equals_the_core_bake_byte_for_byte() {

@@ -4,9 +4,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use npc_core::LineCue;
-use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::lipsync::{VisemeEvent, VisemeTrack};
-use npc_core::timeline::{self, BakeOptions};
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::anim::timeline::{self, BakeOptions};
 
 /// The demo line ("Welcome, traveler. What brings you here?") repeated to `seconds`.
 fn speech(seconds: f64) -> VisemeTrack {

@@ -1,27 +1,29 @@
 //! `npc-core`: the animation engine shared by the studio and the player.
 //!
 //! Pure logic only: no GPU, no window, no audio device. Time and randomness are inputs.
+//!
+//! - [`anim`]: the face animator (lip sync, gaze, blinks), poses, line cues, bakes
+//! - [`body`]: skeletons, humanoid bones, the body layer stack
+//! - [`arkit`], [`viseme`]: the 52 ARKit targets and the 22 Azure visemes with their table
+//! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
+//! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
+//! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
+//!
+//! Features (all on by default): `espeak` (the offline engine, a C library), `azure` (TLS),
+//! `watch` (file events for the agent directory). Without them the animator builds alone.
 
 pub mod agent;
+pub mod anim;
 pub mod arkit;
 pub mod asset;
 pub mod atomic;
-pub mod blink;
 pub mod body;
 pub mod daylight;
-pub mod face;
-pub mod gaze;
-pub mod line_cue;
-pub mod lipsync;
-pub mod pose;
 pub mod procedural;
 pub mod project;
 pub mod speech;
-pub mod timeline;
 pub mod viseme;
 
+pub use anim::{FaceAnimator, FaceFrame, FaceSettings, LineCue, Pose, TAIL_MS, face_seed};
 pub use arkit::{ARKIT_TARGET_COUNT, ArkitTarget, OculusViseme};
-pub use face::{FaceAnimator, FaceFrame, FaceSettings};
-pub use line_cue::{LineCue, TAIL_MS, face_seed};
-pub use pose::Pose;
 pub use viseme::{VISEME_COUNT, VisemeId, VisemeTable};

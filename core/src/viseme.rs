@@ -7,8 +7,8 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::anim::pose::Pose;
 use crate::arkit::{ArkitTarget, OculusViseme};
-use crate::pose::Pose;
 
 /// Number of Azure viseme ids (0 through 21).
 pub const VISEME_COUNT: usize = 22;

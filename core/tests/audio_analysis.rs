@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use npc_core::lipsync::VisemeTrack;
+use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::Voice;
 use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use npc_core::speech::{OfflineEngine, SpeechEngine, wav};

@@ -4,10 +4,10 @@
 
 mod common;
 
-use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::gaze::{Gaze, GazeSettings};
-use npc_core::lipsync::VisemeTrack;
-use npc_core::timeline::{BakeOptions, BakeReport, bake};
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::gaze::{Gaze, GazeSettings};
+use npc_core::anim::lipsync::VisemeTrack;
+use npc_core::anim::timeline::{BakeOptions, BakeReport, bake};
 
 const TEN_MINUTES_MS: f64 = 600_000.0;
 

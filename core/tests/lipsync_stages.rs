@@ -5,10 +5,10 @@
 mod common;
 
 use common::{cue, random_track, sample_at, speech, track};
+use npc_core::anim::face::{FaceSettings, Stage};
+use npc_core::anim::lipsync::ROUNDING_TARGETS;
+use npc_core::anim::timeline::{self, BakeOptions, bake_at};
 use npc_core::arkit::{ArkitTarget, Region};
-use npc_core::face::{FaceSettings, Stage};
-use npc_core::lipsync::ROUNDING_TARGETS;
-use npc_core::timeline::{self, BakeOptions, bake_at};
 use npc_core::viseme::VisemeId;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -8,8 +8,8 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::lipsync::track_channel;
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::lipsync::track_channel;
 
 /// Counts allocations made through the global allocator.
 struct CountingAllocator;

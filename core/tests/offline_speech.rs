@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use npc_core::lipsync::VisemeTrack;
+use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 use npc_core::viseme::VisemeId;

@@ -7,9 +7,9 @@ mod common;
 use std::thread;
 use std::time::Duration;
 
-use npc_core::face::{FaceAnimator, FaceSettings};
-use npc_core::lipsync::track_channel;
-use npc_core::timeline::{BakeOptions, bake};
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::lipsync::track_channel;
+use npc_core::anim::timeline::{BakeOptions, bake};
 
 #[test]
 fn a_track_fed_ahead_of_time_plays_exactly_like_the_whole_track() {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use npc_core::LineCue;
-use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::Voice;
 use npc_core::speech::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use npc_core::speech::{OfflineEngine, SpeechEngine, Utterance, wav};

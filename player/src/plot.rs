@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
+use npc_core::anim::face::Stage;
+use npc_core::anim::lipsync::VisemeTrack;
+use npc_core::anim::timeline::Bake;
 use npc_core::arkit::ArkitTarget;
-use npc_core::face::Stage;
-use npc_core::lipsync::VisemeTrack;
-use npc_core::timeline::Bake;
 
 /// Characters for weights 0 to 1.
 const RAMP: &[u8] = b" .:-=+*#%@";

@@ -2,8 +2,8 @@
 //! 30 s line on the timeline, then the points of every stage of the plotted targets built.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use npc_core::face::Stage;
-use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::anim::face::Stage;
+use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::project::demo_project;
 use npc_core::{ArkitTarget, LineCue, VisemeId};
 use npc_player::line_source::LineSource;

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use npc_core::ArkitTarget;
 use npc_core::VisemeId;
-use npc_core::blink::BlinkSettings;
-use npc_core::gaze::GazeSettings;
-use npc_core::lipsync::LipSyncSettings;
+use npc_core::anim::blink::BlinkSettings;
+use npc_core::anim::gaze::GazeSettings;
+use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
 
 /// A request from the interface.

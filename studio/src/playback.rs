@@ -126,7 +126,7 @@ mod tests {
     use std::time::Duration;
 
     use npc_core::LineCue;
-    use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+    use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
     use npc_core::project::Project;
     use npc_core::viseme::VisemeId;
     use npc_player::line_source::LineSource;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use npc_core::face::FaceFrame;
+use npc_core::anim::face::FaceFrame;
 use npc_core::project::{Gender, Project, Voice};
 use npc_core::{Pose, VisemeId, VisemeTable};
 use npc_player::line_source::LineSource;

@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use npc_core::ArkitTarget;
-use npc_core::face::FaceFrame;
+use npc_core::anim::face::FaceFrame;
+use npc_core::anim::timeline::{Bake, BakeOptions, bake};
 use npc_core::project::Project;
-use npc_core::timeline::{Bake, BakeOptions, bake};
 use npc_player::line_source::LineSource;
 
 /// Frames per second of the timeline's bake.

@@ -26,6 +26,10 @@ pub mod protocol;
 pub mod reader;
 pub mod schedule;
 pub mod spoken;
+#[cfg(not(feature = "watch"))]
+#[path = "poll_only.rs"]
+pub mod watch;
+#[cfg(feature = "watch")]
 pub mod watch;
 
 use std::collections::BTreeMap;

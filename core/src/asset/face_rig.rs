@@ -2,8 +2,8 @@
 //! Real avatars repeat the same targets on the head, eyes, teeth and tongue meshes; driving
 //! weights by name through the rig moves all of them together.
 
+use crate::anim::pose::Pose;
 use crate::arkit::{ARKIT_TARGET_COUNT, ArkitTarget, CanonicalTarget, OculusViseme};
-use crate::pose::Pose;
 
 use super::mesh::Mesh;
 

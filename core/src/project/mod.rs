@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::face::FaceSettings;
+use crate::anim::face::FaceSettings;
 
 pub use check::{BODY_CLIPS, CheckReport, SKIES, SKY_FACES, check_assets};
 pub use demo::demo_project;
@@ -187,7 +187,7 @@ impl Project {
     /// The seed of NPC `npc`'s face, as every path that animates it derives it.
     #[must_use]
     pub fn face_seed(&self, npc: &str) -> u64 {
-        crate::line_cue::face_seed(self.seed, npc)
+        crate::anim::face_seed(self.seed, npc)
     }
 
     /// A path from the project resolved against the folder of the project file.

@@ -22,7 +22,7 @@ use realfft::RealFftPlanner;
 
 use super::formants::FormantTracker;
 
-use crate::lipsync::VisemeEvent;
+use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
 
 /// Analysis parameters.

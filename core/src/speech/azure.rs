@@ -17,7 +17,7 @@ use tungstenite::http::HeaderValue;
 use tungstenite::{Message, WebSocket};
 
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
-use crate::lipsync::VisemeEvent;
+use crate::anim::lipsync::VisemeEvent;
 use crate::project::{Gender, Voice};
 use crate::viseme::VisemeId;
 

@@ -11,7 +11,7 @@ use espeakng_sys as sys;
 
 use super::phonemes::visemes_for_espeak_phoneme;
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
-use crate::lipsync::VisemeEvent;
+use crate::anim::lipsync::VisemeEvent;
 use crate::project::{Gender, Voice};
 use crate::viseme::VisemeId;
 

@@ -5,7 +5,9 @@
 //! and lip sync can start before synthesis ends.
 
 pub mod analysis;
+#[cfg(feature = "azure")]
 pub mod azure;
+#[cfg(feature = "espeak")]
 mod espeak;
 pub mod formants;
 mod phonemes;
@@ -14,9 +16,10 @@ pub mod wav;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::lipsync::VisemeEvent;
+use crate::anim::lipsync::VisemeEvent;
 use crate::project::Voice;
 
+#[cfg(feature = "espeak")]
 pub use espeak::OfflineEngine;
 pub use phonemes::visemes_for_espeak_phoneme;
 

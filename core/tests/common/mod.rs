@@ -2,7 +2,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use npc_core::lipsync::{VisemeEvent, VisemeTrack};
+use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::viseme::VisemeId;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 use npc_core::LineCue;
-use npc_core::face::FaceSettings;
+use npc_core::anim::face::FaceSettings;
+use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
 use npc_core::project::{Npc, Project};
-use npc_core::timeline::{self, BakeOptions, BakeReport};
 
 use clap::ArgGroup;
 

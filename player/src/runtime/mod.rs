@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use npc_core::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
 use npc_core::project::Project;
 use npc_core::{LineCue, face_seed};
 

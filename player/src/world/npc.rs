@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
-use npc_core::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::face::{FaceAnimator, FaceSettings};
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;

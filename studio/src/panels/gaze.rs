@@ -4,9 +4,9 @@
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 use npc_core::ArkitTarget;
-use npc_core::blink::BlinkSettings;
-use npc_core::face::Stage;
-use npc_core::gaze::GazeSettings;
+use npc_core::anim::blink::BlinkSettings;
+use npc_core::anim::face::Stage;
+use npc_core::anim::gaze::GazeSettings;
 
 use crate::command::Command;
 use crate::timeline::Timeline;

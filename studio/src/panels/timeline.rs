@@ -5,8 +5,8 @@
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
 use npc_core::ArkitTarget;
-use npc_core::face::Stage;
-use npc_core::timeline::Bake;
+use npc_core::anim::face::Stage;
+use npc_core::anim::timeline::Bake;
 
 use crate::command::Command;
 use crate::file_dialog::Prompt;

@@ -6,9 +6,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::anim::lipsync::smoothstep;
+use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
-use crate::lipsync::smoothstep;
-use crate::pose::Pose;
 
 /// Blink parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

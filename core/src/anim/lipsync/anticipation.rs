@@ -7,8 +7,8 @@
 use super::settings::AnticipationSettings;
 use super::target::smoothstep;
 use super::track::VisemeTrack;
+use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
-use crate::pose::Pose;
 use crate::viseme::VisemeTable;
 
 /// The targets that make lip rounding (protrusion and funnel).

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
-use crate::pose::Pose;
 
 /// How much loudness moves the jaw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

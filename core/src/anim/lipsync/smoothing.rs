@@ -8,7 +8,7 @@
 //! frame rate, and the weights stay in [0, 1] because each step is a convex mix of its inputs.
 
 use super::settings::SmoothingSettings;
-use crate::pose::Pose;
+use crate::anim::pose::Pose;
 
 /// The smoothed pose and what it needs to carry from one frame to the next.
 #[derive(Clone, Debug)]

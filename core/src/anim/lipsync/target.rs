@@ -2,7 +2,7 @@
 
 use super::settings::TargetSettings;
 use super::track::VisemeTrack;
-use crate::pose::Pose;
+use crate::anim::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 
 /// 3x^2 - 2x^3 on [0, 1]: eases in and out.
@@ -50,8 +50,8 @@ pub fn target(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anim::lipsync::VisemeEvent;
     use crate::arkit::ArkitTarget;
-    use crate::lipsync::VisemeEvent;
 
     fn track(events: &[(u32, f64)]) -> VisemeTrack {
         VisemeTrack::from_events(

@@ -8,14 +8,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::blink::{BlinkSettings, Blinker};
-use crate::gaze::{Gaze, GazeSettings, GazeState};
-use crate::line_cue::LineCue;
-use crate::lipsync::{
+use crate::anim::LineCue;
+use crate::anim::blink::{BlinkSettings, Blinker};
+use crate::anim::gaze::{Gaze, GazeSettings, GazeState};
+use crate::anim::lipsync::{
     LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
     bilabial, jaw_amount, target,
 };
-use crate::pose::Pose;
+use crate::anim::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 
 /// Everything that shapes a face's animation; part of a project file.

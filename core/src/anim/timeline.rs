@@ -5,12 +5,12 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq};
 use thiserror::Error;
 
+use crate::anim::LineCue;
+pub use crate::anim::TAIL_MS;
+use crate::anim::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
+use crate::anim::lipsync::{VisemeEvent, VisemeTrack};
+use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
-use crate::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
-use crate::line_cue::LineCue;
-pub use crate::line_cue::TAIL_MS;
-use crate::lipsync::{VisemeEvent, VisemeTrack};
-use crate::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 /// Highest frame rate a bake accepts.
 pub const MAX_FPS: f64 = 10_000.0;

@@ -10,8 +10,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
-use crate::pose::Pose;
 
 /// A range of values drawn uniformly.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,10 +1,10 @@
 //! What a face needs to perform one line, built in one place for every path that speaks: the
 //! live player (window, `render`, offscreen and headless runs), `npc-player bake` and the
-//! studio's timeline. [`FaceAnimator::start_line`](crate::face::FaceAnimator::start_line) is
+//! studio's timeline. [`FaceAnimator::start_line`](crate::anim::face::FaceAnimator::start_line) is
 //! the one way to start it, so no path can forget a part (the loudness that moves the jaw, the
 //! speaking flag that makes the gaze avert like a speaker's).
 
-use crate::lipsync::{Loudness, TrackError, VisemeTrack};
+use crate::anim::lipsync::{Loudness, TrackError, VisemeTrack};
 use crate::speech::Utterance;
 
 /// Silence after the last viseme (or the end of the audio) in which the mouth settles, ms.
@@ -88,7 +88,7 @@ pub fn face_seed(project_seed: u64, npc: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lipsync::VisemeEvent;
+    use crate::anim::lipsync::VisemeEvent;
     use crate::viseme::VisemeId;
 
     fn track() -> VisemeTrack {

@@ -4,7 +4,7 @@
 
 use super::settings::BilabialSettings;
 use super::track::VisemeTrack;
-use crate::pose::Pose;
+use crate::anim::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 
 /// Strength of the closure for a bilabial apex at `apex_ms`, seen at `t_ms`: a linear rise over
