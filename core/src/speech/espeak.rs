@@ -273,11 +273,25 @@ const PRIMER_VOWELS: usize = 150;
 /// The library must be initialised and its lock held.
 unsafe fn prime() -> Result<(), SpeechError> {
     let vowels = "a ".repeat(PRIMER_VOWELS);
-    let text = format!("[[{vowels}]]");
-    let c_text = CString::new(text).map_err(|e| SpeechError::Synthesis(e.to_string()))?;
-    let bytes = c_text.as_bytes_with_nul();
-    // SAFETY: NUL-terminated text of the given size; null user data makes the callback stop
-    // the synthesis at its first call, after the clause's phoneme list is built.
+    let text =
+        CString::new(format!("[[{vowels}]]")).map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+    // SAFETY: the caller holds the lock; null user data makes the callback stop the synthesis
+    // at its first call, after the clause's phoneme list is built.
+    unsafe { synth(&text, sys::espeakPHONEMES, std::ptr::null_mut()) }.map_err(|status| {
+        SpeechError::Synthesis(format!("espeak_Synth returned {status} for the primer"))
+    })
+}
+
+/// Synthesises `text` (UTF-8, plus `flags`) in synchronous mode, `user_data` reaching the
+/// callback with every event; the espeak-ng status when it is not OK.
+///
+/// # Safety
+/// The library must be initialised and its lock held; `user_data` is null or points to a
+/// `Timing` that lives until this returns.
+unsafe fn synth(text: &CStr, flags: u32, user_data: *mut c_void) -> Result<(), sys::espeak_ERROR> {
+    let bytes = text.to_bytes_with_nul();
+    // SAFETY: NUL-terminated text of the given size; synchronous mode returns only when the
+    // synthesis has ended, so `user_data` is not used after this call.
     let status = unsafe {
         sys::espeak_Synth(
             bytes.as_ptr().cast::<c_void>(),
@@ -285,17 +299,15 @@ unsafe fn prime() -> Result<(), SpeechError> {
             0,
             sys::espeak_POSITION_TYPE_POS_CHARACTER,
             0,
-            sys::espeakCHARS_UTF8 | sys::espeakPHONEMES,
+            sys::espeakCHARS_UTF8 | flags,
             std::ptr::null_mut(),
-            std::ptr::null_mut(),
+            user_data,
         )
     };
     if status == sys::espeak_ERROR_EE_OK {
         Ok(())
     } else {
-        Err(SpeechError::Synthesis(format!(
-            "espeak_Synth returned {status} for the primer"
-        )))
+        Err(status)
     }
 }
 
@@ -338,27 +350,9 @@ impl SpeechEngine for OfflineEngine {
             sample_rate: guard.sample_rate,
         };
         timing.emit_viseme(VisemeId::SILENCE, 0.0);
-        let bytes = c_text.as_bytes_with_nul();
-        // SAFETY: text is NUL-terminated UTF-8 of the given size; synchronous mode calls
-        // `synth_callback` with `timing` as user data and returns only when synthesis ends,
-        // while `timing` is still alive and the lock is held.
-        let status = unsafe {
-            sys::espeak_Synth(
-                bytes.as_ptr().cast::<c_void>(),
-                bytes.len(),
-                0,
-                sys::espeak_POSITION_TYPE_POS_CHARACTER,
-                0,
-                sys::espeakCHARS_UTF8,
-                std::ptr::null_mut(),
-                std::ptr::from_mut(&mut timing).cast::<c_void>(),
-            )
-        };
-        if status != sys::espeak_ERROR_EE_OK {
-            return Err(SpeechError::Synthesis(format!(
-                "espeak_Synth returned {status}"
-            )));
-        }
+        // SAFETY: the library is locked (`guard`); `timing` outlives the synchronous call.
+        unsafe { synth(&c_text, 0, std::ptr::from_mut(&mut timing).cast::<c_void>()) }
+            .map_err(|status| SpeechError::Synthesis(format!("espeak_Synth returned {status}")))?;
         if timing.samples == 0 {
             return Err(SpeechError::Synthesis(format!(
                 "espeak-ng made no sound for {text:?}"
