@@ -15,6 +15,7 @@ use npc_core::LineCue;
 use npc_core::project::Project;
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
+use crate::record::Recorder;
 use crate::runtime::LineId;
 use crate::world::World;
 use npc_render::Headless;
@@ -36,6 +37,8 @@ pub struct BenchOptions {
     pub samples: u32,
     /// Force this many active targets per face mesh (instead of what the faces do).
     pub active_targets: Option<usize>,
+    /// Record every frame to this file (`--record`), to measure what recording costs.
+    pub record: Option<PathBuf>,
 }
 
 /// Median and 95th percentile of a set of samples.
@@ -101,7 +104,9 @@ fn crowd(project: &mut Project, n: usize) -> anyhow::Result<()> {
 const DT: f32 = 1.0 / 60.0;
 
 /// One frame's CPU work at `t_ms`: every NPC animated (each speaking from its own point in the
-/// line), active targets forced when asked, and the draw list. Returns the frame's view.
+/// line), recorded when asked, active targets forced when asked, and the draw list. Returns the
+/// frame's view.
+#[allow(clippy::too_many_arguments)]
 fn animate(
     world: &mut World,
     headless: &Headless,
@@ -110,10 +115,14 @@ fn animate(
     t_ms: f64,
     line_ms: f64,
     list: &mut npc_render::DrawList,
-) -> npc_render::FrameView {
+    recorder: Option<&mut Recorder>,
+) -> anyhow::Result<npc_render::FrameView> {
     world.update(DT, camera.position, &|i| {
         (t_ms + i as f64 * 377.0) % line_ms
     });
+    if let Some(recorder) = recorder {
+        recorder.record(world, t_ms)?;
+    }
     if let Some(k) = options.active_targets {
         for npc in &mut world.npcs {
             for weights in &mut npc.weights {
@@ -130,7 +139,7 @@ fn animate(
     let view = world.frame_view(camera, options.shadows);
     let aspect = options.width as f32 / options.height as f32;
     world.draw(&headless.renderer.store.primitives, &view, aspect, list);
-    view
+    Ok(view)
 }
 
 /// Runs the benchmark.
@@ -172,6 +181,11 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut gpu = Vec::with_capacity(options.frames as usize);
     let mut passes: [Vec<f64>; 3] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
+    let mut recorder = options
+        .record
+        .as_deref()
+        .map(Recorder::create)
+        .transpose()?;
     let mut list = std::mem::take(&mut headless.list);
     let mut objects = 0;
     let mut active = 0;
@@ -179,8 +193,15 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
         let view = animate(
-            &mut world, &headless, options, camera, t_ms, line_ms, &mut list,
-        );
+            &mut world,
+            &headless,
+            options,
+            camera,
+            t_ms,
+            line_ms,
+            &mut list,
+            recorder.as_mut(),
+        )?;
         let cpu_start = Instant::now();
         let gpu_ms = headless.submit(&list, &view);
         let submit_ms = cpu_start.elapsed();
@@ -220,8 +241,15 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     for frame in 0..options.frames {
         let t_ms = f64::from(frame + options.frames + warmup) * f64::from(dt) * 1000.0;
         let view = animate(
-            &mut world, &headless, options, camera, t_ms, line_ms, &mut list,
-        );
+            &mut world,
+            &headless,
+            options,
+            camera,
+            t_ms,
+            line_ms,
+            &mut list,
+            recorder.as_mut(),
+        )?;
         in_flight.push_back(headless.submit_untimed(&list, &view));
         if in_flight.len() > 2
             && let Some(oldest) = in_flight.pop_front()
@@ -243,6 +271,9 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         .map_err(|e| anyhow::anyhow!("the GPU did not finish: {e}"))?;
     let sustained_ms =
         sustained_start.elapsed().as_secs_f64() * 1000.0 / f64::from(options.frames.max(1));
+    if let Some(mut recorder) = recorder {
+        recorder.finish()?;
+    }
     headless.list = list;
     Ok(BenchReport {
         sustained_ms,

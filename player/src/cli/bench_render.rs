@@ -27,6 +27,9 @@ pub(super) struct BenchRenderArgs {
     /// Samples per pixel: 4 (the player's) or 1.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
     pub(super) samples: u32,
+    /// Record every frame to FILE as `run --record` does, to measure what recording costs.
+    #[arg(long, value_name = "FILE")]
+    pub(super) record: Option<PathBuf>,
 }
 
 pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
@@ -39,6 +42,7 @@ pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
         shadows: !args.no_shadows,
         samples: args.samples,
         active_targets: args.active_targets,
+        record: args.record,
     })?;
     println!("{}", report.text());
     Ok(())
