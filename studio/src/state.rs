@@ -374,7 +374,25 @@ impl Studio {
             Command::SetRoster(r) => project.npcs = r,
             Command::SetAgentDir(d) => project.agent_dir = d,
             Command::SetSpeech(s) => project.speech = s,
-            _ => {}
+            // Not edits: applied by `apply` before they could get here.
+            Command::Undo
+            | Command::Redo
+            | Command::SelectViseme(_)
+            | Command::SetPlotTarget { .. }
+            | Command::SetPreviewSpeaking(_)
+            | Command::SetLineText(_)
+            | Command::SpeakLine
+            | Command::OpenWav(_)
+            | Command::OpenVisemes(_)
+            | Command::Seek(_)
+            | Command::TogglePlay
+            | Command::StepFrames(_)
+            | Command::New
+            | Command::Open(_)
+            | Command::Save
+            | Command::SaveAs(_)
+            | Command::OpenHead(_)
+            | Command::RunInPlayer { .. } => {}
         }
     }
 

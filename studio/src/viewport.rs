@@ -17,6 +17,16 @@ use crate::head_scene::{HeadScene, Orbit};
 const SAMPLES: u32 = 4;
 /// Size of the generated sky faces.
 const SKY_SIZE: u32 = 64;
+/// The studio's light: noon's colours (fraction of the day)...
+const NOON: f64 = 0.5;
+/// ...with the key light from in front, above and to the right of the face (toward the light)...
+const KEY_LIGHT_FROM: [f32; 3] = [0.45, 0.55, 0.7];
+/// ...and more fill than outdoors, so lips, teeth and eyelids read clearly.
+const AMBIENT_BOOST: f32 = 1.4;
+/// Fog starts this far away: none on a head, metres.
+const NO_FOG_M: f32 = 1.0e4;
+/// Shadows reach this many head radii around the head.
+const SHADOW_REACH_HEADS: f32 = 4.0;
 
 /// The GPU side of the 3D view.
 pub struct Viewport {
@@ -119,20 +129,18 @@ impl Viewport {
         self.drawn.clear();
         self.drawn.extend_from_slice(self.head.weights());
         let camera = self.orbit.camera(self.head.focus, self.head.radius);
-        // Studio light: noon's colours with the key light in front, above and to the right of
-        // the face, so lips, teeth and eyelids read clearly.
-        let mut light = daylight(0.5, &SunSettings::default());
-        light.light_direction = Vec3::new(0.45, 0.55, 0.7).normalize();
-        light.ambient *= 1.4;
+        let mut light = daylight(NOON, &SunSettings::default());
+        light.light_direction = Vec3::from(KEY_LIGHT_FROM).normalize();
+        light.ambient *= AMBIENT_BOOST;
         let view = FrameView {
             camera,
             daylight: light,
-            fog_start: 1.0e4,
-            fog_end: 2.0e4,
+            fog_start: NO_FOG_M,
+            fog_end: 2.0 * NO_FOG_M,
             shadows: true,
             shadow_reach: ShadowReach {
                 center: self.head.focus - Vec3::Y * self.head.radius,
-                radius: self.head.radius * 4.0,
+                radius: self.head.radius * SHADOW_REACH_HEADS,
             },
         };
         let Some((offscreen, id)) = &self.target else {

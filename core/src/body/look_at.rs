@@ -6,6 +6,19 @@ use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
 
+/// Most the head turns away from the body's front, sideways and up or down.
+const MAX_YAW_DEG: f32 = 70.0;
+const MAX_PITCH_DEG: f32 = 30.0;
+/// Time constant of the easing toward the wanted turn, seconds.
+const EASE_TAU_S: f32 = 0.25;
+/// A point this far behind the shoulders (as a share of its distance to the side) is not
+/// turned to at all.
+const BEHIND: f32 = 0.2;
+/// The eyes are this far above the head joint, metres.
+const EYES_ABOVE_HEAD_M: f32 = 0.08;
+/// The share of the turn the neck takes; the head takes the rest.
+const NECK_SHARE: f32 = 1.0 / 3.0;
+
 /// Turns the neck and head toward the point of attention, within human limits, easing in and
 /// out so the head does not snap.
 #[derive(Debug)]
@@ -30,16 +43,16 @@ impl LookAtLayer {
             head: skeleton.find("Head"),
             applied: Quat::IDENTITY,
             world: Vec::new(),
-            max_yaw: 70_f32.to_radians(),
-            max_pitch: 30_f32.to_radians(),
-            tau_s: 0.25,
+            max_yaw: MAX_YAW_DEG.to_radians(),
+            max_pitch: MAX_PITCH_DEG.to_radians(),
+            tau_s: EASE_TAU_S,
         }
     }
 
     /// The turn (in avatar space) that points the front (+Z) toward `dir`, clamped.
     fn wanted(&self, dir: Vec3) -> Quat {
         let flat = Vec3::new(dir.x, 0.0, dir.z);
-        if flat.length_squared() < 1e-8 || dir.z < -0.2 * flat.length() {
+        if flat.length_squared() < 1e-8 || dir.z < -BEHIND * flat.length() {
             // Behind: do not try.
             return Quat::IDENTITY;
         }
@@ -59,7 +72,7 @@ impl BodyLayer for LookAtLayer {
         let target_turn = match input.attention {
             Some(point) => {
                 skeleton.world_into(locals, &mut self.world);
-                let eye = self.world[head].transform_point3(Vec3::new(0.0, 0.08, 0.0));
+                let eye = self.world[head].transform_point3(Vec3::Y * EYES_ABOVE_HEAD_M);
                 self.wanted(point - eye)
             }
             None => Quat::IDENTITY,
@@ -71,9 +84,9 @@ impl BodyLayer for LookAtLayer {
         };
         let k = 1.0 - (-dt / self.tau_s.max(1e-3)).exp();
         self.applied = self.applied.slerp(target_turn, k).normalize();
-        // Share the turn: a third in the neck, the rest in the head.
+        // Share the turn between the neck and the head.
         let parts: [(Option<usize>, f32); 2] = match self.neck {
-            Some(_) => [(self.neck, 1.0 / 3.0), (Some(head), 1.0)],
+            Some(_) => [(self.neck, NECK_SHARE), (Some(head), 1.0)],
             None => [(None, 0.0), (Some(head), 1.0)],
         };
         let mut done = Quat::IDENTITY;

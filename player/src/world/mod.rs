@@ -23,6 +23,27 @@ const NPCS_PER_THREAD: usize = 32;
 /// Eye height of the first-person camera above the ground, metres.
 pub const EYE_HEIGHT: f32 = 1.7;
 
+/// Closer than this, another NPC is this one (it does not attend to itself), metres.
+const SELF_M: f32 = 0.1;
+/// Listeners look at a speaker closer than this, metres.
+const LISTEN_REACH_M: f32 = 8.0;
+/// Where on a speaker listeners look: about face height above its feet, metres.
+const SPEAKER_FACE_HEIGHT_M: f32 = 1.55;
+/// NPCs look at the player closer than this (when no speaker holds them), metres.
+const PLAYER_NOTICED_M: f32 = 12.0;
+/// The first look: this far to the side of the group and behind it, at this height.
+const OVERVIEW_SIDE_M: f32 = 1.5;
+const OVERVIEW_BACK_M: f32 = 6.0;
+const OVERVIEW_LOOK_HEIGHT_M: f32 = 1.3;
+/// The close-up: this far in front of the face, aimed this far above the head joint, with a
+/// narrow lens.
+const CLOSEUP_DISTANCE_M: f32 = 0.6;
+const CLOSEUP_ABOVE_HEAD_M: f32 = 0.1;
+const CLOSEUP_FOV_DEG: f32 = 35.0;
+/// The sun's shadow covers this far around a point this far ahead of the camera, metres.
+const SHADOW_FOCUS_AHEAD_M: f32 = 12.0;
+const SHADOW_REACH_M: f32 = 30.0;
+
 /// The project's world.
 #[derive(Debug)]
 pub struct World {
@@ -142,16 +163,16 @@ impl World {
             // when near, else at the group.
             let nearest_speaker = speakers
                 .iter()
-                .filter(|p| p.distance_squared(npc.position) > 0.01)
+                .filter(|p| p.distance_squared(npc.position) > SELF_M * SELF_M)
                 .min_by(|a, b| {
                     a.distance_squared(npc.position)
                         .total_cmp(&b.distance_squared(npc.position))
                 });
             let attention = match nearest_speaker {
-                Some(&p) if !npc.speaking() && p.distance(npc.position) < 8.0 => {
-                    Some(p + Vec3::new(0.0, 1.55, 0.0))
+                Some(&p) if !npc.speaking() && p.distance(npc.position) < LISTEN_REACH_M => {
+                    Some(p + Vec3::Y * SPEAKER_FACE_HEIGHT_M)
                 }
-                _ if camera.distance(npc.position) < 12.0 => Some(camera),
+                _ if camera.distance(npc.position) < PLAYER_NOTICED_M => Some(camera),
                 _ => None,
             };
             npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention);
@@ -186,10 +207,10 @@ impl World {
     pub fn overview_camera(&self) -> Camera {
         let centre = self.centre();
         let ground = &self.content.ground;
-        let x = centre.x + 1.5;
-        let z = centre.z + 6.0;
+        let x = centre.x + OVERVIEW_SIDE_M;
+        let z = centre.z + OVERVIEW_BACK_M;
         let eye = Vec3::new(x, ground.height(x, z) + EYE_HEIGHT, z);
-        Camera::looking_at(eye, centre + Vec3::new(0.0, 1.3, 0.0))
+        Camera::looking_at(eye, centre + Vec3::Y * OVERVIEW_LOOK_HEIGHT_M)
     }
 
     /// A camera close to an NPC's face, in front of it.
@@ -197,10 +218,10 @@ impl World {
     pub fn closeup_camera(&self, id: &str) -> Option<Camera> {
         let npc = &self.npcs[self.npc_index(id)?];
         let avatar = &self.content.avatars[npc.avatar];
-        let head = npc.head_position(avatar) + Vec3::new(0.0, 0.1, 0.0);
+        let head = npc.head_position(avatar) + Vec3::Y * CLOSEUP_ABOVE_HEAD_M;
         let front = npc.model().transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
-        let mut camera = Camera::looking_at(head + front * 0.6, head);
-        camera.fov_y = 35_f32.to_radians();
+        let mut camera = Camera::looking_at(head + front * CLOSEUP_DISTANCE_M, head);
+        camera.fov_y = CLOSEUP_FOV_DEG.to_radians();
         Some(camera)
     }
 
@@ -208,8 +229,8 @@ impl World {
     #[must_use]
     pub fn frame_view(&self, camera: Camera, shadows: bool) -> FrameView {
         let fog = &self.project.scene.fog;
-        let focus =
-            camera.position + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * 12.0;
+        let focus = camera.position
+            + (camera.target - camera.position).normalize_or(Vec3::NEG_Z) * SHADOW_FOCUS_AHEAD_M;
         FrameView {
             camera,
             daylight: daylight(self.time_of_day, &self.project.scene.sun),
@@ -218,7 +239,7 @@ impl World {
             shadows,
             shadow_reach: ShadowReach {
                 center: focus,
-                radius: 30.0,
+                radius: SHADOW_REACH_M,
             },
         }
     }

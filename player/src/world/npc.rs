@@ -15,6 +15,17 @@ pub const WALK_SPEED: f32 = 1.4;
 const ARRIVED_M: f32 = 0.05;
 /// How fast the body turns toward its heading (time constant, seconds).
 const TURN_TAU_S: f32 = 0.35;
+/// Idle phases are spread over this many steps of this many seconds (by seed), so NPCs do not
+/// breathe in step.
+const PHASE_STEPS: u64 = 997;
+const PHASE_STEP_S: f32 = 0.0137;
+/// Longest step an update takes (a stalled frame does not teleport anyone), seconds.
+const MAX_STEP_S: f32 = 0.25;
+/// Standing, the body turns toward what it attends to only past this angle; the head takes
+/// the rest.
+const HEAD_ONLY_TURN_DEG: f32 = 50.0;
+/// Head height assumed for an avatar without a head joint, metres.
+const HEADLESS_EYE_HEIGHT_M: f32 = 1.6;
 
 /// An NPC of the roster, alive in the world.
 #[derive(Debug)]
@@ -59,7 +70,7 @@ impl NpcActor {
     ) -> Self {
         let body_asset = &avatar.body.asset;
         // Spread the idle phases so NPCs do not breathe in step.
-        let phase = (seed % 997) as f32 * 0.0137;
+        let phase = (seed % PHASE_STEPS) as f32 * PHASE_STEP_S;
         let weights = avatar
             .face_part()
             .asset
@@ -124,7 +135,7 @@ impl NpcActor {
         attention: Option<Vec3>,
     ) {
         let dt = if dt_s.is_finite() {
-            dt_s.clamp(0.0, 0.25)
+            dt_s.clamp(0.0, MAX_STEP_S)
         } else {
             0.0
         };
@@ -144,7 +155,7 @@ impl NpcActor {
             let d = a - self.position;
             // Turn the body only when the head alone cannot reach.
             let angle = d.x.atan2(d.z);
-            if wrap_angle(angle - self.heading).abs() > 50_f32.to_radians() {
+            if wrap_angle(angle - self.heading).abs() > HEAD_ONLY_TURN_DEG.to_radians() {
                 want_heading = Some(angle);
             }
         }
@@ -203,7 +214,9 @@ impl NpcActor {
         let local = avatar
             .head_joint
             .and_then(|j| self.node_world.get(j))
-            .map_or(Vec3::new(0.0, 1.6, 0.0), |m| m.transform_point3(Vec3::ZERO));
+            .map_or(Vec3::Y * HEADLESS_EYE_HEIGHT_M, |m| {
+                m.transform_point3(Vec3::ZERO)
+            });
         self.model().transform_point3(local)
     }
 }
