@@ -37,7 +37,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
     ])
     .unwrap();
 
-    let track = npc_player::line_source::read_track(&line).unwrap();
+    let track = npc_core::speech::read_track(&line).unwrap();
     let cue = LineCue::from_track(track.clone());
     let settings: FaceSettings = project.face;
     let options = BakeOptions {

@@ -10,7 +10,6 @@ pub mod bench_render;
 mod cli;
 pub mod first_person;
 pub mod frames;
-pub mod line_source;
 pub mod live;
 pub mod output;
 pub mod play;

@@ -45,8 +45,10 @@ pub struct PlayOptions {
     pub record: Option<PathBuf>,
 }
 
-/// Starts the demo's agent simulator on its own thread.
-fn start_simulator(dir: PathBuf) {
+/// Starts the demo's agent simulator on its own thread. Called once the player is ready to
+/// speak (world loaded, GPU and speech warmed up), so the demo's first line is not appended
+/// while the player is still starting.
+pub fn start_simulator(dir: PathBuf) {
     let spawned = thread::Builder::new()
         .name("agent-sim".to_owned())
         .spawn(move || {
@@ -73,15 +75,16 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         })?;
         tracing::info!("created the agent directory {}", agent_dir.display());
     }
-    if options.agent_sim {
-        start_simulator(agent_dir.clone());
-    }
+    let simulator = options.agent_sim.then(|| agent_dir.clone());
     if options.headless && options.no_render {
         if let Some(record) = &options.record {
             anyhow::bail!(
                 "--record {} needs the world (its NPCs' positions and joints): leave out --no-render",
                 record.display()
             );
+        }
+        if let Some(dir) = simulator {
+            start_simulator(dir);
         }
         return runtime::run(&RunOptions {
             project: options.project,
@@ -111,7 +114,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         .transpose()?;
     let live = Live::new(world, Some(conductor)).recording(recorder);
     if options.headless {
-        return run_offscreen(live, meshes, &options, &AtomicBool::new(false));
+        return run_offscreen(live, meshes, &options, simulator, &AtomicBool::new(false));
     }
     if options.duration.is_some() {
         tracing::warn!("--duration applies to --headless runs; the window runs until closed");
@@ -124,15 +127,18 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             width: options.width,
             height: options.height,
             shadows: options.shadows,
+            simulator,
         },
     )
 }
 
-/// The live world drawn offscreen at about 30 frames per second until the duration passes.
+/// The live world drawn offscreen at about 30 frames per second until the duration passes;
+/// `simulator` (an agent directory) starts the demo's agent once the first frame is drawn.
 pub fn run_offscreen(
     mut live: Live,
     meshes: MeshStoreBuilder,
     options: &PlayOptions,
+    mut simulator: Option<PathBuf>,
     stop: &AtomicBool,
 ) -> anyhow::Result<()> {
     let world = &live.world;
@@ -171,6 +177,9 @@ pub fn run_offscreen(
         );
         headless.submit(&list, &view);
         headless.list = list;
+        if let Some(dir) = simulator.take() {
+            start_simulator(dir);
+        }
         let next = now + HEADLESS_FRAME;
         let wait = next.saturating_duration_since(Instant::now());
         if let Some(c) = live.conductor.as_mut() {

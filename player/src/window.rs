@@ -26,6 +26,8 @@ pub struct WindowOptions {
     pub width: u32,
     pub height: u32,
     pub shadows: bool,
+    /// An agent directory for the demo's agent simulator, started once the window shows.
+    pub simulator: Option<std::path::PathBuf>,
 }
 
 /// The GPU side of an open window.
@@ -192,6 +194,9 @@ impl App {
         s.gpu.queue.submit([encoder.finish()]);
         s.window.pre_present_notify();
         s.gpu.queue.present(frame);
+        if let Some(dir) = self.options.simulator.take() {
+            crate::play::start_simulator(dir);
+        }
         Ok(())
     }
 

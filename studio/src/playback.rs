@@ -128,8 +128,8 @@ mod tests {
     use npc_core::LineCue;
     use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
     use npc_core::project::Project;
+    use npc_core::speech::LineSource;
     use npc_core::viseme::VisemeId;
-    use npc_player::line_source::LineSource;
     use rodio::mixer::{MixerSource, mixer};
     use rodio::{ChannelCount, SampleRate};
 

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use npc_core::anim::face::FaceFrame;
 use npc_core::project::{Gender, Project, Voice};
+use npc_core::speech::{LineSource, LineSourceError};
 use npc_core::{Pose, VisemeId, VisemeTable};
-use npc_player::line_source::LineSource;
 
 use crate::command::Command;
 use crate::document::{Document, History};
@@ -306,7 +306,7 @@ impl Studio {
     }
 
     /// Puts a line on the timeline (and the view on it), or says why it could not be read.
-    fn put_line(&mut self, label: String, line: anyhow::Result<LineSource>) {
+    fn put_line(&mut self, label: String, line: Result<LineSource, LineSourceError>) {
         match line {
             Ok(line) => {
                 self.timeline.set_source(label, line, &self.doc.project);

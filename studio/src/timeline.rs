@@ -8,7 +8,7 @@ use npc_core::ArkitTarget;
 use npc_core::anim::face::FaceFrame;
 use npc_core::anim::timeline::{Bake, BakeOptions, bake};
 use npc_core::project::Project;
-use npc_player::line_source::LineSource;
+use npc_core::speech::LineSource;
 
 /// Frames per second of the timeline's bake.
 pub const FPS: f64 = 60.0;

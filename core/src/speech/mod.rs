@@ -10,6 +10,7 @@ pub mod azure;
 #[cfg(feature = "espeak")]
 mod espeak;
 pub mod formants;
+mod line_source;
 mod phonemes;
 pub mod wav;
 
@@ -21,6 +22,7 @@ use crate::project::Voice;
 
 #[cfg(feature = "espeak")]
 pub use espeak::OfflineEngine;
+pub use line_source::{LineSource, LineSourceError, read_track};
 pub use phonemes::visemes_for_espeak_phoneme;
 
 /// One word of an utterance and when it is heard.

@@ -13,9 +13,9 @@ use npc_core::project::{Npc, Project};
 use clap::ArgGroup;
 
 use super::voice::VoiceArgs;
-use crate::line_source::LineSource;
 use crate::output::{write_atomically, write_wav};
 use crate::plot;
+use npc_core::speech::LineSource;
 
 #[derive(Debug, clap::Args)]
 #[command(group(ArgGroup::new("source").required(true).args(["visemes", "text", "audio"])))]

@@ -1,0 +1,119 @@
+//! Where a line's visemes come from, for baking and for the studio's timeline: offline speech
+//! of a text, the sound of a recording (audio analysis), or a viseme file. Each gives the
+//! line's [`LineCue`] (what the face performs) and, with audio, the samples.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::Utterance;
+use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
+use super::wav;
+use crate::anim::LineCue;
+use crate::anim::lipsync::{TrackError, VisemeEvent, VisemeTrack};
+
+/// Why a line could not be read or spoken.
+#[derive(Debug, Error)]
+pub enum LineSourceError {
+    #[error("cannot read audio {path}: {source}")]
+    Audio { path: PathBuf, source: hound::Error },
+    #[error("cannot read viseme file {path}: {source}")]
+    VisemeFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    VisemeJson {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {source}")]
+    Track { path: PathBuf, source: TrackError },
+    #[error("the line's visemes: {0}")]
+    Visemes(#[from] TrackError),
+    #[error(transparent)]
+    Speech(#[from] super::SpeechError),
+}
+
+/// A line ready to bake.
+#[derive(Clone, Debug)]
+pub struct LineSource {
+    /// What the face performs: the track and, with audio, its loudness.
+    pub cue: LineCue,
+    /// Mono samples in -1..1 and their rate, when the line has audio.
+    pub audio: Option<(Vec<f32>, u32)>,
+    /// The synthesised utterance, when the line was spoken from text.
+    pub utterance: Option<Utterance>,
+}
+
+impl LineSource {
+    /// Speaks `text` with the offline engine.
+    #[cfg(feature = "espeak")]
+    pub fn from_text(text: &str, voice: &crate::project::Voice) -> Result<Self, LineSourceError> {
+        use super::SpeechEngine;
+        let utterance = super::OfflineEngine::new()?.synthesize(text, voice)?;
+        Ok(Self::from_utterance(utterance)?)
+    }
+
+    /// A synthesised utterance.
+    pub fn from_utterance(utterance: Utterance) -> Result<Self, TrackError> {
+        let samples: Vec<f32> = utterance
+            .pcm
+            .iter()
+            .map(|&s| f32::from(s) / 32768.0)
+            .collect();
+        Ok(Self {
+            cue: LineCue::from_utterance(&utterance)?,
+            audio: Some((samples, utterance.sample_rate)),
+            utterance: Some(utterance),
+        })
+    }
+
+    /// Lip sync from the sound of a WAV file alone.
+    pub fn from_wav(path: &Path) -> Result<Self, LineSourceError> {
+        let (samples, rate) = wav::read_mono(path).map_err(|source| LineSourceError::Audio {
+            path: path.to_owned(),
+            source,
+        })?;
+        let settings = AnalysisSettings::default();
+        let events = track_from_analysis(&analyse(&samples, rate, &settings), &settings);
+        Ok(Self {
+            cue: LineCue::from_recording(VisemeTrack::from_events(events)?, &samples, rate),
+            audio: Some((samples, rate)),
+            utterance: None,
+        })
+    }
+
+    /// A viseme file: `[{"id": 21, "offset_ms": 120}, ...]`.
+    pub fn from_visemes(path: &Path) -> Result<Self, LineSourceError> {
+        Ok(Self {
+            cue: LineCue::from_track(read_track(path)?),
+            audio: None,
+            utterance: None,
+        })
+    }
+}
+
+/// Reads a viseme track from JSON: `[{"id": 21, "offset_ms": 120}, ...]`.
+pub fn read_track(path: &Path) -> Result<VisemeTrack, LineSourceError> {
+    let text = fs::read_to_string(path).map_err(|source| LineSourceError::VisemeFile {
+        path: path.to_owned(),
+        source,
+    })?;
+    let events: Vec<VisemeEvent> = serde_json::from_str(&text).map_err(|e| {
+        let location = format!(" at line {} column {}", e.line(), e.column());
+        LineSourceError::VisemeJson {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string().replace(&location, ""),
+        }
+    })?;
+    VisemeTrack::from_events(events).map_err(|source| LineSourceError::Track {
+        path: path.to_owned(),
+        source,
+    })
+}
