@@ -5,7 +5,7 @@
 //! same directory, which is flushed to disk and renamed over `spoken.json`, so an agent
 //! reading it sees the old or the new content, never a mix.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::protocol::{Parsed, Spoken};
@@ -72,18 +72,7 @@ pub fn load(path: &Path) -> Parsed<Spoken> {
 /// Writes `spoken` to `path` atomically (temporary file in the same folder, flushed, then
 /// renamed over `path`).
 pub fn write_atomic(path: &Path, spoken: &Spoken) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     let mut json = serde_json::to_vec_pretty(spoken).map_err(io::Error::other)?;
     json.push(b'\n');
-    let mut temp = tempfile::Builder::new()
-        .prefix(SPOKEN_TEMP_PREFIX)
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(&json)?;
-    temp.as_file().sync_data()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::atomic::write_atomically_via(path, &json, SPOKEN_TEMP_PREFIX)
 }
