@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use npc_player::runtime::{RunOptions, run_until};
+use npc_player::{RunOptions, run_until};
 use serde_json::Value;
 
 const GOOD: &str = "conversations/good.jsonl";

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use common::{world_demo, write_lines};
 use npc_core::anim::gaze::GazeState;
-use npc_player::live::Live;
-use npc_player::runtime::{Conductor, ConductorOptions};
-use npc_player::world::World;
+use npc_player::Live;
+use npc_player::World;
+use npc_player::{Conductor, ConductorOptions};
 use npc_render::MeshStoreBuilder;
 
 /// Frames in which the face looks away, and all frames, for speakers and for listeners.

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::Duration;
 
 use common::{Setup, setup};
-use npc_player::runtime::{RunOptions, run_until};
+use npc_player::{RunOptions, run_until};
 use serde_json::Value;
 
 const CONV: &str = "conversations/demo.jsonl";

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use npc_player::runtime::{RunOptions, run_until};
+use npc_player::{RunOptions, run_until};
 use serde_json::{Value, json};
 
 /// Lines measured by `cargo bench`; `cargo test` runs the same path on a few as a smoke test.
@@ -65,7 +65,7 @@ fn main() {
         thread::spawn(move || run_until(&options, &stop))
     };
     thread::sleep(Duration::from_millis(200));
-    npc_player::agent_sim::run(&agent, Some(&script), 1.0).unwrap();
+    npc_player::run_agent_sim(&agent, Some(&script), 1.0).unwrap();
     stop.store(true, Ordering::SeqCst);
     runtime.join().unwrap().unwrap();
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use npc_player::runtime::{RunOptions, run_until};
+use npc_player::{RunOptions, run_until};
 
 /// User + system CPU seconds of this process, from /proc/self/stat (clock ticks of 1/100 s).
 fn cpu_seconds() -> Option<f64> {

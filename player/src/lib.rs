@@ -4,19 +4,28 @@
 //! the frame record, and the command line around them ([`main`]). It draws with `npc-render`
 //! and animates with `npc-core`.
 
-pub mod agent_sim;
-pub mod audio;
-pub mod bench_render;
+mod agent_sim;
+mod audio;
+mod bench_render;
 mod cli;
-pub mod first_person;
-pub mod frames;
-pub mod live;
-pub mod output;
-pub mod play;
-pub mod plot;
-pub mod record;
-pub mod runtime;
-pub mod window;
-pub mod world;
+mod first_person;
+mod frames;
+mod live;
+mod output;
+mod play;
+mod plot;
+mod record;
+mod runtime;
+mod window;
+mod world;
 
+pub use agent_sim::run as run_agent_sim;
+pub use audio::{AudioOut, PlayingLine, distance_volume};
+pub use bench_render::{BenchOptions, BenchReport, run as bench_render};
 pub use cli::{main, run_from};
+pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
+pub use live::Live;
+pub use play::{PlayOptions, run as play};
+pub use record::Recorder;
+pub use runtime::{Conductor, ConductorOptions, Cue, LineId, RunOptions, run_until};
+pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};

@@ -15,8 +15,8 @@ use npc_core::asset::scene::Node;
 use npc_core::asset::writer::GlbWriter;
 use npc_core::project::demo_project;
 use npc_core::{ArkitTarget, Pose};
-use npc_player::frames;
-use npc_player::world::World;
+use npc_player::World;
+use npc_player::{draw_world, open_offscreen};
 use npc_render::Headless;
 use npc_render::deformed_positions;
 use npc_render::{Camera, DrawList, MeshStoreBuilder};
@@ -36,7 +36,7 @@ fn demo() -> Demo {
 }
 
 fn open(project: &Path, w: u32, h: u32) -> (World, Headless) {
-    frames::open(project, Some(7), w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
+    open_offscreen(project, Some(7), w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
 }
 
 fn luminance(p: &image::Rgba<u8>) -> f64 {
@@ -196,7 +196,7 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
     let (mut world, mut headless) = open(&demo.project, 320, 180);
     world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
     let view = world.frame_view(world.overview_camera(), true);
-    let image = frames::draw_world(&mut headless, &world, &view).unwrap();
+    let image = draw_world(&mut headless, &world, &view).unwrap();
     let mut colours = std::collections::HashSet::new();
     for p in image.pixels() {
         colours.insert([p[0] / 8, p[1] / 8, p[2] / 8]);
@@ -251,7 +251,7 @@ fn a_closeup_with_the_jaw_open_differs_in_the_mouth_region() {
         let avatar = &world.content.avatars[npc.avatar];
         let pose = Pose::from_pairs(&[(ArkitTarget::JawOpen, jaw)]);
         avatar.face_rig().apply(&pose, &mut npc.weights);
-        frames::draw_world(&mut headless, world, &view).unwrap()
+        draw_world(&mut headless, world, &view).unwrap()
     };
     let closed = frame(0.0, &mut world);
     let open = frame(1.0, &mut world);
@@ -289,8 +289,8 @@ fn shadows_darken_the_ground_beside_an_npc_and_night_is_darker_than_noon() {
     let camera = Camera::looking_at(npc.position + Vec3::new(0.5, 3.5, 3.5), npc.position);
     let on = world.frame_view(camera, true);
     let off = world.frame_view(camera, false);
-    let with = frames::draw_world(&mut headless, &world, &on).unwrap();
-    let without = frames::draw_world(&mut headless, &world, &off).unwrap();
+    let with = draw_world(&mut headless, &world, &on).unwrap();
+    let without = draw_world(&mut headless, &world, &off).unwrap();
     // Where the torso's shadow falls at noon: away from the light, about 0.5 m out.
     let l = on.daylight.light_direction;
     let away = Vec3::new(-l.x, 0.0, -l.z).normalize() * (1.1 * (1.0 - l.y * l.y).sqrt() / l.y);
@@ -307,7 +307,7 @@ fn shadows_darken_the_ground_beside_an_npc_and_night_is_darker_than_noon() {
     assert!(mean_luminance(&with) < mean_luminance(&without));
 
     let noon = mean_luminance(
-        &frames::draw_world(
+        &draw_world(
             &mut headless,
             &world,
             &world.frame_view(world.overview_camera(), true),
@@ -316,7 +316,7 @@ fn shadows_darken_the_ground_beside_an_npc_and_night_is_darker_than_noon() {
     );
     world.time_of_day = 0.0;
     let night = mean_luminance(
-        &frames::draw_world(
+        &draw_world(
             &mut headless,
             &world,
             &world.frame_view(world.overview_camera(), true),

@@ -25,7 +25,7 @@ struct Args {
     #[arg(long, value_name = "TEXT")]
     speak: Option<String>,
     /// Window size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1440x900", value_parser = npc_player::frames::parse_size)]
+    #[arg(long, default_value = "1440x900", value_parser = npc_player::parse_size)]
     size: (u32, u32),
 }
 

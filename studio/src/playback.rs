@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use npc_player::audio::{AudioOut, PlayingLine};
+use npc_player::{AudioOut, PlayingLine};
 
 use crate::timeline::Timeline;
 

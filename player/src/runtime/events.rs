@@ -84,12 +84,6 @@ impl LineEvent {
             "reason": reason,
         }))
     }
-
-    /// The JSON object.
-    #[must_use]
-    pub fn value(&self) -> &Value {
-        &self.0
-    }
 }
 
 /// Milliseconds since the Unix epoch, now.

@@ -10,9 +10,9 @@
 //!
 //! The speech itself is the [`Conductor`]'s; the windowed and offscreen players use it too.
 
-pub mod conductor;
-pub mod events;
-pub mod speaker;
+mod conductor;
+pub(crate) mod events;
+mod speaker;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -42,7 +42,8 @@ impl Speaker {
         })
     }
 
-    /// With `primary` in front of the offline engine.
+    /// With `primary` in front of the offline engine (a test fake, in the tests).
+    #[cfg(test)]
     pub fn with_primary(primary: Box<dyn SpeechEngine>) -> Result<Self, SpeechError> {
         Ok(Self {
             primary: Some(primary),

@@ -2,9 +2,9 @@
 //! standing, walking and talking in it. Updating is separate from drawing: [`World::update`]
 //! advances state, [`World::draw`] fills a renderer draw list from it.
 
-pub mod content;
+mod content;
 mod draw;
-pub mod npc;
+mod npc;
 
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use crate::asset::animation::Property;
 use crate::asset::Asset;
+use crate::asset::animation::Property;
 use crate::asset::mesh::MorphTarget;
 use crate::asset::scene::world_transforms;
 
