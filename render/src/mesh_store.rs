@@ -62,6 +62,22 @@ pub struct StoredAsset {
     pub meshes: Vec<Vec<PrimitiveId>>,
 }
 
+impl StoredAsset {
+    /// The stored primitives of the asset's mesh `mesh`, with their ids: what a draw list
+    /// pushes for each placed copy of that mesh.
+    pub fn primitives_of<'a>(
+        &'a self,
+        mesh: usize,
+        primitives: &'a [GpuPrimitive],
+    ) -> impl Iterator<Item = (PrimitiveId, &'a GpuPrimitive)> + 'a {
+        self.meshes
+            .get(mesh)
+            .into_iter()
+            .flatten()
+            .filter_map(|&id| primitives.get(id as usize).map(|p| (id, p)))
+    }
+}
+
 /// A material before upload.
 #[derive(Debug)]
 struct PendingMaterial {

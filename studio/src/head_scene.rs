@@ -155,10 +155,7 @@ impl HeadScene {
         let morphs: Vec<MorphRange> = self.weights.iter().map(|w| list.push_morphs(w)).collect();
         for group in &self.asset.instances {
             let morph = morphs.get(group.mesh).copied().unwrap_or_default();
-            for &id in self.stored.meshes.get(group.mesh).into_iter().flatten() {
-                let Some(p) = primitives.get(id as usize) else {
-                    continue;
-                };
+            for (id, p) in self.stored.primitives_of(group.mesh, primitives) {
                 let first = list.objects.len() as u32;
                 let palette = group.skin.and_then(|s| palettes.get(s).copied());
                 let models: Vec<Mat4> = if palette.is_some() {

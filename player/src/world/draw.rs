@@ -172,12 +172,10 @@ impl World {
             if kept.is_empty() {
                 continue;
             }
-            for &id in scene.stored.meshes.get(group.mesh).into_iter().flatten() {
-                if let Some(p) = primitives.get(id as usize) {
-                    list.push_instances(id, p, &kept);
-                    if let Some(batch) = list.batches.last_mut() {
-                        batch.passes.shadow = casts;
-                    }
+            for (id, p) in scene.stored.primitives_of(group.mesh, primitives) {
+                list.push_instances(id, p, &kept);
+                if let Some(batch) = list.batches.last_mut() {
+                    batch.passes.shadow = casts;
                 }
             }
         }
@@ -202,10 +200,7 @@ fn draw_part(
     let main = group.iter().filter(|p| p.main).count() as u32;
     let shadow = group.iter().filter(|p| p.shadow).count() as u32;
     for instances in &part.asset.instances {
-        for &id in part.stored.meshes.get(instances.mesh).into_iter().flatten() {
-            let Some(p) = primitives.get(id as usize) else {
-                continue;
-            };
+        for (id, p) in part.stored.primitives_of(instances.mesh, primitives) {
             let first = list.objects.len() as u32;
             for placed in group {
                 let (model, palette, morphs) = placement(placed, instances);
