@@ -19,9 +19,9 @@ if [ ! -f projects/assets/avatar.glb ] || [ ! -f projects/assets/sky/sky_night_n
 fi
 "$player" check --project projects/demo.ron
 mkdir -p out
-"$player" bake --project projects/demo.ron --text "Welcome, traveler. What brings you here?" \
-  --fps 60 --seed 1 --out out/demo-bake.json --plot
-echo "demo: audio in out/demo-bake.wav, every animation stage in out/demo-bake.json"
+"$player" bake --project projects/demo.ron --npc Elara \
+  --text "Welcome, traveler. What brings you here?" --fps 60 --out out/demo-bake.json --plot
+echo "demo: audio in out/demo-bake.wav, every animation stage in out/demo-bake.json (as Elara plays it live)"
 
 agents=out/demo-agents
 rm -rf "$agents" out/demo-events.jsonl
@@ -59,5 +59,5 @@ echo '{"conversations": [{"file": "conversations/c.jsonl", "speakers": ["Elara",
 echo '{"seq": 0, "speaker_id": "Elara", "text": "Good morning, Bram. You are up early."}' \
   > "$closeup/conversations/c.jsonl"
 "$player" render --project projects/demo.ron --agent-dir "$closeup" --closeup Elara \
-  --frames 45 --fps 15 --size 640x360 --out out/frames
-echo "demo: close-up frames of Elara speaking in out/frames/ (frame_0000.png ...)"
+  --frames 45 --fps 15 --size 640x360 --out out/frames --record out/demo-record.jsonl
+echo "demo: close-up frames of Elara speaking in out/frames/ (frame_0000.png ...), every frame's numbers in out/demo-record.jsonl"
