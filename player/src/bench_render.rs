@@ -103,20 +103,30 @@ fn crowd(project: &mut Project, n: usize) -> anyhow::Result<()> {
 /// Frame step of the benchmark, seconds.
 const DT: f32 = 1.0 / 60.0;
 
+/// What every frame of a run shares: the options, the camera and the line's length.
+#[derive(Clone, Copy)]
+struct Shot<'a> {
+    options: &'a BenchOptions,
+    camera: npc_render::Camera,
+    line_ms: f64,
+}
+
 /// One frame's CPU work at `t_ms`: every NPC animated (each speaking from its own point in the
 /// line), recorded when asked, active targets forced when asked, and the draw list. Returns the
 /// frame's view.
-#[allow(clippy::too_many_arguments)]
 fn animate(
     world: &mut World,
     headless: &Headless,
-    options: &BenchOptions,
-    camera: npc_render::Camera,
+    shot: &Shot<'_>,
     t_ms: f64,
-    line_ms: f64,
     list: &mut npc_render::DrawList,
     recorder: Option<&mut Recorder>,
 ) -> anyhow::Result<npc_render::FrameView> {
+    let Shot {
+        options,
+        camera,
+        line_ms,
+    } = *shot;
     world.update(DT, camera.position, &|i| {
         (t_ms + i as f64 * 377.0) % line_ms
     });
@@ -175,6 +185,11 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let side = (options.npcs as f32).sqrt() * 1.5;
     let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
     let camera = npc_render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
+    let shot = Shot {
+        options,
+        camera,
+        line_ms,
+    };
     let dt = DT;
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);
@@ -195,10 +210,8 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         let view = animate(
             &mut world,
             &headless,
-            options,
-            camera,
+            &shot,
             t_ms,
-            line_ms,
             &mut list,
             recorder.as_mut(),
         )?;
@@ -243,10 +256,8 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         let view = animate(
             &mut world,
             &headless,
-            options,
-            camera,
+            &shot,
             t_ms,
-            line_ms,
             &mut list,
             recorder.as_mut(),
         )?;
