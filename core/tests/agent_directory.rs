@@ -18,12 +18,14 @@ mod agent {
             avatar: Avatar {
                 body: PathBuf::from("assets/body.glb"),
                 head: None,
+                bones: Default::default(),
             },
             voice: Voice {
                 gender,
                 ..Voice::default()
             },
             spawn: [0.5, 0.5],
+            body: None,
         }
     }
 

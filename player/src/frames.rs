@@ -31,6 +31,8 @@ pub struct RenderOptions {
     pub time_of_day: Option<f64>,
     /// Speaker id of the NPC to frame closely.
     pub closeup: Option<String>,
+    /// Speaker id of the NPC whose whole body to frame.
+    pub full_body: Option<String>,
     /// Replaces the project's seed (every NPC's face seed derives from it).
     pub seed: Option<u64>,
     pub shadows: bool,
@@ -107,14 +109,19 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
         world.time_of_day = t.clamp(0.0, 1.0);
         world.clock_runs = false;
     }
-    if let Some(id) = &options.closeup
-        && world.npc_index(id).is_none()
-    {
-        let ids: Vec<&str> = world.npcs.iter().map(|n| n.id.as_str()).collect();
-        anyhow::bail!(
-            "--closeup {id}: no such NPC (the project has {})",
-            ids.join(", ")
-        );
+    for (flag, id) in [
+        ("--closeup", &options.closeup),
+        ("--full-body", &options.full_body),
+    ] {
+        if let Some(id) = id
+            && world.npc_index(id).is_none()
+        {
+            let ids: Vec<&str> = world.npcs.iter().map(|n| n.id.as_str()).collect();
+            anyhow::bail!(
+                "{flag} {id}: no such NPC (the project has {})",
+                ids.join(", ")
+            );
+        }
     }
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
@@ -143,12 +150,12 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
     let mut written = Vec::with_capacity(options.frames as usize);
     for frame in 0..options.frames {
         let world = &live.world;
-        let camera = match &options.closeup {
-            Some(id) => world
-                .closeup_camera(id)
-                .unwrap_or_else(|| world.overview_camera()),
-            None => world.overview_camera(),
-        };
+        let camera = match (&options.closeup, &options.full_body) {
+            (Some(id), _) => world.closeup_camera(id),
+            (None, Some(id)) => world.body_camera(id),
+            (None, None) => None,
+        }
+        .unwrap_or_else(|| world.overview_camera());
         let now = start + Duration::from_secs_f64(f64::from(frame + 1) / options.fps);
         let time_of_day = live.world.time_of_day;
         live.step(now, dt, camera.position)?;

@@ -73,3 +73,31 @@ fn a_broken_file_is_one_line_and_exit_1() {
     let out = npc_player(&["inspect", "/no/such/file.glb"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Every naming family's real avatar gets its humanoid bones found, its rest pose told and
+/// its height measured, in metres even when the rig is in centimetres.
+#[test]
+fn real_avatars_report_their_humanoid_bones_rest_pose_and_height() {
+    for (file, spine) in [
+        ("Quaternius_Superhero_Female.glb", "spine_01"),
+        ("VALID_Black_F_1_Busi.glb", "Spine"),
+    ] {
+        let Some(path) = shared_asset(&format!("avatars/{file}")) else {
+            return;
+        };
+        let out = npc_player(&["inspect", "--json", &path]);
+        assert!(out.status.success(), "{file}");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let humanoid = &report["humanoid"];
+        assert_eq!(humanoid["missing_core"], serde_json::json!([]), "{file}");
+        assert_eq!(humanoid["bones"]["spine"], spine, "{file}");
+        assert_eq!(humanoid["rest"], "T", "{file}");
+        let height = humanoid["height_m"].as_f64().unwrap();
+        assert!((1.5..2.0).contains(&height), "{file}: {height} m");
+        let bones = humanoid["bones"].as_object().unwrap();
+        assert!(bones.len() >= 50, "{file}: {} bones", bones.len());
+        let text = npc_player(&["inspect", &path]);
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.contains("rest pose T"), "{file}: {text}");
+    }
+}

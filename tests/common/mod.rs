@@ -74,3 +74,19 @@ pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
         .collect();
     fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
 }
+
+/// A file under ../shared/assets, or None (a failure under CI) when it is missing.
+pub fn shared_asset(relative: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/assets")
+        .join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {}",
+        path.display()
+    );
+    None
+}

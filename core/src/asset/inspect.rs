@@ -1,12 +1,14 @@
 //! What `npc-player inspect` reports about an asset, as data (JSON) and as text.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
 
 use super::load::Asset;
 use crate::arkit::{ARKIT_TARGET_COUNT, CanonicalTarget};
-use crate::body::HumanoidMap;
+use crate::body::humanoid::{CORE_BONES, FINGERS, HumanoidBone};
+use crate::body::{HumanoidMap, RestPose, Skeleton};
 
 /// The inspection report.
 #[derive(Clone, Debug, Serialize)]
@@ -19,6 +21,7 @@ pub struct Inspection {
     pub arkit_missing: Vec<&'static str>,
     pub oculus_visemes: Vec<&'static str>,
     pub skins: Vec<SkinReport>,
+    pub humanoid: HumanoidReport,
     pub clips: Vec<ClipReport>,
     /// Total instances of meshes placed more than once (0 if none).
     pub instances: usize,
@@ -53,6 +56,52 @@ pub struct TargetReport {
 pub struct SkinReport {
     pub joints: usize,
     pub joint_names: Vec<String>,
+}
+
+/// The humanoid bones found on the node tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct HumanoidReport {
+    /// Each bone found (VRM 1.0 name) and the joint it is.
+    pub bones: BTreeMap<&'static str, String>,
+    /// Body bones (not fingers) the rig lacks.
+    pub missing: Vec<&'static str>,
+    /// Core bones (see `npc_core::body::humanoid::CORE_BONES`) the rig lacks: without them
+    /// the body cannot stand and breathe as a person.
+    pub missing_core: Vec<&'static str>,
+    pub rest: RestPose,
+    /// Height of what is drawn in the rest pose, metres.
+    pub height_m: Option<f32>,
+}
+
+impl HumanoidReport {
+    #[must_use]
+    pub fn of(asset: &Asset) -> Self {
+        let skeleton = Skeleton::of(asset);
+        let map = HumanoidMap::of(&skeleton);
+        let fingers: Vec<HumanoidBone> = FINGERS.iter().flatten().flatten().copied().collect();
+        let body: Vec<HumanoidBone> = HumanoidBone::all()
+            .filter(|b| !fingers.contains(b))
+            .collect();
+        Self {
+            bones: map
+                .bones()
+                .iter()
+                .map(|&(b, j)| (b.name(), skeleton.names[j].clone()))
+                .collect(),
+            missing: map
+                .missing(&body)
+                .into_iter()
+                .map(HumanoidBone::name)
+                .collect(),
+            missing_core: map
+                .missing(&CORE_BONES)
+                .into_iter()
+                .map(HumanoidBone::name)
+                .collect(),
+            rest: map.rest,
+            height_m: asset.rest_height(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -132,6 +181,7 @@ impl Inspection {
                     joint_names: s.joint_names.clone(),
                 })
                 .collect(),
+            humanoid: HumanoidReport::of(asset),
             clips: asset
                 .clips
                 .iter()
@@ -225,19 +275,34 @@ impl Inspection {
                 );
                 continue;
             }
-            let humanoid = HumanoidMap::from_joint_names(&skin.joint_names);
-            let bones: Vec<&str> = humanoid.bones().iter().map(|(b, _)| b.name()).collect();
-            let _ = writeln!(
-                out,
-                "  skin {i}: {} joints, {} humanoid bones{}{}",
-                skin.joints,
-                bones.len(),
-                if bones.is_empty() { "" } else { ": " },
-                bones.join(", ")
-            );
+            let _ = writeln!(out, "  skin {i}: {} joints", skin.joints);
         }
         if !verbose && !self.skins.is_empty() {
             let _ = writeln!(out, "  (--verbose lists every joint; --json has them too)");
+        }
+        let humanoid = &self.humanoid;
+        let _ = writeln!(
+            out,
+            "humanoid: {} bones, rest pose {}, height {}",
+            humanoid.bones.len(),
+            match humanoid.rest {
+                RestPose::T => "T",
+                RestPose::A => "A",
+                RestPose::Other => "other",
+            },
+            humanoid
+                .height_m
+                .map_or_else(|| "unknown".to_owned(), |h| format!("{h:.2} m"))
+        );
+        if !humanoid.missing_core.is_empty() {
+            let _ = writeln!(
+                out,
+                "  missing core bones: {}",
+                humanoid.missing_core.join(", ")
+            );
+        }
+        if !humanoid.missing.is_empty() {
+            let _ = writeln!(out, "  missing: {}", humanoid.missing.join(", "));
         }
         let _ = writeln!(out, "clips: {}", self.clips.len());
         for clip in &self.clips {

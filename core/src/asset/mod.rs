@@ -13,6 +13,7 @@ mod load;
 pub mod lod;
 pub mod material;
 pub mod mesh;
+mod rest_bounds;
 pub mod scene;
 pub mod skin;
 mod source;

@@ -61,6 +61,12 @@ impl ClipLayer {
         clips[index(a)].as_ref().or(clips[0].as_ref())
     }
 
+    /// Whether a clip poses the body for `activity` (its own, or idle's in its place).
+    #[must_use]
+    pub fn poses(&self, activity: Activity) -> bool {
+        Self::clip(&self.clips, activity).is_some()
+    }
+
     /// The activity shown (the one blended toward).
     #[must_use]
     pub fn activity(&self) -> Activity {

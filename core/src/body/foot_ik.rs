@@ -4,29 +4,23 @@
 //! adds the slope.
 
 use crate::asset::Transform;
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Vec3};
 
+use super::humanoid::{HumanoidBone, HumanoidMap, LEGS};
 use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
+use super::space::{move_world, position, set_world_rotation};
+use super::two_bone::{Limb, LimbAt, bend_pole, reach};
 
 /// Furthest the hips are lowered, metres.
 const MAX_HIP_DROP: f32 = 0.3;
-/// Slack kept in a fully stretched leg, metres (a straight knee has no bend direction).
-const STRETCH_SLACK: f32 = 0.002;
-
-/// One leg's joints.
-#[derive(Clone, Copy, Debug)]
-struct Leg {
-    hip: usize,
-    knee: usize,
-    ankle: usize,
-}
 
 /// The foot IK layer.
 #[derive(Debug)]
 pub struct FootIkLayer {
     pelvis: Option<usize>,
-    legs: Vec<Leg>,
+    legs: Vec<Limb>,
+    front: Vec3,
     world: Vec<Mat4>,
     /// How far the ground under each leg's foot lies above the clip's flat ground (reused
     /// each frame: the layer runs for every NPC every frame).
@@ -34,20 +28,22 @@ pub struct FootIkLayer {
 }
 
 impl FootIkLayer {
-    /// The layer for a skeleton with Mixamo-named legs (`LeftUpLeg`, `LeftLeg`, `LeftFoot`,
-    /// the same on the right, and `Hips`); legs it cannot find are left alone.
+    /// The layer for the legs of a rig with humanoid `map`; legs it lacks are left alone.
     #[must_use]
-    pub fn new(skeleton: &Skeleton) -> Self {
-        let leg = |side: &str| {
-            Some(Leg {
-                hip: skeleton.find(&format!("{side}UpLeg"))?,
-                knee: skeleton.find(&format!("{side}Leg"))?,
-                ankle: skeleton.find(&format!("{side}Foot"))?,
-            })
-        };
+    pub fn new(map: &HumanoidMap) -> Self {
         Self {
-            pelvis: skeleton.find("Hips"),
-            legs: ["Left", "Right"].into_iter().filter_map(leg).collect(),
+            pelvis: map.joint(HumanoidBone::Hips),
+            legs: LEGS
+                .iter()
+                .filter_map(|[upper, lower, foot, _]| {
+                    Some(Limb {
+                        root: map.joint(*upper)?,
+                        mid: map.joint(*lower)?,
+                        end: map.joint(*foot)?,
+                    })
+                })
+                .collect(),
+            front: map.front,
             world: Vec::new(),
             lifts: Vec::new(),
         }
@@ -65,8 +61,11 @@ impl BodyLayer for FootIkLayer {
         // was made on (the avatar's origin plane).
         self.lifts.clear();
         for leg in &self.legs {
-            let lift = ground(self.world[leg.ankle].w_axis.truncate());
+            let lift = ground(position(&self.world, leg.end));
             self.lifts.push(if lift.is_finite() { lift } else { 0.0 });
+        }
+        if self.lifts.iter().all(|l| l.abs() < 1e-5) {
+            return;
         }
         let drop = self
             .lifts
@@ -74,96 +73,28 @@ impl BodyLayer for FootIkLayer {
             .copied()
             .fold(0.0_f32, f32::min)
             .max(-MAX_HIP_DROP);
-        if let Some(pelvis) = self.pelvis
+        let lowered = if let Some(pelvis) = self.pelvis
             && drop < 0.0
         {
-            let parent = skeleton.parents[pelvis].map_or(Mat4::IDENTITY, |p| self.world[p]);
-            let shift = parent
-                .inverse()
-                .transform_vector3(Vec3::new(0.0, drop, 0.0));
-            if let Some(local) = locals.get_mut(pelvis) {
-                local.translation += shift;
-            }
-            skeleton.world_into(locals, &mut self.world);
-        }
+            move_world(skeleton, locals, &self.world, pelvis, Vec3::Y * drop);
+            Vec3::Y * drop
+        } else {
+            Vec3::ZERO
+        };
         for (i, &leg) in self.legs.iter().enumerate() {
             let lift = self.lifts[i];
-            let ankle = self.world[leg.ankle].w_axis.truncate();
+            let mut at = LimbAt {
+                root: position(&self.world, leg.root) + lowered,
+                mid: position(&self.world, leg.mid) + lowered,
+                end: position(&self.world, leg.end) + lowered,
+            };
             // Where the clip put the ankle, raised by the ground under it.
-            let target = Vec3::new(ankle.x, ankle.y - drop + lift, ankle.z);
-            let foot_rotation = skeleton.world_rotation(locals, leg.ankle);
-            reach(skeleton, locals, &mut self.world, leg, target);
-            keep_world_rotation(skeleton, locals, leg.ankle, foot_rotation);
+            let target = at.end - lowered + Vec3::Y * lift;
+            let foot_rotation = skeleton.world_rotation(locals, leg.end);
+            let pole = bend_pole(&at, self.front);
+            reach(skeleton, locals, leg, &mut at, target, pole);
+            set_world_rotation(skeleton, locals, leg.end, foot_rotation);
         }
-    }
-}
-
-/// Bends the knee and turns the hip so the ankle lands on `target` (as near as the leg
-/// reaches), keeping the plane the knee bends in.
-fn reach(
-    skeleton: &Skeleton,
-    locals: &mut [Transform],
-    world: &mut Vec<Mat4>,
-    leg: Leg,
-    target: Vec3,
-) {
-    let position = |world: &[Mat4], j: usize| world[j].w_axis.truncate();
-    let (a, b, c) = (
-        position(world, leg.hip),
-        position(world, leg.knee),
-        position(world, leg.ankle),
-    );
-    let (upper, lower) = (a.distance(b), b.distance(c));
-    if upper < 1e-4 || lower < 1e-4 {
-        return;
-    }
-    // As straight as the clip has it at most, or just short of straight.
-    let longest = (upper + lower - STRETCH_SLACK).max(a.distance(c));
-    let wanted = a
-        .distance(target)
-        .clamp((upper - lower).abs() + STRETCH_SLACK, longest);
-    // The knee angle that puts the ankle `wanted` from the hip (law of cosines).
-    let angle = |ab: Vec3, cb: Vec3| ab.normalize().dot(cb.normalize()).clamp(-1.0, 1.0).acos();
-    let now = angle(a - b, c - b);
-    let cos_wanted = (upper * upper + lower * lower - wanted * wanted) / (2.0 * upper * lower);
-    let then = cos_wanted.clamp(-1.0, 1.0).acos();
-    let axis = (c - a).cross(b - a);
-    let axis = if axis.length_squared() > 1e-12 {
-        axis.normalize()
-    } else {
-        // A straight leg: bend the knee forward (about the hip's sideways axis).
-        world[leg.hip]
-            .transform_vector3(Vec3::X)
-            .normalize_or(Vec3::X)
-    };
-    rotate_world(
-        skeleton,
-        locals,
-        leg.knee,
-        Quat::from_axis_angle(axis, then - now),
-    );
-    skeleton.world_into(locals, world);
-    // Turn the whole leg at the hip so the ankle points at the target.
-    let c = position(world, leg.ankle);
-    let turn = Quat::from_rotation_arc((c - a).normalize(), (target - a).normalize_or(c - a));
-    rotate_world(skeleton, locals, leg.hip, turn);
-    skeleton.world_into(locals, world);
-}
-
-/// Adds the avatar-space rotation `turn` to joint `j`.
-fn rotate_world(skeleton: &Skeleton, locals: &mut [Transform], j: usize, turn: Quat) {
-    let parent = skeleton.parents[j].map_or(Quat::IDENTITY, |p| skeleton.world_rotation(locals, p));
-    if let Some(local) = locals.get_mut(j) {
-        let world = parent * local.rotation;
-        local.rotation = (parent.inverse() * turn * world).normalize();
-    }
-}
-
-/// Sets joint `j`'s local rotation so its avatar-space rotation is `world`.
-fn keep_world_rotation(skeleton: &Skeleton, locals: &mut [Transform], j: usize, world: Quat) {
-    let parent = skeleton.parents[j].map_or(Quat::IDENTITY, |p| skeleton.world_rotation(locals, p));
-    if let Some(local) = locals.get_mut(j) {
-        local.rotation = (parent.inverse() * world).normalize();
     }
 }
 
@@ -223,11 +154,13 @@ mod tests {
         let ground = |p: Vec3| if p.x > 0.0 { 0.15 } else { 0.0 };
         let input = LayerInput {
             dt_s: 1.0 / 60.0,
+            time_s: 0.0,
+            clip_pose: true,
             activity: Activity::Idle,
             attention: None,
             ground: Some(&ground),
         };
-        FootIkLayer::new(&skeleton).apply(&skeleton, &input, &mut locals);
+        FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
         let after = left_knee(&skeleton, &locals);
         assert!(after.z > before.z + 0.05, "knee {before} -> {after}");
     }
@@ -238,11 +171,13 @@ mod tests {
         let (l0, r0) = ankles(&skeleton, &locals);
         let input = LayerInput {
             dt_s: 1.0 / 60.0,
+            time_s: 0.0,
+            clip_pose: true,
             activity: Activity::Idle,
             attention: None,
             ground: Some(ground),
         };
-        FootIkLayer::new(&skeleton).apply(&skeleton, &input, &mut locals);
+        FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
         let (l1, r1) = ankles(&skeleton, &locals);
         (l0, r0, l1, r1)
     }

@@ -1,13 +1,18 @@
 //! Body animation as a stack of layers over the skeleton's local transforms: first the clips
-//! (idle, walk, talk, cross-blended), then procedural layers in order: feet to the ground, the
-//! head toward what the NPC attends to. Further layers (idle life, gestures) implement
-//! [`BodyLayer`] and go on the stack; the skeleton code does not change.
+//! (idle, walk, talk, cross-blended), then procedural layers in order: posture, weight shifts,
+//! sway, breathing, hanging arms, relaxed hands (idle life), feet to the ground, the head
+//! toward what the NPC attends to. Further layers (gestures) implement [`BodyLayer`] and go on
+//! the stack; the skeleton code does not change. Every layer finds its joints through the
+//! humanoid map, so the same stack runs on any rig.
 
 use glam::Vec3;
 
 use super::clip_layer::ClipLayer;
 use super::foot_ik::FootIkLayer;
+use super::humanoid::HumanoidMap;
+use super::idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
 use super::look_at::LookAtLayer;
+use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
 use crate::asset::animation::Clip;
@@ -24,6 +29,11 @@ pub enum Activity {
 #[derive(Clone, Copy)]
 pub struct LayerInput<'a> {
     pub dt_s: f32,
+    /// The body's clock: seconds since it was made (set by [`Body::update`]).
+    pub time_s: f64,
+    /// Whether a clip poses the body this frame (set by [`Body::update`]); the posture layer
+    /// stands in only for a body no clip poses.
+    pub clip_pose: bool,
     pub activity: Activity,
     /// Where the NPC attends to, in the avatar's own space (metres; +Z is its front).
     pub attention: Option<Vec3>,
@@ -36,6 +46,8 @@ impl std::fmt::Debug for LayerInput<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LayerInput")
             .field("dt_s", &self.dt_s)
+            .field("time_s", &self.time_s)
+            .field("clip_pose", &self.clip_pose)
             .field("activity", &self.activity)
             .field("attention", &self.attention)
             .field("ground", &self.ground.is_some())
@@ -55,26 +67,66 @@ pub struct Body {
     /// Procedural layers applied after the clips, in order.
     pub layers: Vec<Box<dyn BodyLayer>>,
     pub locals: Vec<Transform>,
+    /// Seconds since the body was made.
+    pub time_s: f64,
 }
 
 impl Body {
+    /// The stack for a rig with humanoid `map`, playing `clips`, living by `settings`;
+    /// `seed` seeds idle life and `start_phase_s` offsets the clips.
     #[must_use]
-    pub fn new(skeleton: &Skeleton, clips: &[Clip], start_phase_s: f32) -> Self {
+    pub fn new(
+        skeleton: &Skeleton,
+        map: &HumanoidMap,
+        clips: &[Clip],
+        settings: &BodySettings,
+        seed: u64,
+        start_phase_s: f32,
+    ) -> Self {
         Self {
             clips: ClipLayer::new(clips, start_phase_s),
             layers: vec![
-                Box::new(FootIkLayer::new(skeleton)),
-                Box::new(LookAtLayer::new(skeleton)),
+                Box::new(PostureLayer::new(skeleton, map, &settings.posture)),
+                Box::new(WeightShiftLayer::new(
+                    skeleton,
+                    map,
+                    &settings.weight_shift,
+                    seed,
+                )),
+                Box::new(SwayLayer::new(skeleton, map, &settings.sway, seed)),
+                Box::new(BreathingLayer::new(
+                    skeleton,
+                    map,
+                    &settings.breathing,
+                    seed,
+                )),
+                Box::new(ArmLayer::new(map, &settings.arms, &settings.sway, seed)),
+                Box::new(HandLayer::new(skeleton, map, &settings.hands, seed)),
+                Box::new(FootIkLayer::new(map)),
+                Box::new(LookAtLayer::new(map)),
             ],
             locals: skeleton.rest.clone(),
+            time_s: 0.0,
         }
     }
 
     /// Advances every layer by one frame.
     pub fn update(&mut self, skeleton: &Skeleton, input: &LayerInput) {
-        self.clips.apply(skeleton, input, &mut self.locals);
+        let dt = if input.dt_s.is_finite() {
+            input.dt_s.max(0.0)
+        } else {
+            0.0
+        };
+        self.time_s += f64::from(dt);
+        let input = LayerInput {
+            dt_s: dt,
+            time_s: self.time_s,
+            clip_pose: self.clips.poses(input.activity),
+            ..*input
+        };
+        self.clips.apply(skeleton, &input, &mut self.locals);
         for layer in &mut self.layers {
-            layer.apply(skeleton, input, &mut self.locals);
+            layer.apply(skeleton, &input, &mut self.locals);
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::humanoid::{HumanoidBone, HumanoidMap};
 use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
@@ -28,6 +29,9 @@ pub struct LookAtLayer {
     /// The rotation currently applied (eased toward the wanted one).
     applied: Quat,
     world: Vec<glam::Mat4>,
+    /// The avatar's front and left in its own space.
+    front: Vec3,
+    left: Vec3,
     /// Most yaw and pitch away from the body's front, radians.
     pub max_yaw: f32,
     pub max_pitch: f32,
@@ -37,30 +41,31 @@ pub struct LookAtLayer {
 
 impl LookAtLayer {
     #[must_use]
-    pub fn new(skeleton: &Skeleton) -> Self {
+    pub fn new(map: &HumanoidMap) -> Self {
         Self {
-            neck: skeleton.find("Neck"),
-            head: skeleton.find("Head"),
+            neck: map.joint(HumanoidBone::Neck),
+            head: map.joint(HumanoidBone::Head),
             applied: Quat::IDENTITY,
             world: Vec::new(),
+            front: map.front,
+            left: map.left(),
             max_yaw: MAX_YAW_DEG.to_radians(),
             max_pitch: MAX_PITCH_DEG.to_radians(),
             tau_s: EASE_TAU_S,
         }
     }
 
-    /// The turn (in avatar space) that points the front (+Z) toward `dir`, clamped.
+    /// The turn (in avatar space) that points the front toward `dir`, clamped.
     fn wanted(&self, dir: Vec3) -> Quat {
-        let flat = Vec3::new(dir.x, 0.0, dir.z);
-        if flat.length_squared() < 1e-8 || dir.z < -BEHIND * flat.length() {
+        let (ahead, aside) = (dir.dot(self.front), dir.dot(self.left));
+        let level = ahead.hypot(aside);
+        if level < 1e-4 || ahead < -BEHIND * level {
             // Behind: do not try.
             return Quat::IDENTITY;
         }
-        let yaw = dir.x.atan2(dir.z).clamp(-self.max_yaw, self.max_yaw);
-        let pitch = (-dir.y)
-            .atan2(flat.length())
-            .clamp(-self.max_pitch, self.max_pitch);
-        Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch)
+        let yaw = aside.atan2(ahead).clamp(-self.max_yaw, self.max_yaw);
+        let pitch = (-dir.y).atan2(level).clamp(-self.max_pitch, self.max_pitch);
+        Quat::from_axis_angle(Vec3::Y, yaw) * Quat::from_axis_angle(self.left, pitch)
     }
 }
 

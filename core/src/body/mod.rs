@@ -1,17 +1,27 @@
 //! Bodies: one [`Skeleton`] type for every rig, the humanoid bones found on it, and body
-//! animation as an ordered stack of layers (clips, foot IK, look-at) over its local transforms.
+//! animation as an ordered stack of layers (clips, idle life, foot IK, look-at) over its local
+//! transforms.
 //! Pure CPU code, so the player, the studio and `bake` run the same bodies.
 
 mod clip_layer;
 mod foot_ik;
 pub mod humanoid;
+mod idle;
 mod layer;
 mod look_at;
+mod settings;
 mod skeleton;
+mod space;
+mod two_bone;
 
 pub use clip_layer::{CROSS_BLEND_S, ClipLayer};
 pub use foot_ik::FootIkLayer;
-pub use humanoid::{HumanoidBone, HumanoidMap};
+pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
+pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
 pub use layer::{Activity, Body, BodyLayer, LayerInput};
 pub use look_at::LookAtLayer;
+pub use settings::{
+    ArmSettings, BodySettings, BreathingSettings, HandSettings, PostureSettings, SwaySettings,
+    WeightShiftSettings,
+};
 pub use skeleton::Skeleton;

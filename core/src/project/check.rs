@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use super::Project;
 use crate::arkit::ARKIT_TARGET_COUNT;
 use crate::asset::Asset;
+use crate::body::humanoid::CORE_BONES;
+use crate::body::{HumanoidBone, HumanoidMap, Skeleton};
 
 /// The clips a body needs for the NPC states.
 pub const BODY_CLIPS: [&str; 3] = ["idle", "walk", "talk"];
@@ -37,6 +39,7 @@ struct Facts {
     arkit_coverage: usize,
     arkit_missing: Vec<&'static str>,
     has_ground: bool,
+    skeleton: Skeleton,
 }
 
 impl Facts {
@@ -47,6 +50,7 @@ impl Facts {
             arkit_coverage: asset.face_rig.arkit_coverage(),
             arkit_missing: asset.face_rig.arkit_missing_names(),
             has_ground: !asset.collision_grid().is_empty(),
+            skeleton: Skeleton::of(asset),
         }
     }
 }
@@ -126,9 +130,28 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
         }
         for clip in BODY_CLIPS {
             if !body.clips.iter().any(|c| c.eq_ignore_ascii_case(clip)) {
+                report.warnings.push(format!(
+                    "npc {}: the body has no `{clip}` clip; its idle life stands in",
+                    npc.id
+                ));
+            }
+        }
+        if body.skinned {
+            let map = HumanoidMap::with_overrides(&body.skeleton, &npc.avatar.bones);
+            for problem in &map.problems {
                 report
-                    .warnings
-                    .push(format!("npc {}: the body has no `{clip}` clip", npc.id));
+                    .problems
+                    .push(format!("npc {}: avatar bones: {problem}", npc.id));
+            }
+            let missing = map.missing(&CORE_BONES);
+            if !missing.is_empty() {
+                let names: Vec<&str> = missing.into_iter().map(HumanoidBone::name).collect();
+                report.warnings.push(format!(
+                    "npc {}: the body has no humanoid {} (name joints in the avatar's `bones`); \
+                     the layers that need them leave it still",
+                    npc.id,
+                    names.join(", ")
+                ));
             }
         }
         let face = head.as_ref().unwrap_or(&body);

@@ -12,12 +12,14 @@ pub fn demo_project() -> Project {
         avatar: Avatar {
             body: PathBuf::from("assets/avatar.glb"),
             head: None,
+            bones: Default::default(),
         },
         voice: Voice {
             gender,
             ..Voice::default()
         },
         spawn,
+        body: None,
     };
     Project {
         npcs: vec![

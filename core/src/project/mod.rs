@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::anim::face::FaceSettings;
+use crate::body::BodySettings;
 
 pub use check::{BODY_CLIPS, CheckReport, SKIES, SKY_FACES, check_assets};
 pub use demo::demo_project;
@@ -39,6 +40,9 @@ pub struct Project {
     /// How every face animates (viseme table, lip sync, gaze, blinks).
     #[serde(default)]
     pub face: FaceSettings,
+    /// How every body lives when no clip says otherwise (an NPC's own `body` replaces it).
+    #[serde(default)]
+    pub body: BodySettings,
     #[serde(default)]
     pub scene: SceneSettings,
     /// The NPC roster: who can speak, what they look and sound like, where they start.
@@ -61,6 +65,7 @@ impl Default for Project {
             version: PROJECT_VERSION,
             seed: 0,
             face: FaceSettings::default(),
+            body: BodySettings::default(),
             scene: SceneSettings::default(),
             npcs: Vec::new(),
             agent_dir: default_agent_dir(),
@@ -188,6 +193,16 @@ impl Project {
     #[must_use]
     pub fn face_seed(&self, npc: &str) -> u64 {
         crate::anim::face_seed(self.seed, npc)
+    }
+
+    /// How NPC `npc`'s body lives: its own settings when it has them, else the project's.
+    #[must_use]
+    pub fn body_settings(&self, npc: &str) -> &BodySettings {
+        self.npcs
+            .iter()
+            .find(|n| n.id == npc)
+            .and_then(|n| n.body.as_ref())
+            .unwrap_or(&self.body)
     }
 
     /// A path from the project resolved against the folder of the project file.

@@ -1,9 +1,12 @@
 //! The parts of a project file besides the face: the scene, the NPC roster, the agent
 //! directory and the speech engine.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+use crate::body::BodySettings;
 
 /// The world the NPCs stand in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -110,6 +113,10 @@ pub struct Avatar {
     /// A separate ARKit head, when the body has none.
     #[serde(default)]
     pub head: Option<PathBuf>,
+    /// Humanoid bones (VRM 1.0 names: `leftUpperArm`) placed on joints of the body by name,
+    /// for rigs whose names are not recognised; other bones are still found automatically.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bones: BTreeMap<String, String>,
 }
 
 /// One NPC of the roster.
@@ -123,6 +130,9 @@ pub struct Npc {
     pub voice: Voice,
     /// Where it starts, in normalised map coordinates (0-1), as npc_state.json uses.
     pub spawn: [f32; 2],
+    /// Its own idle-life settings, replacing the project's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<BodySettings>,
 }
 
 /// Which speech engine speaks the lines.

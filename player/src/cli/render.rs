@@ -28,6 +28,9 @@ pub(super) struct RenderArgs {
     /// Frame this NPC's face closely (its speaker id).
     #[arg(long, value_name = "NPC")]
     pub(super) closeup: Option<String>,
+    /// Frame this NPC's whole body (its speaker id).
+    #[arg(long, value_name = "NPC", conflicts_with = "closeup")]
+    pub(super) full_body: Option<String>,
     /// Replaces the project's seed, from which every NPC's face seed derives (with its id);
     /// the same seed gives the same frames.
     #[arg(long)]
@@ -54,6 +57,7 @@ pub(super) fn run(args: RenderArgs) -> anyhow::Result<()> {
         height: args.size.1,
         time_of_day: args.time_of_day,
         closeup: args.closeup,
+        full_body: args.full_body,
         seed: args.seed,
         shadows: !args.no_shadows,
         out: args.out,

@@ -2,7 +2,7 @@
 //! extent), one model per distinct avatar, and the three skies. CPU only: the meshes go to a
 //! [`MeshStoreBuilder`] the renderer uploads.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow};
@@ -10,7 +10,7 @@ use glam::{Vec2, Vec3};
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig};
-use npc_core::body::HumanoidMap;
+use npc_core::body::{HumanoidBone, HumanoidMap};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use npc_core::body::Skeleton;
@@ -73,6 +73,9 @@ impl Ground {
         self.grid.ground_below(x, 1.0e4, z).unwrap_or(0.0)
     }
 }
+
+/// What makes two NPCs' avatars the same model: body, head and bone overrides.
+type AvatarKey = (PathBuf, Option<PathBuf>, BTreeMap<String, String>);
 
 /// Everything a project's world loads.
 #[derive(Debug)]
@@ -255,12 +258,13 @@ impl WorldContent {
             max,
         };
         let mut avatars: Vec<AvatarModel> = Vec::new();
-        let mut by_files: HashMap<(PathBuf, Option<PathBuf>), usize> = HashMap::new();
+        let mut by_files: HashMap<AvatarKey, usize> = HashMap::new();
         let mut npc_avatars = Vec::with_capacity(project.npcs.len());
         for npc in &project.npcs {
             let key = (
                 resolve(&npc.avatar.body),
                 npc.avatar.head.as_deref().map(resolve),
+                npc.avatar.bones.clone(),
             );
             if let Some(&i) = by_files.get(&key) {
                 npc_avatars.push(i);
@@ -272,8 +276,11 @@ impl WorldContent {
                 None => None,
             };
             let skeleton = Skeleton::of(&body.asset);
-            let head_joint = skeleton.find("Head");
-            let humanoid = HumanoidMap::from_joint_names(&skeleton.names);
+            let humanoid = HumanoidMap::with_overrides(&skeleton, &npc.avatar.bones);
+            for problem in &humanoid.problems {
+                tracing::warn!("{}: avatar bones: {problem}", npc.id);
+            }
+            let head_joint = humanoid.joint(HumanoidBone::Head);
             let model = AvatarModel {
                 body,
                 head,

@@ -40,6 +40,13 @@ const OVERVIEW_LOOK_HEIGHT_M: f32 = 1.3;
 const CLOSEUP_DISTANCE_M: f32 = 0.6;
 const CLOSEUP_ABOVE_HEAD_M: f32 = 0.1;
 const CLOSEUP_FOV_DEG: f32 = 35.0;
+/// A whole-body view: how far in front, how much of the height above and below is kept clear,
+/// and the lens.
+const BODY_VIEW_FOV_DEG: f32 = 30.0;
+const BODY_VIEW_MARGIN: f32 = 1.2;
+/// Eye height an avatar's head joint is assumed to be at for sizing a whole-body view
+/// (share of the standing height).
+const HEAD_JOINT_SHARE_OF_HEIGHT: f32 = 0.9;
 /// The sun's shadow covers this far around a point this far ahead of the camera, metres.
 const SHADOW_FOCUS_AHEAD_M: f32 = 12.0;
 const SHADOW_REACH_M: f32 = 30.0;
@@ -93,6 +100,7 @@ impl World {
                     &content.avatars[avatar],
                     position,
                     &project.face,
+                    project.body_settings(&npc.id),
                     project.face_seed(&npc.id),
                 )
             })
@@ -222,6 +230,25 @@ impl World {
         let front = npc.model().transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
         let mut camera = Camera::looking_at(head + front * CLOSEUP_DISTANCE_M, head);
         camera.fov_y = CLOSEUP_FOV_DEG.to_radians();
+        Some(camera)
+    }
+
+    /// A camera in front of an NPC showing its whole body, a little to its side.
+    #[must_use]
+    pub fn body_camera(&self, id: &str) -> Option<Camera> {
+        let npc = &self.npcs[self.npc_index(id)?];
+        let avatar = &self.content.avatars[npc.avatar];
+        let feet = npc.position;
+        let height = ((npc.head_position(avatar).y - feet.y) / HEAD_JOINT_SHARE_OF_HEIGHT).max(0.5);
+        let centre = feet + Vec3::Y * (height * 0.5);
+        let model = npc.model();
+        let front = model.transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
+        let side = model.transform_vector3(Vec3::X).normalize_or(Vec3::X);
+        let fov = BODY_VIEW_FOV_DEG.to_radians();
+        let distance = height * BODY_VIEW_MARGIN * 0.5 / (fov * 0.5).tan();
+        let eye = centre + (front + side * 0.35).normalize() * distance;
+        let mut camera = Camera::looking_at(eye, centre);
+        camera.fov_y = fov;
         Some(camera)
     }
 

@@ -7,7 +7,7 @@ use npc_core::anim::face::{FaceAnimator, FaceSettings};
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::{Activity, Body, LayerInput};
+use npc_core::body::{Activity, Body, BodySettings, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -24,6 +24,8 @@ const MAX_STEP_S: f32 = 0.25;
 /// Standing, the body turns toward what it attends to only past this angle; the head takes
 /// the rest.
 const HEAD_ONLY_TURN_DEG: f32 = 50.0;
+/// A turn toward what it attends to ends this close to facing it, degrees.
+const TURN_DONE_DEG: f32 = 1.0;
 /// Head height assumed for an avatar without a head joint, metres.
 const HEADLESS_EYE_HEIGHT_M: f32 = 1.6;
 
@@ -38,9 +40,13 @@ pub struct NpcActor {
     pub goal: Vec3,
     /// Facing angle about +Y (0 faces +Z).
     pub heading: f32,
+    /// The heading it is turning to while standing, once what it attends to went past what
+    /// the head alone reaches; it turns all the way, so the turn does not depend on the frame
+    /// rate.
+    turn_to: Option<f32>,
     pub body: Body,
     pub face: FaceAnimator,
-    /// The seed of the face (gaze and blinks).
+    /// The seed of the face (gaze and blinks) and of idle life.
     pub seed: u64,
     /// The agent line being spoken, when it speaks one.
     pub line: Option<LineId>,
@@ -66,6 +72,7 @@ impl NpcActor {
         avatar: &AvatarModel,
         position: Vec3,
         face: &FaceSettings,
+        body: &BodySettings,
         seed: u64,
     ) -> Self {
         let body_asset = &avatar.body.asset;
@@ -88,7 +95,16 @@ impl NpcActor {
             position,
             goal: position,
             heading: 0.0,
-            body: Body::new(&avatar.skeleton, &body_asset.clips, phase),
+            turn_to: None,
+            // Idle life draws from its own streams of the face's seed.
+            body: Body::new(
+                &avatar.skeleton,
+                &avatar.humanoid,
+                &body_asset.clips,
+                body,
+                seed,
+                phase,
+            ),
             face: FaceAnimator::new(face.clone(), seed),
             seed,
             line: None,
@@ -146,19 +162,27 @@ impl NpcActor {
         );
         let distance = to_goal.length();
         let walking = distance > ARRIVED_M;
-        let mut want_heading = None;
-        if walking {
+        let want_heading = if walking {
             let step = (WALK_SPEED * dt).min(distance);
             self.position += to_goal / distance * step;
-            want_heading = Some(to_goal.x.atan2(to_goal.z));
-        } else if let Some(a) = attention {
-            let d = a - self.position;
-            // Turn the body only when the head alone cannot reach.
-            let angle = d.x.atan2(d.z);
-            if wrap_angle(angle - self.heading).abs() > HEAD_ONLY_TURN_DEG.to_radians() {
-                want_heading = Some(angle);
+            self.turn_to = None;
+            Some(to_goal.x.atan2(to_goal.z))
+        } else {
+            if let Some(a) = attention {
+                let d = a - self.position;
+                // Turn the body only when the head alone cannot reach.
+                let angle = d.x.atan2(d.z);
+                if wrap_angle(angle - self.heading).abs() > HEAD_ONLY_TURN_DEG.to_radians() {
+                    self.turn_to = Some(angle);
+                }
             }
-        }
+            if let Some(h) = self.turn_to
+                && wrap_angle(h - self.heading).abs() < TURN_DONE_DEG.to_radians()
+            {
+                self.turn_to = None;
+            }
+            self.turn_to
+        };
         self.position.y = ground.height(self.position.x, self.position.z);
         if let Some(h) = want_heading {
             let k = 1.0 - (-dt / TURN_TAU_S).exp();
@@ -180,6 +204,8 @@ impl NpcActor {
         };
         let input = LayerInput {
             dt_s: dt,
+            time_s: 0.0,
+            clip_pose: false,
             activity,
             attention: attention.map(|a| model_inverse.transform_point3(a)),
             ground: Some(&ground_below),

@@ -108,9 +108,11 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
             avatar: Avatar {
                 body: PathBuf::from("assets/avatar.glb"),
                 head: None,
+                bones: Default::default(),
             },
             voice: Voice::default(),
             spawn: [0.5, 0.5],
+            body: None,
         });
         roster_changed = true;
     }

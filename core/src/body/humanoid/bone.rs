@@ -1,6 +1,4 @@
-//! The humanoid bones of VRM 1.0 and where they are on a rig: what `--record` names joints by,
-//! and what body layers will drive on any avatar. Today the Mixamo naming (with and without the
-//! `mixamorig:` prefix, as Ready Player Me and the project's own body use it) is recognised.
+//! The humanoid bones of VRM 1.0, grouped the way limbs and hands are walked.
 
 use serde::Serialize;
 
@@ -65,37 +63,85 @@ pub enum HumanoidBone {
     RightLittleDistal,
 }
 
-/// Body bones (not fingers, eyes or jaw) in parent-first order, with their Mixamo names.
-const MIXAMO_BODY: [(HumanoidBone, &str); 25] = [
-    (HumanoidBone::Hips, "Hips"),
-    (HumanoidBone::Spine, "Spine"),
-    (HumanoidBone::Chest, "Spine1"),
-    (HumanoidBone::UpperChest, "Spine2"),
-    (HumanoidBone::Neck, "Neck"),
-    (HumanoidBone::Head, "Head"),
-    (HumanoidBone::LeftEye, "LeftEye"),
-    (HumanoidBone::RightEye, "RightEye"),
-    (HumanoidBone::Jaw, "Jaw"),
-    (HumanoidBone::LeftShoulder, "LeftShoulder"),
-    (HumanoidBone::LeftUpperArm, "LeftArm"),
-    (HumanoidBone::LeftLowerArm, "LeftForeArm"),
-    (HumanoidBone::LeftHand, "LeftHand"),
-    (HumanoidBone::RightShoulder, "RightShoulder"),
-    (HumanoidBone::RightUpperArm, "RightArm"),
-    (HumanoidBone::RightLowerArm, "RightForeArm"),
-    (HumanoidBone::RightHand, "RightHand"),
-    (HumanoidBone::LeftUpperLeg, "LeftUpLeg"),
-    (HumanoidBone::LeftLowerLeg, "LeftLeg"),
-    (HumanoidBone::LeftFoot, "LeftFoot"),
-    (HumanoidBone::LeftToes, "LeftToeBase"),
-    (HumanoidBone::RightUpperLeg, "RightUpLeg"),
-    (HumanoidBone::RightLowerLeg, "RightLeg"),
-    (HumanoidBone::RightFoot, "RightFoot"),
-    (HumanoidBone::RightToes, "RightToeBase"),
-];
+/// A side of the body, as the character sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Left,
+    Right,
+}
 
-/// Finger bones by side, finger and joint: Mixamo numbers each finger's joints 1 to 3.
-const FINGERS: [[[HumanoidBone; 3]; 5]; 2] = {
+impl Side {
+    /// Index into per-side tables (left 0, right 1).
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Self::Left => 0,
+            Self::Right => 1,
+        }
+    }
+}
+
+/// Each side's arm from the collarbone out: shoulder, upper arm, lower arm, hand.
+pub const ARMS: [[HumanoidBone; 4]; 2] = {
+    use HumanoidBone as B;
+    [
+        [
+            B::LeftShoulder,
+            B::LeftUpperArm,
+            B::LeftLowerArm,
+            B::LeftHand,
+        ],
+        [
+            B::RightShoulder,
+            B::RightUpperArm,
+            B::RightLowerArm,
+            B::RightHand,
+        ],
+    ]
+};
+
+/// Each side's leg from the hip down: upper leg, lower leg, foot, toes.
+pub const LEGS: [[HumanoidBone; 4]; 2] = {
+    use HumanoidBone as B;
+    [
+        [B::LeftUpperLeg, B::LeftLowerLeg, B::LeftFoot, B::LeftToes],
+        [
+            B::RightUpperLeg,
+            B::RightLowerLeg,
+            B::RightFoot,
+            B::RightToes,
+        ],
+    ]
+};
+
+/// Each side's eye.
+pub const EYES: [HumanoidBone; 2] = [HumanoidBone::LeftEye, HumanoidBone::RightEye];
+
+/// The bones a body needs to stand, breathe and walk: `check` warns when one is missing.
+pub const CORE_BONES: [HumanoidBone; 15] = {
+    use HumanoidBone as B;
+    [
+        B::Hips,
+        B::Spine,
+        B::Head,
+        B::LeftUpperArm,
+        B::LeftLowerArm,
+        B::LeftHand,
+        B::RightUpperArm,
+        B::RightLowerArm,
+        B::RightHand,
+        B::LeftUpperLeg,
+        B::LeftLowerLeg,
+        B::LeftFoot,
+        B::RightUpperLeg,
+        B::RightLowerLeg,
+        B::RightFoot,
+    ]
+};
+
+/// Finger bones by side, finger (thumb, index, middle, ring, little) and joint (from the
+/// hand out).
+pub const FINGERS: [[[HumanoidBone; 3]; 5]; 2] = {
     use HumanoidBone as B;
     [
         [
@@ -154,72 +200,6 @@ const FINGERS: [[[HumanoidBone; 3]; 5]; 2] = {
         ],
     ]
 };
-
-/// Mixamo's finger names, in the order of [`FINGERS`].
-const MIXAMO_FINGERS: [&str; 5] = ["Thumb", "Index", "Middle", "Ring", "Pinky"];
-
-/// The humanoid bone a Mixamo joint name stands for (`mixamorig:LeftArm`, `LeftArm`).
-#[must_use]
-pub fn mixamo_bone(joint: &str) -> Option<HumanoidBone> {
-    let name = joint.rsplit_once(':').map_or(joint, |(_, n)| n);
-    if let Some((bone, _)) = MIXAMO_BODY.iter().find(|(_, n)| *n == name) {
-        return Some(*bone);
-    }
-    for (side, prefix) in ["LeftHand", "RightHand"].iter().enumerate() {
-        let Some(rest) = name.strip_prefix(prefix) else {
-            continue;
-        };
-        for (finger, finger_name) in MIXAMO_FINGERS.iter().enumerate() {
-            let Some(number) = rest.strip_prefix(finger_name) else {
-                continue;
-            };
-            let joint = match number {
-                "1" => 0,
-                "2" => 1,
-                "3" => 2,
-                _ => continue,
-            };
-            return Some(FINGERS[side][finger][joint]);
-        }
-    }
-    None
-}
-
-/// Which joint of a rig each humanoid bone is, in [`HumanoidBone`] order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct HumanoidMap {
-    bones: Vec<(HumanoidBone, usize)>,
-}
-
-impl HumanoidMap {
-    /// The map of a rig whose joints are named `names` (index = joint): each bone is the first
-    /// joint with its name.
-    #[must_use]
-    pub fn from_joint_names<S: AsRef<str>>(names: &[S]) -> Self {
-        let mut bones: Vec<(HumanoidBone, usize)> = Vec::new();
-        for (joint, name) in names.iter().enumerate() {
-            if let Some(bone) = mixamo_bone(name.as_ref())
-                && !bones.iter().any(|(b, _)| *b == bone)
-            {
-                bones.push((bone, joint));
-            }
-        }
-        bones.sort_by_key(|(b, _)| *b);
-        Self { bones }
-    }
-
-    /// The mapped bones and their joints, in bone order.
-    #[must_use]
-    pub fn bones(&self) -> &[(HumanoidBone, usize)] {
-        &self.bones
-    }
-
-    /// The joint of `bone`, when the rig has it.
-    #[must_use]
-    pub fn joint(&self, bone: HumanoidBone) -> Option<usize> {
-        self.bones.iter().find(|(b, _)| *b == bone).map(|(_, j)| *j)
-    }
-}
 
 impl HumanoidBone {
     /// The name as VRM 1.0 writes it (`leftUpperArm`).
@@ -286,43 +266,29 @@ impl HumanoidBone {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mixamo_names_with_and_without_the_prefix_map_to_vrm_bones() {
-        assert_eq!(mixamo_bone("mixamorig:Hips"), Some(HumanoidBone::Hips));
-        assert_eq!(mixamo_bone("LeftForeArm"), Some(HumanoidBone::LeftLowerArm));
-        assert_eq!(
-            mixamo_bone("mixamorig:Spine2"),
-            Some(HumanoidBone::UpperChest)
-        );
-        assert_eq!(
-            mixamo_bone("mixamorig:RightHandPinky2"),
-            Some(HumanoidBone::RightLittleIntermediate)
-        );
-        assert_eq!(
-            mixamo_bone("LeftHandThumb1"),
-            Some(HumanoidBone::LeftThumbMetacarpal)
-        );
-        assert_eq!(mixamo_bone("mixamorig:HeadTop_End"), None);
-        assert_eq!(mixamo_bone("LeftHandThumb4"), None);
-        assert_eq!(HumanoidBone::LeftUpperArm.name(), "leftUpperArm");
+impl HumanoidBone {
+    /// Every bone, body first, then the fingers.
+    pub fn all() -> impl Iterator<Item = Self> {
+        use HumanoidBone as B;
+        [
+            B::Hips,
+            B::Spine,
+            B::Chest,
+            B::UpperChest,
+            B::Neck,
+            B::Head,
+            B::Jaw,
+        ]
+        .into_iter()
+        .chain(EYES)
+        .chain(ARMS.into_iter().flatten())
+        .chain(LEGS.into_iter().flatten())
+        .chain(FINGERS.into_iter().flatten().flatten())
     }
 
-    #[test]
-    fn a_map_takes_the_first_joint_of_each_bone_in_bone_order() {
-        let map = HumanoidMap::from_joint_names(&[
-            "Armature",
-            "mixamorig:Spine",
-            "mixamorig:Hips",
-            "Hips",
-        ]);
-        assert_eq!(
-            map.bones(),
-            &[(HumanoidBone::Hips, 2), (HumanoidBone::Spine, 1)]
-        );
-        assert_eq!(map.joint(HumanoidBone::Head), None);
+    /// The bone VRM 1.0 calls `name` (`leftUpperArm`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::all().find(|b| b.name() == name)
     }
 }

@@ -1,0 +1,121 @@
+//! Standing posture for a body no clip poses: the arms brought down from the rest pose (T, A
+//! or anything else) to hang at the sides, clear of the hips, elbows a little bent, so no
+//! T-pose ever shows.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::asset::Transform;
+use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap, LEGS};
+use crate::body::layer::{BodyLayer, LayerInput};
+use crate::body::settings::PostureSettings;
+use crate::body::skeleton::Skeleton;
+use crate::body::space::{position, rotate_world};
+
+/// Room left between a hanging hand and the hip joint's side, as a share of the leg's
+/// length (a thigh's half width plus a little air).
+const HIP_CLEARANCE: f32 = 0.13;
+/// Most the arms spread to clear the hips, degrees.
+const MAX_SPREAD_DEG: f32 = 25.0;
+
+/// One arm's joints and how far it spreads.
+#[derive(Clone, Copy, Debug)]
+struct Arm {
+    upper: usize,
+    lower: usize,
+    hand: usize,
+    /// +1 on the left, -1 on the right.
+    sign: f32,
+    spread: f32,
+}
+
+/// The posture layer.
+#[derive(Debug)]
+pub struct PostureLayer {
+    pub settings: PostureSettings,
+    arms: Vec<Arm>,
+    left: Vec3,
+    front: Vec3,
+    world: Vec<Mat4>,
+}
+
+impl PostureLayer {
+    #[must_use]
+    pub fn new(skeleton: &Skeleton, map: &HumanoidMap, settings: &PostureSettings) -> Self {
+        let rest = skeleton.rest_world();
+        let left = map.left();
+        let hips = map.joint(HumanoidBone::Hips).map(|j| position(&rest, j));
+        let mut arms = Vec::new();
+        for (s, [_, upper, lower, hand]) in ARMS.into_iter().enumerate() {
+            let (Some(upper), Some(lower), Some(hand)) =
+                (map.joint(upper), map.joint(lower), map.joint(hand))
+            else {
+                continue;
+            };
+            let sign = if s == 0 { 1.0 } else { -1.0 };
+            let side = left * sign;
+            let length = position(&rest, upper).distance(position(&rest, lower))
+                + position(&rest, lower).distance(position(&rest, hand));
+            // Spread enough that the hand hangs outside the hip.
+            let [hip, _, foot, _] = LEGS[s];
+            let clearance = match (hips, map.joint(hip), map.joint(foot)) {
+                (Some(h), Some(hip), Some(foot)) => {
+                    let leg = position(&rest, hip).distance(position(&rest, foot));
+                    let need = (position(&rest, hip) - h).dot(side) + HIP_CLEARANCE * leg;
+                    let have = (position(&rest, upper) - h).dot(side);
+                    ((need - have) / length.max(1e-4)).clamp(0.0, 1.0).asin()
+                }
+                _ => 0.0,
+            };
+            arms.push(Arm {
+                upper,
+                lower,
+                hand,
+                sign,
+                spread: clearance.min(MAX_SPREAD_DEG.to_radians()),
+            });
+        }
+        Self {
+            settings: settings.clone(),
+            arms,
+            left,
+            front: map.front,
+            world: Vec::new(),
+        }
+    }
+}
+
+impl BodyLayer for PostureLayer {
+    fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
+        if !self.settings.enabled || input.clip_pose || self.arms.is_empty() {
+            return;
+        }
+        skeleton.world_into(locals, &mut self.world);
+        let forward = self.settings.arm_forward_deg.to_radians();
+        let bend = self.settings.elbow_bend_deg.to_radians();
+        for arm in &self.arms {
+            let spread = arm.spread.max(self.settings.arm_spread_deg.to_radians());
+            let side = self.left * arm.sign;
+            let down = (-Vec3::Y * spread.cos() + side * spread.sin()) * forward.cos()
+                + self.front * forward.sin();
+            let (s, e, w) = (
+                position(&self.world, arm.upper),
+                position(&self.world, arm.lower),
+                position(&self.world, arm.hand),
+            );
+            let Some(upper_dir) = (e - s).try_normalize() else {
+                continue;
+            };
+            let turn = Quat::from_rotation_arc(upper_dir, down.normalize());
+            rotate_world(skeleton, locals, arm.upper, turn);
+            let forearm = (turn * (w - e)).normalize_or(down);
+            // Bend the elbow forward: the forearm turns toward the front.
+            let axis = forearm.cross(self.front).normalize_or(self.left);
+            rotate_world(
+                skeleton,
+                locals,
+                arm.lower,
+                Quat::from_axis_angle(axis, bend),
+            );
+        }
+    }
+}

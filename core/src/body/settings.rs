@@ -1,0 +1,186 @@
+//! How a character's body lives when no clip says otherwise: each procedural layer's settings
+//! and its switch, as a project stores them (project-wide, or per NPC).
+
+use serde::{Deserialize, Serialize};
+
+/// Every idle-life layer's settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BodySettings {
+    pub posture: PostureSettings,
+    pub breathing: BreathingSettings,
+    pub sway: SwaySettings,
+    pub arms: ArmSettings,
+    pub weight_shift: WeightShiftSettings,
+    pub hands: HandSettings,
+}
+
+/// Arms down at the sides when no clip poses the body (no T-pose ever shows).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PostureSettings {
+    pub enabled: bool,
+    /// Upper arms out from straight down, degrees (more when the hips need clearing).
+    pub arm_spread_deg: f32,
+    /// Upper arms forward of straight down, degrees.
+    pub arm_forward_deg: f32,
+    /// Elbow bend, degrees.
+    pub elbow_bend_deg: f32,
+}
+
+impl Default for PostureSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            arm_spread_deg: 6.0,
+            arm_forward_deg: 4.0,
+            elbow_bend_deg: 14.0,
+        }
+    }
+}
+
+/// Breathing: the chest lifts, the shoulders barely; the exhale is longer than the inhale.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BreathingSettings {
+    pub enabled: bool,
+    /// Breaths a minute (people at rest: 12-20).
+    pub rate_per_min: f32,
+    /// The inhale's share of a breath (0-1).
+    pub inhale_share: f32,
+    /// How far the chest rises at the top of a breath, millimetres.
+    pub chest_lift_mm: f32,
+    /// How far the upper spine straightens at the top of a breath, degrees.
+    pub chest_deg: f32,
+    /// How far the collarbones lift, degrees.
+    pub shoulder_deg: f32,
+}
+
+impl Default for BreathingSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            rate_per_min: 15.0,
+            inhale_share: 0.4,
+            chest_lift_mm: 3.0,
+            chest_deg: 1.0,
+            shoulder_deg: 0.6,
+        }
+    }
+}
+
+/// The torso swaying and turning slowly, the head drifting on its own slower rhythm, the torso
+/// turning a little toward what the eyes look at.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SwaySettings {
+    pub enabled: bool,
+    /// Sideways lean of the torso, degrees.
+    pub torso_deg: f32,
+    /// Turn of the torso, degrees.
+    pub turn_deg: f32,
+    /// The torso's main rhythm, seconds.
+    pub period_s: f32,
+    /// Head drift, degrees.
+    pub head_deg: f32,
+    /// The head's rhythm, seconds.
+    pub head_period_s: f32,
+    /// Share of the gaze target's direction the torso turns toward (0-1).
+    pub toward_gaze: f32,
+}
+
+impl Default for SwaySettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            torso_deg: 1.2,
+            turn_deg: 1.5,
+            period_s: 7.0,
+            head_deg: 1.5,
+            head_period_s: 11.0,
+            toward_gaze: 0.15,
+        }
+    }
+}
+
+/// Upper arms hanging: drifting and swinging slightly against the torso's sway.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArmSettings {
+    pub enabled: bool,
+    /// Drift of each upper arm, degrees.
+    pub swing_deg: f32,
+    /// Share of the torso's sideways lean the arms hang against (0-1).
+    pub hang: f32,
+}
+
+impl Default for ArmSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            swing_deg: 1.5,
+            hang: 0.7,
+        }
+    }
+}
+
+/// Settling onto one foot now and then: hips over the standing foot, the free side dipping,
+/// the shoulders tilted the other way, both feet planted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WeightShiftSettings {
+    pub enabled: bool,
+    /// Shortest and longest time between shifts, seconds (seeded in between).
+    pub min_interval_s: f32,
+    pub max_interval_s: f32,
+    /// How long a shift takes, seconds.
+    pub transition_s: f32,
+    /// How far the hips move over the standing foot, metres.
+    pub hip_shift_m: f32,
+    /// How far the hips drop, metres.
+    pub hip_drop_m: f32,
+    /// How far the free side of the pelvis dips, degrees.
+    pub pelvis_tilt_deg: f32,
+    /// How far the shoulders tilt the other way, degrees.
+    pub shoulder_tilt_deg: f32,
+}
+
+impl Default for WeightShiftSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            min_interval_s: 8.0,
+            max_interval_s: 30.0,
+            transition_s: 1.6,
+            hip_shift_m: 0.06,
+            hip_drop_m: 0.012,
+            pelvis_tilt_deg: 3.0,
+            shoulder_tilt_deg: 2.0,
+        }
+    }
+}
+
+/// Relaxed hands: each finger curled toward the palm, a little more toward the little finger,
+/// each drifting on its own slow rhythm.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HandSettings {
+    pub enabled: bool,
+    /// Curl of each finger joint, degrees (the index finger's; the others more).
+    pub curl_deg: f32,
+    /// How much more each finger toward the little one curls (share of `curl_deg`).
+    pub curl_spread: f32,
+    /// Drift of each finger, degrees.
+    pub drift_deg: f32,
+}
+
+impl Default for HandSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            curl_deg: 18.0,
+            curl_spread: 0.15,
+            drift_deg: 3.0,
+        }
+    }
+}
