@@ -1,7 +1,9 @@
-//! Idle life on every skeleton family: the project's own body (Mixamo names, with clips), a
-//! Quaternius character (Unreal names, no clips) and a VALID character (Mixamo names without
-//! the prefix, centimetres under a 0.01 scale, no clips), standing for a minute in the world
-//! and read back from the frame record (`--record`'s format) as a user would read it.
+//! Idle life on every skeleton family: the project's own body (Mixamo names, its own clips), a
+//! Quaternius character (Unreal names, no clips: it plays the built-in body's, retargeted) and
+//! a VALID character (Mixamo names without the prefix, centimetres under a 0.01 scale, set to
+//! stand without clips: posture and idle life alone), standing for a minute in the world and
+//! read back from the frame record (`--record`'s format) as a user would read it. And a walk
+//! on the VALID rig in centimetres.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
@@ -13,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use npc_core::asset::Asset;
+use npc_core::body::BodySettings;
 use npc_core::body::humanoid::CORE_BONES;
 use npc_core::project::{Project, demo_project};
 use npc_player::{Live, Recorder, World};
@@ -25,6 +28,9 @@ const FAMILIES: [(&str, Option<&str>); 3] = [
     ("Bram", Some("avatars/Quaternius_Superhero_Male.glb")),
     ("Mira", Some("avatars/VALID_White_M_1_Casual.glb")),
 ];
+
+/// The NPC set to stand without clips (posture and idle life alone).
+const STANDS_WITHOUT_CLIPS: &str = "Mira";
 
 /// One NPC's recorded frame: its root and its joints by VRM name.
 #[derive(Debug, Clone)]
@@ -57,6 +63,12 @@ fn families() -> Option<Families> {
     let mut bodies = Vec::new();
     for (npc, (id, avatar)) in project.npcs.iter_mut().zip(FAMILIES) {
         assert_eq!(npc.id, id);
+        if id == STANDS_WITHOUT_CLIPS {
+            npc.body = Some(BodySettings {
+                built_in_clips: false,
+                ..BodySettings::default()
+            });
+        }
         if let Some(relative) = avatar {
             npc.avatar.body = common::shared_asset(relative)?;
         }
@@ -134,23 +146,21 @@ fn front(f: &Frame) -> Vec3 {
     Vec3::new(d.x, 0.0, d.z).normalize()
 }
 
-/// The main period of `signal` sampled at `fps`, seconds: the first autocorrelation peak
-/// between `shortest` and `longest` that is at least half as strong as the strongest there.
-fn period_s(signal: &[f32], fps: f32, shortest: f32, longest: f32) -> f32 {
-    let mean = signal.iter().sum::<f32>() / signal.len() as f32;
-    let x: Vec<f32> = signal.iter().map(|v| v - mean).collect();
-    let r: Vec<f32> = (0..=(longest * fps) as usize + 1)
-        .map(|lag| {
-            let c: f32 = x.iter().zip(&x[lag..]).map(|(a, b)| a * b).sum();
-            c / (x.len() - lag) as f32
-        })
-        .collect();
-    let first = (shortest * fps) as usize;
-    let strongest = r[first..].iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let peak = (first..r.len() - 1)
-        .find(|&lag| r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1] && r[lag] >= 0.5 * strongest)
-        .unwrap_or(first);
-    peak as f32 / fps
+/// How strongly `signal` (sampled at `fps`) moves at `hz`: the amplitude of that frequency
+/// under a Hann window (which keeps neighbouring rhythms, such as a clip's own breathing, from
+/// leaking in).
+fn amplitude_at(signal: &[f32], fps: f32, hz: f32) -> f32 {
+    let n = signal.len() as f32;
+    let mean = signal.iter().sum::<f32>() / n;
+    let (mut re, mut im) = (0.0_f64, 0.0_f64);
+    for (i, v) in signal.iter().enumerate() {
+        let window = 0.5 - 0.5 * (std::f32::consts::TAU * i as f32 / (n - 1.0)).cos();
+        let phase = f64::from(std::f32::consts::TAU * hz * i as f32 / fps);
+        let x = f64::from((v - mean) * window);
+        re += x * phase.cos();
+        im += x * phase.sin();
+    }
+    (re.hypot(im) / f64::from(n)) as f32
 }
 
 #[test]
@@ -158,12 +168,17 @@ fn every_family_stands_breathes_and_shifts_its_weight_for_a_minute() {
     let Some(f) = families() else { return };
     let record = f._tmp.path().join("idle.jsonl");
     let fps = 30;
+    // Off the built-in clip's own breath (every 4 s), so the two can be told apart.
+    let breaths_per_min = 12.0;
+    let mut project = Project::load(&f.project).unwrap();
+    project.body.breathing.rate_per_min = breaths_per_min;
+    for npc in &mut project.npcs {
+        if let Some(body) = &mut npc.body {
+            body.breathing.rate_per_min = breaths_per_min;
+        }
+    }
+    project.save(&f.project).unwrap();
     let by_npc = frames(&run(&f.project, 60, fps, &record));
-    let breaths_per_min = Project::load(&f.project)
-        .unwrap()
-        .body
-        .breathing
-        .rate_per_min;
     for (id, body) in &f.bodies {
         let height = height_of(body);
         let frames = &by_npc[id];
@@ -258,12 +273,19 @@ fn every_family_stands_breathes_and_shifts_its_weight_for_a_minute() {
             "{id}: the hips moved only {:.3} m sideways in a minute",
             lateral_max - lateral_min
         );
-        let period = period_s(&chest, fps as f32, 2.0, 8.0);
-        let wanted = 60.0 / breaths_per_min;
-        eprintln!("{id}: breathing period {period:.2} s (setting {wanted:.2} s)");
+        // The chest rises at the set breathing rate: more at that rate than 10% off it.
+        let hz = breaths_per_min / 60.0;
+        let [at, slower, faster] =
+            [1.0, 0.9, 1.1].map(|k| amplitude_at(&chest, fps as f32, hz * k));
+        eprintln!(
+            "{id}: chest rises {:.2} mm at {breaths_per_min} breaths a minute, {:.2} / {:.2} mm 10% slower / faster",
+            at * 1000.0,
+            slower * 1000.0,
+            faster * 1000.0
+        );
         assert!(
-            (period - wanted).abs() <= 0.1 * wanted,
-            "{id}: breathing period {period:.2} s, setting {wanted:.2} s"
+            at > 2.0 * slower.max(faster),
+            "{id}: the chest does not rise at {breaths_per_min} breaths a minute"
         );
     }
 }
@@ -310,4 +332,51 @@ fn the_same_seed_gives_the_same_bytes_and_frame_rates_agree() {
             );
         }
     }
+}
+
+#[test]
+fn a_rig_in_centimetres_walks_with_its_feet_in_alternation() {
+    let Some(f) = families() else { return };
+    let mut project = Project::load(&f.project).unwrap();
+    // Mira (VALID, centimetres) plays the built-in walk, retargeted.
+    project.npcs[2].body = None;
+    project.save(&f.project).unwrap();
+    let mut meshes = MeshStoreBuilder::default();
+    let world = World::load(&f.project, &mut meshes).unwrap();
+    let record = f._tmp.path().join("walk.jsonl");
+    let mut live = Live::new(world, None).recording(Some(Recorder::create(&record).unwrap()));
+    let mira = live.world.npc_index("Mira").unwrap();
+    let start_at = live.world.npcs[mira].position;
+    let heading = live.world.npcs[mira].heading;
+    let ahead = Vec3::new(heading.sin(), 0.0, heading.cos());
+    live.world.npcs[mira].goal = start_at + ahead * 4.0;
+    let fps = 30;
+    let start = Instant::now();
+    for frame in 0..3 * fps {
+        let now = start + Duration::from_secs_f64(f64::from(frame + 1) / f64::from(fps));
+        let camera = live.world.overview_camera().position;
+        live.step(now, 1.0 / fps as f32, camera).unwrap();
+    }
+    live.finish().unwrap();
+    let frames = &frames(&std::fs::read(&record).unwrap())["Mira"];
+    let walked = frames.last().unwrap().position.distance(start_at);
+    assert!(walked > 2.0, "walked only {walked:.2} m in 3 s");
+    let hips_at_rest = frames[0].joint("hips").y - frames[0].position.y;
+    // Which foot is ahead, frame by frame (after the first half second of turning).
+    let mut leads = Vec::new();
+    for frame in &frames[(fps / 2) as usize..] {
+        let hips = frame.joint("hips").y - frame.position.y;
+        assert!(
+            (hips - hips_at_rest).abs() < 0.15 * hips_at_rest,
+            "the hips at {hips:.2} m while walking, {hips_at_rest:.2} m standing"
+        );
+        let front = (frame.joint("hips") - frames[0].joint("hips")).normalize_or_zero();
+        leads.push((frame.joint("leftFoot") - frame.joint("rightFoot")).dot(front) > 0.0);
+    }
+    let changes = leads.windows(2).filter(|w| w[0] != w[1]).count();
+    eprintln!("Mira walked {walked:.2} m; the leading foot changed {changes} times");
+    assert!(
+        changes >= 3,
+        "the leading foot changed {changes} times in 2.5 s"
+    );
 }

@@ -1,6 +1,7 @@
 //! Speed of one body update with every layer on (clips, idle life, foot IK, look-at): on the
-//! project's own body (67 nodes with clips) and, when ../shared is beside the project, on a
-//! Quaternius rig (no clips: posture stands in) and a VALID rig (centimetres, 0.01 scale).
+//! project's own body (with its clips) and, when ../shared is beside the project, on a
+//! Quaternius rig and a VALID rig (centimetres, 0.01 scale), both playing the built-in
+//! body's clips retargeted.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -8,20 +9,16 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use npc_core::asset::Asset;
-use npc_core::body::{Activity, Body, BodySettings, HumanoidMap, LayerInput, Skeleton};
+use npc_core::body::{
+    Activity, Body, BodySettings, ClipRig, ClipSource, HumanoidMap, LayerInput, Skeleton,
+};
 use npc_core::procedural::{body, head};
+use std::sync::Arc;
 
-fn bench_body(c: &mut Criterion, name: &str, asset: &Asset) {
+fn bench_body(c: &mut Criterion, name: &str, asset: &Asset, clips: ClipSource<'_>) {
     let skeleton = Skeleton::of(asset);
     let map = HumanoidMap::of(&skeleton);
-    let mut body = Body::new(
-        &skeleton,
-        &map,
-        &asset.clips,
-        &BodySettings::default(),
-        7,
-        0.0,
-    );
+    let mut body = Body::new(&skeleton, &map, clips, &BodySettings::default(), 7, 0.0);
     let ground = |p: Vec3| 0.02 * p.x;
     let mut attention = Vec3::new(0.5, 1.6, 2.0);
     c.bench_function(&format!("body_update_all_layers_{name}"), |b| {
@@ -43,14 +40,15 @@ fn bench_body(c: &mut Criterion, name: &str, asset: &Asset) {
 
 fn updates(c: &mut Criterion) {
     let own = Asset::from_bytes(&body::avatar_glb(&head::head_parts()), None).expect("avatar");
-    bench_body(c, "project_body", &own);
+    bench_body(c, "project_body", &own, ClipSource::Own(&own.clips));
+    let rig: Arc<ClipRig> = Arc::new(body::clip_rig());
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/assets/avatars");
     for (name, file) in [
         ("quaternius", "Quaternius_Superhero_Male.glb"),
         ("valid", "VALID_White_M_1_Casual.glb"),
     ] {
         if let Ok(asset) = Asset::load(&shared.join(file)) {
-            bench_body(c, name, &asset);
+            bench_body(c, name, &asset, ClipSource::Retargeted(&rig));
         }
     }
 }

@@ -19,6 +19,7 @@ mod agent {
                 body: PathBuf::from("assets/body.glb"),
                 head: None,
                 bones: Default::default(),
+                clips: None,
             },
             voice: Voice {
                 gender,

@@ -20,6 +20,8 @@ pub struct ClipLayer {
     t_previous: f32,
     /// Progress of the blend from previous to current, 0-1.
     blend: f32,
+    /// Playback rate of the walk clip (1: as made).
+    walk_rate: f32,
     scratch_a: Vec<Transform>,
     scratch_b: Vec<Transform>,
     weights: Vec<Vec<f32>>,
@@ -51,6 +53,7 @@ impl ClipLayer {
             t_current: start_phase_s,
             t_previous: start_phase_s,
             blend: 1.0,
+            walk_rate: 1.0,
             scratch_a: Vec::new(),
             scratch_b: Vec::new(),
             weights: Vec::new(),
@@ -59,6 +62,26 @@ impl ClipLayer {
 
     fn clip(clips: &[Option<Clip>; 3], a: Activity) -> Option<&Clip> {
         clips[index(a)].as_ref().or(clips[0].as_ref())
+    }
+
+    /// Plays the walk clip at `rate` times its speed.
+    #[must_use]
+    pub fn with_walk_rate(mut self, rate: f32) -> Self {
+        self.walk_rate = if rate.is_finite() && rate > 0.0 {
+            rate
+        } else {
+            1.0
+        };
+        self
+    }
+
+    /// The playback rate of `activity`'s clip.
+    fn rate(&self, activity: Activity) -> f32 {
+        if activity == Activity::Walk {
+            self.walk_rate
+        } else {
+            1.0
+        }
     }
 
     /// Whether a clip poses the body for `activity` (its own, or idle's in its place).
@@ -88,8 +111,8 @@ impl BodyLayer for ClipLayer {
             self.t_current = 0.0;
             self.blend = 0.0;
         }
-        self.t_current += dt;
-        self.t_previous += dt;
+        self.t_current += dt * self.rate(self.current);
+        self.t_previous += dt * self.rate(self.previous);
         self.blend = (self.blend + dt / CROSS_BLEND_S).min(1.0);
         self.scratch_a.clear();
         self.scratch_a.extend_from_slice(&skeleton.rest);

@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::clip_layer::ClipLayer;
+use super::clips::{ClipSource, Clips};
 use super::foot_ik::FootIkLayer;
 use super::humanoid::HumanoidMap;
 use super::idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
@@ -15,7 +15,6 @@ use super::look_at::LookAtLayer;
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
-use crate::asset::animation::Clip;
 
 /// What an NPC's body is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +62,7 @@ pub trait BodyLayer: std::fmt::Debug + Send {
 /// The layer stack of one NPC.
 #[derive(Debug)]
 pub struct Body {
-    pub clips: ClipLayer,
+    pub clips: Clips,
     /// Procedural layers applied after the clips, in order.
     pub layers: Vec<Box<dyn BodyLayer>>,
     pub locals: Vec<Transform>,
@@ -78,13 +77,13 @@ impl Body {
     pub fn new(
         skeleton: &Skeleton,
         map: &HumanoidMap,
-        clips: &[Clip],
+        clips: ClipSource<'_>,
         settings: &BodySettings,
         seed: u64,
         start_phase_s: f32,
     ) -> Self {
         Self {
-            clips: ClipLayer::new(clips, start_phase_s),
+            clips: Clips::new(clips, skeleton, map, start_phase_s),
             layers: vec![
                 Box::new(PostureLayer::new(skeleton, map, &settings.posture)),
                 Box::new(WeightShiftLayer::new(

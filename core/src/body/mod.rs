@@ -4,22 +4,26 @@
 //! Pure CPU code, so the player, the studio and `bake` run the same bodies.
 
 mod clip_layer;
+mod clips;
 mod foot_ik;
 pub mod humanoid;
 mod idle;
 mod layer;
 mod look_at;
+mod retarget;
 mod settings;
 mod skeleton;
 mod space;
 mod two_bone;
 
 pub use clip_layer::{CROSS_BLEND_S, ClipLayer};
+pub use clips::{ClipSource, Clips};
 pub use foot_ik::FootIkLayer;
 pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
 pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
 pub use layer::{Activity, Body, BodyLayer, LayerInput};
 pub use look_at::LookAtLayer;
+pub use retarget::{ClipRig, Retarget};
 pub use settings::{
     ArmSettings, BodySettings, BreathingSettings, HandSettings, PostureSettings, SwaySettings,
     WeightShiftSettings,

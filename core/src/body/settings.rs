@@ -4,15 +4,32 @@
 use serde::{Deserialize, Serialize};
 
 /// Every idle-life layer's settings.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BodySettings {
+    /// Whether an avatar without clips of its own plays the built-in body's (idle, walk,
+    /// talk), retargeted; without them it stands in its posture and idle life alone.
+    pub built_in_clips: bool,
     pub posture: PostureSettings,
     pub breathing: BreathingSettings,
     pub sway: SwaySettings,
     pub arms: ArmSettings,
     pub weight_shift: WeightShiftSettings,
     pub hands: HandSettings,
+}
+
+impl Default for BodySettings {
+    fn default() -> Self {
+        Self {
+            built_in_clips: true,
+            posture: PostureSettings::default(),
+            breathing: BreathingSettings::default(),
+            sway: SwaySettings::default(),
+            arms: ArmSettings::default(),
+            weight_shift: WeightShiftSettings::default(),
+            hands: HandSettings::default(),
+        }
+    }
 }
 
 /// Arms down at the sides when no clip poses the body (no T-pose ever shows).

@@ -113,6 +113,25 @@ impl Skeleton {
         }
     }
 
+    /// Every node after its parent (the order world matrices are built in).
+    #[must_use]
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// World rotations of every node under `locals` into `out` (resized to the node count):
+    /// the rotations alone, cheaper than [`Self::world_into`] when positions are not needed.
+    pub fn world_rotations_into(&self, locals: &[Transform], out: &mut Vec<Quat>) {
+        out.resize(self.len(), Quat::IDENTITY);
+        for &i in &self.order {
+            let local = locals.get(i).map_or(Quat::IDENTITY, |t| t.rotation);
+            out[i] = match self.parents[i] {
+                Some(p) => out[p] * local,
+                None => local,
+            };
+        }
+    }
+
     /// World rotation of node `i` under `locals`.
     #[must_use]
     pub fn world_rotation(&self, locals: &[Transform], i: usize) -> Quat {

@@ -128,10 +128,21 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
                 npc.id
             ));
         }
-        for clip in BODY_CLIPS {
-            if !body.clips.iter().any(|c| c.eq_ignore_ascii_case(clip)) {
+        let missing_clips: Vec<&str> = BODY_CLIPS
+            .into_iter()
+            .filter(|clip| !body.clips.iter().any(|c| c.to_lowercase().contains(clip)))
+            .collect();
+        if npc.avatar.clips.is_some() {
+            // Its clips come from the file it names (loaded with the world).
+        } else if missing_clips.len() == BODY_CLIPS.len() {
+            report.warnings.push(format!(
+                "npc {}: the body has no idle, walk or talk clip; it plays the built-in body's, retargeted",
+                npc.id
+            ));
+        } else {
+            for clip in missing_clips {
                 report.warnings.push(format!(
-                    "npc {}: the body has no `{clip}` clip; its idle life stands in",
+                    "npc {}: the body has no `{clip}` clip; its idle plays instead",
                     npc.id
                 ));
             }

@@ -13,6 +13,7 @@ pub fn demo_project() -> Project {
             body: PathBuf::from("assets/avatar.glb"),
             head: None,
             bones: Default::default(),
+            clips: None,
         },
         voice: Voice {
             gender,

@@ -117,6 +117,11 @@ pub struct Avatar {
     /// for rigs whose names are not recognised; other bones are still found automatically.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bones: BTreeMap<String, String>,
+    /// A glTF file whose humanoid clips (idle, walk, talk) the avatar plays, retargeted onto
+    /// its rig. By default the body's own clips, or when it has none the project's built-in
+    /// body's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clips: Option<PathBuf>,
 }
 
 /// One NPC of the roster.

@@ -5,9 +5,9 @@ use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
 use npc_core::anim::face::{FaceAnimator, FaceSettings};
 
-use super::content::{AvatarModel, Ground};
+use super::content::{AvatarClips, AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::{Activity, Body, BodySettings, LayerInput};
+use npc_core::body::{Activity, Body, BodySettings, ClipSource, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -100,7 +100,13 @@ impl NpcActor {
             body: Body::new(
                 &avatar.skeleton,
                 &avatar.humanoid,
-                &body_asset.clips,
+                match &avatar.clips {
+                    AvatarClips::BuiltIn(rig) if body.built_in_clips => ClipSource::Retargeted(rig),
+                    AvatarClips::File(rig) => ClipSource::Retargeted(rig),
+                    AvatarClips::Own | AvatarClips::BuiltIn(_) => {
+                        ClipSource::Own(&body_asset.clips)
+                    }
+                },
                 body,
                 seed,
                 phase,

@@ -109,6 +109,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
                 body: PathBuf::from("assets/avatar.glb"),
                 head: None,
                 bones: Default::default(),
+                clips: None,
             },
             voice: Voice::default(),
             spawn: [0.5, 0.5],

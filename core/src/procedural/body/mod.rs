@@ -139,3 +139,12 @@ pub fn avatar_glb(head: &[HeadPart]) -> Vec<u8> {
     w.set_roots(roots);
     w.to_glb()
 }
+
+/// The body's skeleton and clips as a rig other avatars play clips from (retargeted): what an
+/// avatar without clips of its own idles, walks and talks with.
+#[must_use]
+pub fn clip_rig() -> crate::body::ClipRig {
+    let skeleton = skeleton();
+    let clips = clips(&skeleton);
+    crate::body::ClipRig::new(skeleton, clips)
+}

@@ -1,0 +1,210 @@
+//! Clips made on one rig played on another: the project's idle, walk and talk on any avatar
+//! its humanoid map covers. Each bone's motion is taken as the avatar-space rotation from the
+//! source rig's rest pose to the clip's pose; on the target it starts from the target's rest
+//! with each limb bone first turned to point where the source's points at rest (so an A-pose
+//! rig plays a T-pose clip), and the facing of the two rigs is matched. The hips' movement is
+//! scaled by the ratio of leg lengths, and a walk plays slower on longer legs so the stride
+//! matches the ground covered.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::humanoid::{ARMS, FINGERS, HumanoidBone, HumanoidMap, LEGS};
+use super::skeleton::Skeleton;
+use crate::asset::Transform;
+
+/// A rig whose clips other rigs play: its skeleton, humanoid map and clips.
+#[derive(Debug)]
+pub struct ClipRig {
+    pub skeleton: Skeleton,
+    pub map: HumanoidMap,
+    pub clips: Vec<crate::asset::animation::Clip>,
+}
+
+impl ClipRig {
+    #[must_use]
+    pub fn new(skeleton: Skeleton, clips: Vec<crate::asset::animation::Clip>) -> Self {
+        let map = HumanoidMap::of(&skeleton);
+        Self {
+            skeleton,
+            map,
+            clips,
+        }
+    }
+}
+
+/// One bone found on both rigs.
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    source: usize,
+    /// Inverse of the source's rest world rotation, then the facing change, the target's
+    /// rest correction and its rest world rotation: the posed world rotation is the facing
+    /// change times the source's posed world rotation times this.
+    after: Quat,
+}
+
+/// How a source rig's poses become a target rig's.
+#[derive(Debug)]
+pub struct Retarget {
+    /// Target joints in parent-first order, each with its pair when mapped.
+    order: Vec<(usize, Option<Pair>)>,
+    /// Source avatar space to target avatar space (a turn about up).
+    facing: Quat,
+    /// Source and target hips, the source's rest hips position, the target's hips rest
+    /// translation and its parent's inverse rest world matrix.
+    hips: Option<(usize, usize, Vec3, Vec3, Mat4)>,
+    /// Target leg length over the source's.
+    pub scale: f32,
+    source_rotations: Vec<Quat>,
+    target_rotations: Vec<Quat>,
+    source_world: Vec<Mat4>,
+}
+
+/// Each limb bone and the bone its direction points to.
+fn limb_chains() -> Vec<(HumanoidBone, HumanoidBone)> {
+    let mut chains = Vec::new();
+    for side in 0..2 {
+        let [shoulder, upper, lower, hand] = ARMS[side];
+        chains.extend([(shoulder, upper), (upper, lower), (lower, hand)]);
+        chains.push((hand, FINGERS[side][2][0]));
+        let [thigh, shin, foot, toes] = LEGS[side];
+        chains.extend([(thigh, shin), (shin, foot), (foot, toes)]);
+        for finger in FINGERS[side] {
+            chains.extend([(finger[0], finger[1]), (finger[1], finger[2])]);
+        }
+    }
+    chains
+}
+
+/// Length of a rig's left leg (hip to ankle) at rest, when it has one.
+fn leg_length(map: &HumanoidMap, rest: &[Mat4]) -> Option<f32> {
+    let at = |b| map.joint(b).map(|j| rest[j].w_axis.truncate());
+    let [upper, lower, foot, _] = LEGS[0];
+    Some(at(upper)?.distance(at(lower)?) + at(lower)?.distance(at(foot)?))
+}
+
+impl Retarget {
+    /// How `source`'s poses play on `target` (its skeleton and map).
+    #[must_use]
+    pub fn new(source: &ClipRig, target: &Skeleton, target_map: &HumanoidMap) -> Self {
+        let source_rest = source.skeleton.rest_world();
+        let target_rest = target.rest_world();
+        let facing = Quat::from_rotation_arc(source.map.front, target_map.front);
+        let rotation = |m: &Mat4| m.to_scale_rotation_translation().1;
+        let position = |m: &Mat4| m.w_axis.truncate();
+        let chains = limb_chains();
+        // Each paired target joint's own rest correction, where its limb chain continues on
+        // both rigs.
+        let mut paired = std::collections::HashMap::new();
+        for &(bone, s) in source.map.bones() {
+            let Some(t) = target_map.joint(bone) else {
+                continue;
+            };
+            // Turn the target's limb bone to point where the source's points at rest.
+            let own = chains
+                .iter()
+                .find(|(b, _)| *b == bone)
+                .and_then(|&(_, child)| {
+                    let (sc, tc) = (source.map.joint(child)?, target_map.joint(child)?);
+                    let from =
+                        (position(&target_rest[tc]) - position(&target_rest[t])).try_normalize()?;
+                    let to = facing
+                        * (position(&source_rest[sc]) - position(&source_rest[s]))
+                            .try_normalize()?;
+                    Some(Quat::from_rotation_arc(from, to))
+                });
+            paired.insert(t, (s, own));
+        }
+        // A bone without its own correction (a hand whose fingers the source lacks) takes
+        // its nearest ancestor's, so it stays in line with the limb it ends.
+        let mut corrections = vec![Quat::IDENTITY; target.len()];
+        let mut order = Vec::with_capacity(target.len());
+        for &t in target.order() {
+            let inherited = target.parents[t].map_or(Quat::IDENTITY, |p| corrections[p]);
+            let pair = paired.get(&t).map(|&(s, own)| {
+                let correction = own.unwrap_or(inherited);
+                corrections[t] = correction;
+                Pair {
+                    source: s,
+                    after: rotation(&source_rest[s]).inverse()
+                        * facing.inverse()
+                        * correction
+                        * rotation(&target_rest[t]),
+                }
+            });
+            if pair.is_none() {
+                corrections[t] = inherited;
+            }
+            order.push((t, pair));
+        }
+        let scale = match (
+            leg_length(target_map, &target_rest),
+            leg_length(&source.map, &source_rest),
+        ) {
+            (Some(t), Some(s)) if s > 1e-4 => t / s,
+            _ => 1.0,
+        };
+        let hips = match (
+            source.map.joint(HumanoidBone::Hips),
+            target_map.joint(HumanoidBone::Hips),
+        ) {
+            (Some(s), Some(t)) => Some((
+                s,
+                t,
+                position(&source_rest[s]),
+                target.rest[t].translation,
+                target.parents[t]
+                    .map_or(Mat4::IDENTITY, |p| target_rest[p])
+                    .inverse(),
+            )),
+            _ => None,
+        };
+        Self {
+            order,
+            facing,
+            hips,
+            scale,
+            source_rotations: Vec::new(),
+            target_rotations: Vec::new(),
+            source_world: Vec::new(),
+        }
+    }
+
+    /// Poses the target (`locals`, starting from anything) as `source_locals` poses the
+    /// source rig: every joint starts from its rest transform, paired ones take the source's
+    /// rotation, the hips its movement.
+    pub fn apply(
+        &mut self,
+        source: &Skeleton,
+        source_locals: &[Transform],
+        target: &Skeleton,
+        locals: &mut [Transform],
+    ) {
+        source.world_rotations_into(source_locals, &mut self.source_rotations);
+        self.target_rotations.resize(target.len(), Quat::IDENTITY);
+        for &(j, pair) in &self.order {
+            let parent = target.parents[j].map_or(Quat::IDENTITY, |p| self.target_rotations[p]);
+            let rest = target.rest.get(j).copied().unwrap_or(Transform::IDENTITY);
+            let world = match pair {
+                Some(pair) => {
+                    (self.facing * self.source_rotations[pair.source] * pair.after).normalize()
+                }
+                None => parent * rest.rotation,
+            };
+            if let Some(local) = locals.get_mut(j) {
+                *local = Transform {
+                    rotation: (parent.inverse() * world).normalize(),
+                    ..rest
+                };
+            }
+            self.target_rotations[j] = world;
+        }
+        if let Some((s, t, source_rest, target_rest, parent_inverse)) = self.hips {
+            source.world_into(source_locals, &mut self.source_world);
+            let moved = self.source_world[s].w_axis.truncate() - source_rest;
+            if let Some(local) = locals.get_mut(t) {
+                local.translation = target_rest
+                    + parent_inverse.transform_vector3(self.facing * moved * self.scale);
+            }
+        }
+    }
+}
