@@ -28,4 +28,4 @@ pub use live::Live;
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{Conductor, ConductorOptions, Cue, LineId, RunOptions, run_until};
-pub use world::{AvatarClips, AvatarModel, Ground, NpcActor, World, WorldContent};
+pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};

@@ -138,3 +138,88 @@ fn bad_input_gives_one_clear_line_and_keeps_earlier_output() {
     );
     assert!(err.contains("/no/such.ron"), "{err}");
 }
+
+/// `bake --body` writes the NPC's body over the same frames, layer by layer: the built-in
+/// clips played on a Quaternius rig, then each idle-life layer's own change.
+#[test]
+fn bake_body_writes_every_layer_of_every_frame() {
+    let Some(avatar) = common::shared_asset("avatars/Quaternius_Superhero_Female.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    assert!(
+        npc_player(&["generate-assets", "--out", assets.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let demo =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"))
+            .unwrap();
+    let project = dir.path().join("p.ron");
+    fs::write(&project, demo.replacen("assets/avatar.glb", &avatar, 1)).unwrap();
+    let out = dir.path().join("bake.json");
+    let result = npc_player(&[
+        "bake",
+        "--project",
+        project.to_str().unwrap(),
+        "--npc",
+        "Elara",
+        "--body",
+        "--visemes",
+        &demo_line(),
+        "--fps",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let json: Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let body = &json["body"];
+    let layers: Vec<&str> = body["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(layers.first(), Some(&"clips"));
+    assert!(layers.contains(&"breathing") && layers.contains(&"weight_shift"));
+    let frames = body["rotations"].as_array().unwrap();
+    assert_eq!(frames.len(), json["times_ms"].as_array().unwrap().len());
+    let bones: Vec<&str> = body["bones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    let chest = bones.iter().position(|b| *b == "upperChest").unwrap();
+    let arm = bones.iter().position(|b| *b == "leftUpperArm").unwrap();
+    let rotation = |frame: usize, layer: &str, bone: usize| -> Vec<f64> {
+        let l = layers.iter().position(|n| *n == layer).unwrap();
+        serde_json::from_value(frames[frame][l][bone].clone()).unwrap()
+    };
+    // The clips bring the T-pose arm down (a quarter turn and more from its rest).
+    let w = rotation(0, "clips", arm)[3].abs();
+    assert!(2.0 * w.acos().to_degrees() > 60.0, "arm turned {w}");
+    // Breathing changes the upper chest in some frame beyond what the sway left.
+    let changed = (0..frames.len()).any(|f| {
+        let (a, b) = (rotation(f, "sway", chest), rotation(f, "breathing", chest));
+        a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-4)
+    });
+    assert!(changed, "breathing left the upper chest as the sway had it");
+    // --body needs the NPC whose body it is.
+    let refused = npc_player(&[
+        "bake",
+        "--body",
+        "--visemes",
+        &demo_line(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && err.contains("--npc"), "{err}");
+}

@@ -158,6 +158,9 @@ pub struct BakeReport<'a> {
     /// The NPC the line was baked as (`bake --npc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub npc: Option<String>,
+    /// The NPC's body over the same frames, per layer (`bake --body`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<crate::body::BodyBake>,
 }
 
 impl<'a> BakeReport<'a> {
@@ -179,6 +182,7 @@ impl<'a> BakeReport<'a> {
             stages: StagesReport(&bake.frames),
             audio: None,
             npc: None,
+            body: None,
         }
     }
 }

@@ -98,6 +98,10 @@ impl ClipLayer {
 }
 
 impl BodyLayer for ClipLayer {
+    fn name(&self) -> &'static str {
+        "clips"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         let dt = if input.dt_s.is_finite() {
             input.dt_s.max(0.0)

@@ -1,15 +1,93 @@
 //! Where a body's clips come from: its own file, or another rig's clips retargeted onto it
 //! (the project's idle, walk and talk on an avatar that brings none).
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::clip_layer::ClipLayer;
+use super::humanoid::HumanoidBone;
 use super::humanoid::HumanoidMap;
 use super::layer::{Activity, BodyLayer, LayerInput};
 use super::retarget::{ClipRig, Retarget};
+use super::settings::BodySettings;
 use super::skeleton::Skeleton;
-use crate::asset::Transform;
 use crate::asset::animation::Clip;
+use crate::asset::{Asset, Transform};
+use crate::project::BODY_CLIPS;
+
+/// Where an avatar's clips come from.
+#[derive(Debug, Clone)]
+pub enum AvatarClips {
+    /// Its own file's.
+    Own,
+    /// The built-in body's, retargeted (its file has none).
+    BuiltIn(Arc<ClipRig>),
+    /// The file the project names for it, retargeted.
+    File(Arc<ClipRig>),
+}
+
+impl AvatarClips {
+    /// The clips a body made with `settings` plays: `own` are the body file's.
+    #[must_use]
+    pub fn source<'a>(&'a self, own: &'a [Clip], settings: &BodySettings) -> ClipSource<'a> {
+        match self {
+            Self::BuiltIn(rig) if settings.built_in_clips => ClipSource::Retargeted(rig),
+            Self::File(rig) => ClipSource::Retargeted(rig),
+            Self::Own | Self::BuiltIn(_) => ClipSource::Own(own),
+        }
+    }
+}
+
+/// The rigs avatars play clips from, each loaded once.
+#[derive(Debug, Default)]
+pub struct ClipLibrary {
+    built_in: Option<Arc<ClipRig>>,
+    files: HashMap<PathBuf, Arc<ClipRig>>,
+}
+
+impl ClipLibrary {
+    /// Where the clips of an avatar with `body` (humanoid `map`) come from: the clip file it
+    /// names, else its own when it has a clip for idle, walk or talk, else the built-in
+    /// body's. A rig without humanoid hips keeps its own (none can be retargeted onto it).
+    pub fn for_avatar(
+        &mut self,
+        body: &Asset,
+        map: &HumanoidMap,
+        file: Option<&Path>,
+    ) -> crate::asset::Result<AvatarClips> {
+        if (file.is_none() && has_activity_clip(&body.clips))
+            || map.joint(HumanoidBone::Hips).is_none()
+        {
+            return Ok(AvatarClips::Own);
+        }
+        Ok(match file {
+            Some(path) => {
+                if let Some(rig) = self.files.get(path) {
+                    AvatarClips::File(Arc::clone(rig))
+                } else {
+                    let asset = Asset::load(path)?;
+                    let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
+                    self.files.insert(path.to_owned(), Arc::clone(&rig));
+                    AvatarClips::File(rig)
+                }
+            }
+            None => AvatarClips::BuiltIn(Arc::clone(
+                self.built_in
+                    .get_or_insert_with(|| Arc::new(crate::procedural::body::clip_rig())),
+            )),
+        })
+    }
+}
+
+/// Whether `clips` has one for idle, walk or talk (a name containing it, any case).
+#[must_use]
+pub fn has_activity_clip(clips: &[Clip]) -> bool {
+    clips.iter().any(|c| {
+        let name = c.name.to_lowercase();
+        BODY_CLIPS.iter().any(|activity| name.contains(activity))
+    })
+}
 
 /// The clips a body is made with.
 #[derive(Clone, Copy, Debug)]

@@ -51,6 +51,10 @@ impl FootIkLayer {
 }
 
 impl BodyLayer for FootIkLayer {
+    fn name(&self) -> &'static str {
+        "foot_ik"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         let Some(ground) = input.ground else { return };
         if self.legs.is_empty() {

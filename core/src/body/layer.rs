@@ -56,8 +56,17 @@ impl std::fmt::Debug for LayerInput<'_> {
 
 /// One layer of body animation: changes the local transforms the layers below produced.
 pub trait BodyLayer: std::fmt::Debug + Send {
+    /// The layer's name in bakes and plots (`breathing`).
+    fn name(&self) -> &'static str;
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]);
 }
+
+/// Start phases are spread over this many steps of this many seconds (by seed).
+const PHASE_STEPS: u64 = 997;
+const PHASE_STEP_S: f32 = 0.0137;
+
+/// The name the clips go by in bakes and plots.
+pub const CLIPS_LAYER: &str = "clips";
 
 /// The layer stack of one NPC.
 #[derive(Debug)]
@@ -109,8 +118,34 @@ impl Body {
         }
     }
 
+    /// Where in its clips a body seeded with `seed` starts, seconds: spread over the seeds so
+    /// NPCs do not breathe in step.
+    #[must_use]
+    pub fn start_phase_s(seed: u64) -> f32 {
+        (seed % PHASE_STEPS) as f32 * PHASE_STEP_S
+    }
+
     /// Advances every layer by one frame.
     pub fn update(&mut self, skeleton: &Skeleton, input: &LayerInput) {
+        self.update_traced(skeleton, input, &mut |_, _| {});
+    }
+
+    /// The layers' names in stack order, the clips first.
+    #[must_use]
+    pub fn layer_names(&self) -> Vec<&'static str> {
+        std::iter::once(CLIPS_LAYER)
+            .chain(self.layers.iter().map(|l| l.name()))
+            .collect()
+    }
+
+    /// Advances every layer by one frame, showing `trace` the pose after the clips and after
+    /// each layer (what `bake --body` writes and the studio plots).
+    pub fn update_traced(
+        &mut self,
+        skeleton: &Skeleton,
+        input: &LayerInput,
+        trace: &mut dyn FnMut(&'static str, &[Transform]),
+    ) {
         let dt = if input.dt_s.is_finite() {
             input.dt_s.max(0.0)
         } else {
@@ -124,8 +159,10 @@ impl Body {
             ..*input
         };
         self.clips.apply(skeleton, &input, &mut self.locals);
+        trace(CLIPS_LAYER, &self.locals);
         for layer in &mut self.layers {
             layer.apply(skeleton, &input, &mut self.locals);
+            trace(layer.name(), &self.locals);
         }
     }
 }

@@ -70,6 +70,10 @@ impl LookAtLayer {
 }
 
 impl BodyLayer for LookAtLayer {
+    fn name(&self) -> &'static str {
+        "look_at"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         let Some(head) = self.head else {
             return;

@@ -3,6 +3,7 @@
 //! transforms.
 //! Pure CPU code, so the player, the studio and `bake` run the same bodies.
 
+mod bake;
 mod clip_layer;
 mod clips;
 mod foot_ik;
@@ -16,12 +17,13 @@ mod skeleton;
 mod space;
 mod two_bone;
 
+pub use bake::{BodyBake, BodyBakeOptions, bake_body};
 pub use clip_layer::{CROSS_BLEND_S, ClipLayer};
-pub use clips::{ClipSource, Clips};
+pub use clips::{AvatarClips, ClipLibrary, ClipSource, Clips, has_activity_clip};
 pub use foot_ik::FootIkLayer;
 pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
 pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
-pub use layer::{Activity, Body, BodyLayer, LayerInput};
+pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, LayerInput};
 pub use look_at::LookAtLayer;
 pub use retarget::{ClipRig, Retarget};
 pub use settings::{

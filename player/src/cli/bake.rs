@@ -8,6 +8,8 @@ use anyhow::{Context, anyhow, bail};
 use npc_core::LineCue;
 use npc_core::anim::face::FaceSettings;
 use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
+use npc_core::asset::Asset;
+use npc_core::body::{BodyBake, BodyBakeOptions, ClipLibrary, HumanoidMap, Skeleton, bake_body};
 use npc_core::project::{Npc, Project};
 
 use clap::ArgGroup;
@@ -37,6 +39,9 @@ pub(super) struct BakeArgs {
     /// Bake as this NPC of the project performs the line live: its voice and its face seed.
     #[arg(long, value_name = "ID", requires = "project")]
     pub(super) npc: Option<String>,
+    /// Also bake the NPC's body (every layer's rotation of each humanoid bone, per frame).
+    #[arg(long, requires = "npc")]
+    pub(super) body: bool,
     /// Frames per second of the bake.
     #[arg(long, default_value_t = 60.0)]
     pub(super) fps: f64,
@@ -87,12 +92,62 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let mut report = BakeReport::new(&bake, &cue.track, &settings.table, &options);
     report.audio = audio.as_ref().map(|p| p.display().to_string());
     report.npc = npc.map(|n| n.id.clone());
+    if let (true, Some(project), Some(npc), Some(path)) = (args.body, &project, npc, &args.project)
+    {
+        report.body = Some(bake_body_of(
+            project,
+            path,
+            npc,
+            &BodyBakeOptions {
+                fps: args.fps,
+                duration_ms: report.duration_ms,
+                talking_ms: cue.baked_ms() - npc_core::TAIL_MS,
+                seed,
+            },
+        )?);
+    }
     let json = serde_json::to_vec(&report).context("could not encode the bake as JSON")?;
     write_atomically(&args.out, &json)?;
     if args.plot {
         print_chart(&bake, &cue, &settings, &report, args);
     }
     Ok(())
+}
+
+/// The body of `npc` over the bake's frames, as the player builds it: its avatar, humanoid
+/// map, clips (own or retargeted) and body settings.
+fn bake_body_of(
+    project: &Project,
+    project_file: &Path,
+    npc: &Npc,
+    options: &BodyBakeOptions,
+) -> anyhow::Result<BodyBake> {
+    let path = Project::resolve(project_file, &npc.avatar.body);
+    let asset = Asset::load(&path).with_context(|| {
+        format!(
+            "--body: cannot load the body of {} ({})",
+            npc.id,
+            path.display()
+        )
+    })?;
+    let skeleton = Skeleton::of(&asset);
+    let map = HumanoidMap::with_overrides(&skeleton, &npc.avatar.bones);
+    let clip_file = npc
+        .avatar
+        .clips
+        .as_ref()
+        .map(|p| Project::resolve(project_file, p));
+    let clips = ClipLibrary::default()
+        .for_avatar(&asset, &map, clip_file.as_deref())
+        .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;
+    let settings = project.body_settings(&npc.id);
+    Ok(bake_body(
+        &skeleton,
+        &map,
+        clips.source(&asset.clips, settings),
+        settings,
+        options,
+    ))
 }
 
 fn find_npc<'a>(project: &'a Project, id: &str) -> anyhow::Result<&'a Npc> {

@@ -4,14 +4,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
 use glam::{Vec2, Vec3};
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig};
-use npc_core::body::{ClipRig, HumanoidBone, HumanoidMap};
+use npc_core::body::{AvatarClips, ClipLibrary, HumanoidBone, HumanoidMap};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use npc_core::body::Skeleton;
@@ -23,61 +22,6 @@ use npc_render::{MeshStoreBuilder, StoredAsset};
 pub struct Part {
     pub asset: Asset,
     pub stored: StoredAsset,
-}
-
-/// The rigs avatars play clips from, each loaded once.
-#[derive(Default)]
-struct ClipRigs {
-    built_in: Option<Arc<ClipRig>>,
-    files: HashMap<PathBuf, Arc<ClipRig>>,
-}
-
-impl ClipRigs {
-    /// The rig whose clips an avatar plays retargeted: the file it names, else (when its body
-    /// has no clip for idle, walk or talk) the built-in body's; `None` for its own clips.
-    fn for_avatar(
-        &mut self,
-        npc: &str,
-        file: &Option<PathBuf>,
-        body: &Asset,
-        map: &HumanoidMap,
-    ) -> anyhow::Result<AvatarClips> {
-        if file.is_none() && has_activity_clip(body) {
-            return Ok(AvatarClips::Own);
-        }
-        if map.joint(HumanoidBone::Hips).is_none() {
-            tracing::warn!(
-                "{npc}: the body has no humanoid hips, so no clips can play on it; it keeps its idle life"
-            );
-            return Ok(AvatarClips::Own);
-        }
-        Ok(match file {
-            Some(path) => {
-                if let Some(rig) = self.files.get(path) {
-                    AvatarClips::File(Arc::clone(rig))
-                } else {
-                    let asset = load_asset(path, &format!("clips of {npc}"))?;
-                    let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
-                    self.files.insert(path.clone(), Arc::clone(&rig));
-                    AvatarClips::File(rig)
-                }
-            }
-            None => AvatarClips::BuiltIn(Arc::clone(
-                self.built_in
-                    .get_or_insert_with(|| Arc::new(npc_core::procedural::body::clip_rig())),
-            )),
-        })
-    }
-}
-
-/// Whether a file has a clip for idle, walk or talk (names containing them, any case).
-fn has_activity_clip(asset: &Asset) -> bool {
-    asset.clips.iter().any(|c| {
-        let name = c.name.to_lowercase();
-        npc_core::project::BODY_CLIPS
-            .iter()
-            .any(|activity| name.contains(activity))
-    })
 }
 
 /// An avatar: the body (skinned, with clips) and, when separate, an ARKit head attached to the
@@ -93,17 +37,6 @@ pub struct AvatarModel {
     pub humanoid: HumanoidMap,
     /// Where the body's clips come from.
     pub clips: AvatarClips,
-}
-
-/// Where an avatar's clips come from.
-#[derive(Debug, Clone)]
-pub enum AvatarClips {
-    /// Its own file's.
-    Own,
-    /// The built-in body's, retargeted (its file has none).
-    BuiltIn(Arc<ClipRig>),
-    /// The file the project names for it, retargeted.
-    File(Arc<ClipRig>),
 }
 
 impl AvatarModel {
@@ -334,7 +267,7 @@ impl WorldContent {
         let mut avatars: Vec<AvatarModel> = Vec::new();
         let mut by_files: HashMap<AvatarKey, usize> = HashMap::new();
         let mut npc_avatars = Vec::with_capacity(project.npcs.len());
-        let mut clip_rigs = ClipRigs::default();
+        let mut clip_library = ClipLibrary::default();
         for npc in &project.npcs {
             let key = (
                 resolve(&npc.avatar.body),
@@ -357,7 +290,15 @@ impl WorldContent {
                 tracing::warn!("{}: avatar bones: {problem}", npc.id);
             }
             let head_joint = humanoid.joint(HumanoidBone::Head);
-            let clips = clip_rigs.for_avatar(&npc.id, &key.3, &body.asset, &humanoid)?;
+            if humanoid.joint(HumanoidBone::Hips).is_none() {
+                tracing::warn!(
+                    "{}: the body has no humanoid hips, so no clips can play on it; it keeps its idle life",
+                    npc.id
+                );
+            }
+            let clips = clip_library
+                .for_avatar(&body.asset, &humanoid, key.3.as_deref())
+                .with_context(|| format!("cannot load the clips of {}", npc.id))?;
             let model = AvatarModel {
                 body,
                 head,

@@ -13,7 +13,7 @@ use glam::Vec3;
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
 
-pub use content::{AvatarClips, AvatarModel, Ground, WorldContent};
+pub use content::{AvatarModel, Ground, WorldContent};
 pub use npc::NpcActor;
 use npc_render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 

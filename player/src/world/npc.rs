@@ -5,9 +5,9 @@ use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
 use npc_core::anim::face::{FaceAnimator, FaceSettings};
 
-use super::content::{AvatarClips, AvatarModel, Ground};
+use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::{Activity, Body, BodySettings, ClipSource, LayerInput};
+use npc_core::body::{Activity, Body, BodySettings, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -15,10 +15,6 @@ pub const WALK_SPEED: f32 = 1.4;
 const ARRIVED_M: f32 = 0.05;
 /// How fast the body turns toward its heading (time constant, seconds).
 const TURN_TAU_S: f32 = 0.35;
-/// Idle phases are spread over this many steps of this many seconds (by seed), so NPCs do not
-/// breathe in step.
-const PHASE_STEPS: u64 = 997;
-const PHASE_STEP_S: f32 = 0.0137;
 /// Longest step an update takes (a stalled frame does not teleport anyone), seconds.
 const MAX_STEP_S: f32 = 0.25;
 /// Standing, the body turns toward what it attends to only past this angle; the head takes
@@ -76,8 +72,7 @@ impl NpcActor {
         seed: u64,
     ) -> Self {
         let body_asset = &avatar.body.asset;
-        // Spread the idle phases so NPCs do not breathe in step.
-        let phase = (seed % PHASE_STEPS) as f32 * PHASE_STEP_S;
+        let phase = Body::start_phase_s(seed);
         let weights = avatar
             .face_part()
             .asset
@@ -100,13 +95,7 @@ impl NpcActor {
             body: Body::new(
                 &avatar.skeleton,
                 &avatar.humanoid,
-                match &avatar.clips {
-                    AvatarClips::BuiltIn(rig) if body.built_in_clips => ClipSource::Retargeted(rig),
-                    AvatarClips::File(rig) => ClipSource::Retargeted(rig),
-                    AvatarClips::Own | AvatarClips::BuiltIn(_) => {
-                        ClipSource::Own(&body_asset.clips)
-                    }
-                },
+                avatar.clips.source(&body_asset.clips, body),
                 body,
                 seed,
                 phase,

@@ -68,6 +68,10 @@ impl ArmLayer {
 }
 
 impl BodyLayer for ArmLayer {
+    fn name(&self) -> &'static str {
+        "arms"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled {
             return;

@@ -81,6 +81,10 @@ impl BreathingLayer {
 }
 
 impl BodyLayer for BreathingLayer {
+    fn name(&self) -> &'static str {
+        "breathing"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled {
             return;

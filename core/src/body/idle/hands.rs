@@ -115,6 +115,10 @@ impl HandLayer {
 }
 
 impl BodyLayer for HandLayer {
+    fn name(&self) -> &'static str {
+        "hands"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled {
             return;

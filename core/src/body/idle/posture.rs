@@ -85,6 +85,10 @@ impl PostureLayer {
 }
 
 impl BodyLayer for PostureLayer {
+    fn name(&self) -> &'static str {
+        "posture"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled || input.clip_pose || self.arms.is_empty() {
             return;

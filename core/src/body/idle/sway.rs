@@ -85,6 +85,10 @@ impl SwayLayer {
 }
 
 impl BodyLayer for SwayLayer {
+    fn name(&self) -> &'static str {
+        "sway"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled {
             return;

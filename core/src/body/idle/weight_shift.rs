@@ -135,6 +135,10 @@ impl WeightShiftLayer {
 }
 
 impl BodyLayer for WeightShiftLayer {
+    fn name(&self) -> &'static str {
+        "weight_shift"
+    }
+
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         let w = self.weight(input.time_s);
         if !self.settings.enabled || w.abs() < 1e-4 || self.legs.len() < 2 {

@@ -1,0 +1,127 @@
+//! A body baked over a line: the same layer stack the player runs, stepped at a fixed frame
+//! rate with flat ground and nothing to attend to, talking while the line lasts, recording
+//! after each layer every humanoid bone's rotation away from its rest pose. What
+//! `npc-player bake --body` writes and the studio plots.
+
+use glam::Quat;
+use serde::Serialize;
+
+use super::clips::ClipSource;
+use super::humanoid::HumanoidMap;
+use super::layer::{Activity, Body, LayerInput};
+use super::settings::BodySettings;
+use super::skeleton::Skeleton;
+
+/// What to bake.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyBakeOptions {
+    /// Frames per second; frame `i` is at `i * 1000 / fps` ms.
+    pub fps: f64,
+    pub duration_ms: f64,
+    /// The body talks until then (the line's length), and idles after.
+    pub talking_ms: f64,
+    /// Seeds idle life (the player uses the NPC's face seed).
+    pub seed: u64,
+}
+
+/// Every frame's per-layer rotations.
+#[derive(Clone, Debug, Serialize)]
+pub struct BodyBake {
+    pub fps: f64,
+    /// The layers in stack order, `clips` first.
+    pub layers: Vec<&'static str>,
+    /// The humanoid bones recorded (VRM 1.0 names), in the order of each frame's rotations.
+    pub bones: Vec<&'static str>,
+    pub times_ms: Vec<f64>,
+    /// `rotations[frame][layer][bone]`: the bone's avatar-space rotation away from its rest
+    /// pose after that layer, as a quaternion (x, y, z, w).
+    pub rotations: Vec<Vec<Vec<[f32; 4]>>>,
+}
+
+impl BodyBake {
+    /// How far `bone` is turned from rest after `layer` in every frame, degrees.
+    #[must_use]
+    pub fn angles_deg(&self, layer: &str, bone: &str) -> Option<Vec<f32>> {
+        let l = self.layers.iter().position(|n| *n == layer)?;
+        let b = self.bones.iter().position(|n| *n == bone)?;
+        Some(
+            self.rotations
+                .iter()
+                .map(|frame| {
+                    let [_, _, _, w] = frame[l][b];
+                    2.0 * w.abs().clamp(0.0, 1.0).acos().to_degrees()
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Bakes the body of a rig (`skeleton`, `map`) playing `clips` by `settings`.
+#[must_use]
+pub fn bake_body(
+    skeleton: &Skeleton,
+    map: &HumanoidMap,
+    clips: ClipSource<'_>,
+    settings: &BodySettings,
+    options: &BodyBakeOptions,
+) -> BodyBake {
+    let seed = options.seed;
+    let mut body = Body::new(
+        skeleton,
+        map,
+        clips,
+        settings,
+        seed,
+        Body::start_phase_s(seed),
+    );
+    let fps = if options.fps.is_finite() && options.fps > 0.0 {
+        options.fps
+    } else {
+        60.0
+    };
+    let frames = (options.duration_ms.max(0.0) * fps / 1000.0).floor() as usize + 1;
+    let rest: Vec<Quat> = {
+        let mut r = Vec::new();
+        skeleton.world_rotations_into(&skeleton.rest, &mut r);
+        r
+    };
+    let bones: Vec<_> = map.bones().to_vec();
+    let ground = |_: glam::Vec3| 0.0;
+    let mut times_ms = Vec::with_capacity(frames);
+    let mut rotations = Vec::with_capacity(frames);
+    let mut world = Vec::new();
+    for i in 0..frames {
+        let t_ms = i as f64 * 1000.0 / fps;
+        let input = LayerInput {
+            dt_s: if i == 0 { 0.0 } else { (1.0 / fps) as f32 },
+            time_s: 0.0,
+            clip_pose: false,
+            activity: if t_ms < options.talking_ms {
+                Activity::Talk
+            } else {
+                Activity::Idle
+            },
+            attention: None,
+            ground: Some(&ground),
+        };
+        let mut layers = Vec::new();
+        body.update_traced(skeleton, &input, &mut |_, locals| {
+            skeleton.world_rotations_into(locals, &mut world);
+            layers.push(
+                bones
+                    .iter()
+                    .map(|&(_, j)| (world[j] * rest[j].inverse()).normalize().to_array())
+                    .collect(),
+            );
+        });
+        times_ms.push(t_ms);
+        rotations.push(layers);
+    }
+    BodyBake {
+        fps,
+        layers: body.layer_names(),
+        bones: bones.iter().map(|(b, _)| b.name()).collect(),
+        times_ms,
+        rotations,
+    }
+}
