@@ -9,7 +9,7 @@ use npc_core::project::Project;
 
 use crate::command::Command;
 use crate::file_dialog::FileAsk;
-use crate::panels::{gaze, menu, pose, scene, timeline, visemes};
+use crate::panels::{body, gaze, menu, pose, scene, timeline, visemes};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio};
@@ -25,6 +25,7 @@ pub enum Tab {
     Pose,
     Visemes,
     Gaze,
+    Body,
     Scene,
 }
 
@@ -395,6 +396,7 @@ impl eframe::App for StudioApp {
                     ui.selectable_value(&mut self.tab, Tab::Pose, "Pose");
                     ui.selectable_value(&mut self.tab, Tab::Visemes, "Visemes");
                     ui.selectable_value(&mut self.tab, Tab::Gaze, "Gaze");
+                    ui.selectable_value(&mut self.tab, Tab::Body, "Body");
                     ui.selectable_value(&mut self.tab, Tab::Scene, "Scene");
                 });
                 ui.separator();
@@ -413,6 +415,16 @@ impl eframe::App for StudioApp {
                         &doc.project.face.gaze,
                         &doc.project.face.blink,
                         &self.studio.timeline,
+                        &mut out,
+                    ),
+                    Tab::Body => body::panel(
+                        ui,
+                        doc.project
+                            .npcs
+                            .first()
+                            .map_or(&doc.project.body, |n| doc.project.body_settings(&n.id)),
+                        &self.studio.body,
+                        self.studio.timeline.playhead_ms,
                         &mut out,
                     ),
                     Tab::Scene => scene::panel(ui, &doc.project, &mut out),

@@ -8,6 +8,7 @@ use npc_core::VisemeId;
 use npc_core::anim::blink::BlinkSettings;
 use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
+use npc_core::body::{BodySettings, HumanoidBone};
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
 
 /// A request from the interface.
@@ -29,6 +30,7 @@ pub enum Command {
     /// Copies the pose editor's pose into a viseme.
     PoseToViseme(VisemeId),
     SetGaze(GazeSettings),
+    SetBody(BodySettings),
     SetBlink(BlinkSettings),
     SetLipSync(LipSyncSettings),
     SetScene(SceneSettings),
@@ -44,6 +46,10 @@ pub enum Command {
         shown: bool,
     },
     SetPreviewSpeaking(bool),
+    SetBodyPlotBone {
+        bone: HumanoidBone,
+        shown: bool,
+    },
     // The timeline.
     SetLineText(String),
     SpeakLine,
@@ -76,6 +82,7 @@ impl Command {
                 | Self::ResetViseme(_)
                 | Self::PoseToViseme(_)
                 | Self::SetGaze(_)
+                | Self::SetBody(_)
                 | Self::SetBlink(_)
                 | Self::SetLipSync(_)
                 | Self::SetScene(_)

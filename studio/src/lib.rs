@@ -7,6 +7,7 @@
 //! emit [`command::Command`]s, applied in one place that also keeps undo history.
 
 pub mod app;
+pub mod body_preview;
 pub mod command;
 pub mod document;
 pub mod file_dialog;

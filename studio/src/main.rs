@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use npc_core::project::Project;
-use npc_studio::app::StudioApp;
+use npc_studio::app::{StudioApp, Tab};
 use npc_studio::recent::RecentStore;
 use npc_studio::state::Studio;
 
@@ -24,9 +24,34 @@ struct Args {
     /// Speak this line onto the timeline at start (offline speech).
     #[arg(long, value_name = "TEXT")]
     speak: Option<String>,
+    /// The tab shown at start.
+    #[arg(long, value_enum, default_value = "pose")]
+    tab: StartTab,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1440x900", value_parser = npc_player::parse_size)]
     size: (u32, u32),
+}
+
+/// The left panel's tab at start.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum StartTab {
+    Pose,
+    Visemes,
+    Gaze,
+    Body,
+    Scene,
+}
+
+impl From<StartTab> for Tab {
+    fn from(t: StartTab) -> Self {
+        match t {
+            StartTab::Pose => Self::Pose,
+            StartTab::Visemes => Self::Visemes,
+            StartTab::Gaze => Self::Gaze,
+            StartTab::Body => Self::Body,
+            StartTab::Scene => Self::Scene,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -56,11 +81,13 @@ fn main() -> ExitCode {
         ..eframe::NativeOptions::default()
     };
     let screenshot = args.screenshot.clone();
+    let tab = Tab::from(args.tab);
     let result = eframe::run_native(
         "Living NPC Studio",
         options,
         Box::new(move |_cc| {
             let mut app = StudioApp::new(studio, screenshot.clone());
+            app.tab = tab;
             if screenshot.is_some() {
                 // A picture for the docs: no dialogs, and no changes to the user's files.
                 app = app.with_typed_paths();

@@ -8,6 +8,7 @@ use npc_core::project::{Gender, Project, Voice};
 use npc_core::speech::{LineSource, LineSourceError};
 use npc_core::{Pose, VisemeId, VisemeTable};
 
+use crate::body_preview::BodyPreview;
 use crate::command::Command;
 use crate::document::{Document, History};
 use crate::timeline::{FPS, Timeline};
@@ -64,6 +65,7 @@ pub struct Studio {
     pub selected_viseme: Option<VisemeId>,
     pub view: ViewSource,
     pub timeline: Timeline,
+    pub body: BodyPreview,
     pub status: Option<Status>,
     pub recent: Vec<PathBuf>,
     pub effects: Vec<Effect>,
@@ -82,6 +84,7 @@ impl Studio {
             selected_viseme: None,
             view: ViewSource::Pose,
             timeline: Timeline::default(),
+            body: BodyPreview::default(),
             status: None,
             recent: Vec::new(),
             effects: vec![Effect::LoadHead(None)],
@@ -89,6 +92,7 @@ impl Studio {
         if let Some(p) = studio.path.clone() {
             studio.remember(&p);
         }
+        studio.rebake();
         studio
     }
 
@@ -173,6 +177,28 @@ impl Studio {
     }
 
     /// Applies one command.
+    /// Bakes the line and the body again (after an edit).
+    fn rebake(&mut self) {
+        self.timeline.rebake(&self.doc.project);
+        self.rebake_body();
+    }
+
+    /// Bakes the body again over the timeline's line (or idle when there is none).
+    fn rebake_body(&mut self) {
+        let talking_ms = self
+            .timeline
+            .source
+            .as_ref()
+            .map_or(0.0, |s| s.cue.baked_ms() - npc_core::TAIL_MS);
+        self.body.rebake(
+            &self.doc.project,
+            self.path.as_deref(),
+            self.timeline.duration_ms(),
+            talking_ms,
+            self.timeline.seed,
+        );
+    }
+
     pub fn apply(&mut self, command: Command) {
         if command.is_edit() {
             let key = edit_key(&command);
@@ -181,7 +207,7 @@ impl Studio {
             }
             self.last_edit = Some(key);
             self.edit(command);
-            self.timeline.rebake(&self.doc.project);
+            self.rebake();
             return;
         }
         self.last_edit = None;
@@ -189,13 +215,13 @@ impl Studio {
             Command::Undo => {
                 if let Some(d) = self.history.undo(&self.doc) {
                     self.doc = d;
-                    self.timeline.rebake(&self.doc.project);
+                    self.rebake();
                 }
             }
             Command::Redo => {
                 if let Some(d) = self.history.redo(&self.doc) {
                     self.doc = d;
-                    self.timeline.rebake(&self.doc.project);
+                    self.rebake();
                 }
             }
             Command::SelectViseme(v) => {
@@ -213,9 +239,16 @@ impl Studio {
                     t.push(target);
                 }
             }
+            Command::SetBodyPlotBone { bone, shown } => {
+                let bones = &mut self.body.plot_bones;
+                bones.retain(|&b| b != bone);
+                if shown {
+                    bones.push(bone);
+                }
+            }
             Command::SetPreviewSpeaking(speaking) => {
                 self.timeline.speaking = speaking;
-                self.timeline.rebake(&self.doc.project);
+                self.rebake();
             }
             Command::SetLineText(text) => self.timeline.text = text,
             Command::SpeakLine => {
@@ -233,6 +266,7 @@ impl Studio {
                     Ok(line) => {
                         self.timeline
                             .set_source("text".to_owned(), line, &self.doc.project);
+                        self.rebake_body();
                         self.view = ViewSource::Timeline;
                     }
                     Err(e) => self.fail(format!("cannot speak the line: {e:#}")),
@@ -310,6 +344,7 @@ impl Studio {
         match line {
             Ok(line) => {
                 self.timeline.set_source(label, line, &self.doc.project);
+                self.rebake_body();
                 self.view = ViewSource::Timeline;
             }
             Err(e) => self.fail(format!("{e:#}")),
@@ -368,6 +403,11 @@ impl Studio {
                 self.view = ViewSource::Viseme;
             }
             Command::SetGaze(g) => project.face.gaze = g,
+            // The first NPC's own settings when it has them (its body is the one shown).
+            Command::SetBody(b) => match project.npcs.first_mut().and_then(|n| n.body.as_mut()) {
+                Some(own) => *own = b,
+                None => project.body = b,
+            },
             Command::SetBlink(b) => project.face.blink = b,
             Command::SetLipSync(l) => project.face.lipsync = l,
             Command::SetScene(s) => project.scene = s,
@@ -379,6 +419,7 @@ impl Studio {
             | Command::Redo
             | Command::SelectViseme(_)
             | Command::SetPlotTarget { .. }
+            | Command::SetBodyPlotBone { .. }
             | Command::SetPreviewSpeaking(_)
             | Command::SetLineText(_)
             | Command::SpeakLine
@@ -413,6 +454,7 @@ fn edit_key(command: &Command) -> String {
         Command::SetBlink(_) => "blink".to_owned(),
         Command::SetLipSync(_) => "lipsync".to_owned(),
         Command::SetScene(_) => "scene".to_owned(),
+        Command::SetBody(_) => "body".to_owned(),
         other => format!("{other:?}"),
     }
 }
@@ -467,5 +509,26 @@ mod tests {
         s.apply(Command::Open(bad));
         assert!(s.status.as_ref().is_some_and(|st| st.error));
         assert!((s.doc.pose.get(ArkitTarget::JawOpen) - 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_body_setting_rebakes_the_body_and_undoes() {
+        let mut s = Studio::new(npc_core::project::demo_project(), None);
+        let angles = |s: &Studio| {
+            s.body
+                .bake
+                .as_ref()
+                .and_then(|b| b.angles_deg("breathing", "upperChest"))
+                .unwrap_or_default()
+        };
+        let before = angles(&s);
+        assert!(!before.is_empty(), "the body is baked from the start");
+        let mut body = s.doc.project.body.clone();
+        body.breathing.rate_per_min = 28.0;
+        s.apply(Command::SetBody(body));
+        assert_eq!(s.doc.project.body.breathing.rate_per_min, 28.0);
+        assert_ne!(angles(&s), before, "the bake follows the setting");
+        s.apply(Command::Undo);
+        assert_eq!(angles(&s), before);
     }
 }

@@ -221,6 +221,10 @@ fn snapshots_of_the_main_panels() {
     h.state_mut().tab = Tab::Gaze;
     h.run_steps(3);
     snapshot_panels(&mut h, "timeline_and_gaze");
+    // The body over the same recording: the layers' settings and the bones' angles per layer.
+    h.state_mut().tab = Tab::Body;
+    h.run_steps(3);
+    snapshot_panels(&mut h, "body_panel");
 }
 
 fn mean_rgb(image: &RgbaImage, x0: f32, y0: f32, x1: f32, y1: f32) -> [f64; 3] {

@@ -1,6 +1,7 @@
 //! The studio's panels. Each reads the state and returns the commands its widgets asked for;
 //! none changes the state itself.
 
+pub mod body;
 pub mod gaze;
 pub mod menu;
 pub mod pose;
