@@ -6,10 +6,16 @@ set -euo pipefail
 # System packages the build and the tests use. One list, extended as features need more.
 NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
   mesa-vulkan-drivers libvulkan1 libasound2-dev)
+# What only the tests need besides: node and npm for the glTF validator.
+NPC_TEST_APT_PACKAGES=(nodejs npm)
 
+# The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
+NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
+
+# npc_setup [EXTRA_PACKAGE...]: installs the missing system packages (and the extra ones).
 npc_setup() {
   local missing=()
-  for pkg in "${NPC_APT_PACKAGES[@]}"; do
+  for pkg in "${NPC_APT_PACKAGES[@]}" "$@"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if ((${#missing[@]})); then
@@ -33,4 +39,20 @@ npc_setup() {
     echo "  https://rustup.rs, then open a new shell and run this command again." >&2
     return 1
   fi
+}
+
+# Installs the glTF validator into a cache folder (once) and exports NPC_GLTF_VALIDATOR.
+npc_gltf_validator() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/gltf-validator"
+  local package="$cache/node_modules/gltf-validator"
+  if ! grep -q "\"version\": \"$NPC_GLTF_VALIDATOR_VERSION\"" "$package/package.json" 2>/dev/null; then
+    echo "setup: installing gltf-validator $NPC_GLTF_VALIDATOR_VERSION into $cache" >&2
+    mkdir -p "$cache"
+    if ! npm install --prefix "$cache" --no-audit --no-fund --silent \
+      "gltf-validator@$NPC_GLTF_VALIDATOR_VERSION" >&2; then
+      echo "setup: could not install gltf-validator from the npm registry" >&2
+      return 1
+    fi
+  fi
+  export NPC_GLTF_VALIDATOR="$package"
 }

@@ -109,18 +109,22 @@ impl GlbWriter {
         if moving.len() * 2 > data.len() {
             return self.vec3s(data, bounds);
         }
-        let index_bytes: Vec<u8> = moving.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let values: Vec<u8> = moving
-            .iter()
-            .flat_map(|&i| data[i as usize])
-            .flat_map(f32::to_le_bytes)
-            .collect();
-        let indices_view = self.view(&index_bytes, None);
-        let values_view = self.view(&values, None);
-        let mut accessor = json!({"componentType": FLOAT, "count": data.len(), "type": "VEC3",
-            "sparse": {"count": moving.len(),
+        let mut accessor = json!({"componentType": FLOAT, "count": data.len(), "type": "VEC3"});
+        // An accessor without a buffer view is all zeros: a target that moves nothing needs
+        // no bytes (and glTF allows no empty buffer view, nor a sparse count of 0).
+        if !moving.is_empty() {
+            let index_bytes: Vec<u8> = moving.iter().flat_map(|i| i.to_le_bytes()).collect();
+            let values: Vec<u8> = moving
+                .iter()
+                .flat_map(|&i| data[i as usize])
+                .flat_map(f32::to_le_bytes)
+                .collect();
+            let indices_view = self.view(&index_bytes, None);
+            let values_view = self.view(&values, None);
+            accessor["sparse"] = json!({"count": moving.len(),
                 "indices": {"bufferView": indices_view, "componentType": UNSIGNED_INT},
-                "values": {"bufferView": values_view}}});
+                "values": {"bufferView": values_view}});
+        }
         if bounds {
             let mut min = [0.0_f32; 3];
             let mut max = [0.0_f32; 3];
@@ -132,10 +136,6 @@ impl GlbWriter {
             }
             accessor["min"] = json!(min);
             accessor["max"] = json!(max);
-        }
-        if moving.is_empty() {
-            // glTF requires sparse.count >= 1; an all-zero target is just zeros.
-            accessor.as_object_mut().map(|a| a.remove("sparse"));
         }
         self.accessor(accessor)
     }
