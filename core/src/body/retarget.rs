@@ -208,3 +208,82 @@ impl Retarget {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::procedural::body::clip_rig;
+
+    /// The avatar-space positions of `bones` under `locals`.
+    fn positions(skeleton: &Skeleton, map: &HumanoidMap, locals: &[Transform]) -> Vec<Vec3> {
+        let world = skeleton.world(locals);
+        map.bones()
+            .iter()
+            .map(|&(_, j)| world[j].w_axis.truncate())
+            .collect()
+    }
+
+    /// The built-in rig posed by its walk clip a third of the way through.
+    fn walking(rig: &ClipRig) -> Vec<Transform> {
+        let mut locals = rig.skeleton.rest.clone();
+        let mut weights = vec![Vec::new(); locals.len()];
+        let walk = rig.clips.iter().find(|c| c.name == "walk").unwrap();
+        walk.sample(0.33, true, &mut locals, &mut weights);
+        locals
+    }
+
+    #[test]
+    fn a_rig_retargeted_onto_itself_takes_the_same_pose() {
+        let rig = clip_rig();
+        let source = walking(&rig);
+        let mut retarget = Retarget::new(&rig, &rig.skeleton, &rig.map);
+        assert!((retarget.scale - 1.0).abs() < 1e-6);
+        let mut locals = rig.skeleton.rest.clone();
+        retarget.apply(&rig.skeleton, &source, &rig.skeleton, &mut locals);
+        let (want, got) = (
+            positions(&rig.skeleton, &rig.map, &source),
+            positions(&rig.skeleton, &rig.map, &locals),
+        );
+        for (w, g) in want.iter().zip(&got) {
+            assert!(w.distance(*g) < 1e-4, "{w} vs {g}");
+        }
+    }
+
+    #[test]
+    fn a_t_pose_rig_points_its_limbs_where_the_arms_down_source_does() {
+        let rig = clip_rig();
+        // The same rig with its arms raised to a T at rest (a quarter turn at the shoulders).
+        let mut rest = rig.skeleton.rest.clone();
+        for (side, sign) in [(0, 1.0_f32), (1, -1.0)] {
+            let upper = rig.map.joint(ARMS[side][1]).unwrap();
+            rest[upper].rotation =
+                Quat::from_rotation_z(sign * std::f32::consts::FRAC_PI_2) * rest[upper].rotation;
+        }
+        let t_pose = Skeleton::new(
+            rig.skeleton.parents.clone(),
+            rig.skeleton.names.clone(),
+            rest,
+        );
+        let t_map = HumanoidMap::of(&t_pose);
+        assert_eq!(t_map.rest, crate::body::RestPose::T);
+        let source = walking(&rig);
+        let mut retarget = Retarget::new(&rig, &t_pose, &t_map);
+        let mut locals = t_pose.rest.clone();
+        retarget.apply(&rig.skeleton, &source, &t_pose, &mut locals);
+        let direction = |skeleton: &Skeleton, map: &HumanoidMap, locals: &[Transform], a, b| {
+            let world = skeleton.world(locals);
+            let at = |bone| world[map.joint(bone).unwrap()].w_axis.truncate();
+            (at(b) - at(a)).normalize()
+        };
+        for side in 0..2 {
+            let [_, upper, lower, hand] = ARMS[side];
+            for (a, b) in [(upper, lower), (lower, hand)] {
+                let want = direction(&rig.skeleton, &rig.map, &source, a, b);
+                let got = direction(&t_pose, &t_map, &locals, a, b);
+                assert!(want.dot(got) > 0.9999, "{a:?}: {want} vs {got}");
+            }
+        }
+    }
+}
