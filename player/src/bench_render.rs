@@ -67,6 +67,8 @@ pub struct BenchReport {
     pub npcs: usize,
     pub frames: u32,
     pub cpu_ms: Spread,
+    /// The part of the CPU time spent animating (bodies, faces, palettes, morph weights).
+    pub animate_ms: Spread,
     pub gpu_ms: Option<Spread>,
     /// Median GPU ms of the deform, shadow and main passes.
     pub passes_ms: Option<[f64; 3]>,
@@ -121,15 +123,18 @@ fn animate(
     t_ms: f64,
     list: &mut npc_render::DrawList,
     recorder: Option<&mut Recorder>,
+    animate_ms: &mut f64,
 ) -> anyhow::Result<npc_render::FrameView> {
     let Shot {
         options,
         camera,
         line_ms,
     } = *shot;
+    let start = Instant::now();
     world.update(DT, camera.position, &|i| {
         (t_ms + i as f64 * 377.0) % line_ms
     });
+    *animate_ms = start.elapsed().as_secs_f64() * 1000.0;
     if let Some(recorder) = recorder {
         recorder.record(world, t_ms)?;
     }
@@ -193,6 +198,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let dt = DT;
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);
+    let mut animating = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
     let mut passes: [Vec<f64>; 3] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
@@ -207,6 +213,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
+        let mut animate_ms = 0.0;
         let view = animate(
             &mut world,
             &headless,
@@ -214,6 +221,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             t_ms,
             &mut list,
             recorder.as_mut(),
+            &mut animate_ms,
         )?;
         let cpu_start = Instant::now();
         let gpu_ms = headless.submit(&list, &view);
@@ -236,6 +244,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                     submit_ms.as_secs_f64() * 1000.0
                 };
             cpu.push(cpu_ms);
+            animating.push(animate_ms);
             if let Some(g) = gpu_ms {
                 gpu.push(g.total);
                 passes[0].push(g.deform);
@@ -260,6 +269,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             t_ms,
             &mut list,
             recorder.as_mut(),
+            &mut 0.0,
         )?;
         in_flight.push_back(headless.submit_untimed(&list, &view));
         if in_flight.len() > 2
@@ -292,6 +302,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         npcs: options.npcs,
         frames: options.frames,
         cpu_ms: spread(&mut cpu).context("no frames measured")?,
+        animate_ms: spread(&mut animating).context("no frames measured")?,
         gpu_ms: spread(&mut gpu),
         passes_ms: {
             let [mut d, mut s, mut m] = passes;
@@ -321,7 +332,8 @@ impl BenchReport {
             None => "gpu: no timestamps on this adapter".to_owned(),
         };
         format!(
-            "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms; {gpu}; frame median \
+            "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
+             ms); {gpu}; frame median \
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight); {} \
              objects, {} active morph entries",
             self.adapter,
@@ -329,6 +341,7 @@ impl BenchReport {
             self.frames,
             self.cpu_ms.median,
             self.cpu_ms.p95,
+            self.animate_ms.median,
             self.frame_ms.median,
             self.frame_ms.p95,
             self.sustained_ms,
