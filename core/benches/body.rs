@@ -28,6 +28,7 @@ fn bench_body(c: &mut Criterion, name: &str, asset: &Asset, clips: ClipSource<'_
                 dt_s: 1.0 / 60.0,
                 time_s: 0.0,
                 clip_pose: false,
+                inhale: false,
                 activity: Activity::Idle,
                 attention: Some(attention),
                 ground: Some(&ground),

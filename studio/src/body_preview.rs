@@ -58,13 +58,16 @@ impl Default for BodyPreview {
 
 impl BodyPreview {
     /// Bakes the body of the project's first NPC (`project_file` resolves its paths) for
-    /// `duration_ms`, talking for `talking_ms`, seeded with `seed`.
+    /// `duration_ms`, talking for `talking_ms` with a breath before each of the phrases at
+    /// `phrase_starts_ms`, seeded with `seed`.
+    #[allow(clippy::too_many_arguments)]
     pub fn rebake(
         &mut self,
         project: &Project,
         project_file: Option<&Path>,
         duration_ms: f64,
         talking_ms: f64,
+        phrase_starts_ms: Vec<f64>,
         seed: u64,
     ) {
         let npc = project.npcs.first();
@@ -97,6 +100,7 @@ impl BodyPreview {
                 duration_ms,
                 talking_ms,
                 seed,
+                phrase_starts_ms,
             },
         ));
     }

@@ -185,16 +185,14 @@ impl Studio {
 
     /// Bakes the body again over the timeline's line (or idle when there is none).
     fn rebake_body(&mut self) {
-        let talking_ms = self
-            .timeline
-            .source
-            .as_ref()
-            .map_or(0.0, |s| s.cue.baked_ms() - npc_core::TAIL_MS);
+        let cue = self.timeline.source.as_ref().map(|s| &s.cue);
         self.body.rebake(
             &self.doc.project,
             self.path.as_deref(),
             self.timeline.duration_ms(),
-            talking_ms,
+            cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
+            cue.map(npc_core::LineCue::phrase_starts_ms)
+                .unwrap_or_default(),
             self.timeline.seed,
         );
     }

@@ -6,10 +6,14 @@
 
 use crate::anim::lipsync::{Loudness, TrackError, VisemeTrack};
 use crate::speech::Utterance;
+use crate::viseme::VisemeId;
 
 /// Silence after the last viseme (or the end of the audio) in which the mouth settles, ms.
 /// A bake covers it; the studio's timeline shows it.
 pub const TAIL_MS: f64 = 500.0;
+
+/// A silence at least this long between visemes ends a phrase, ms (the speaker may breathe).
+pub const PHRASE_PAUSE_MS: f64 = 180.0;
 
 /// One line as a face performs it: the viseme track on the line's audio clock and, when the
 /// line has audio, its loudness (the jaw follows it).
@@ -55,6 +59,27 @@ impl LineCue {
             loudness: None,
             audio_ms: None,
         }
+    }
+
+    /// Where each phrase of the line starts, ms: its first sound, and every sound after a
+    /// silence of at least [`PHRASE_PAUSE_MS`]. Bodies take a quick breath before each.
+    #[must_use]
+    pub fn phrase_starts_ms(&self) -> Vec<f64> {
+        let events = self.track.events();
+        let mut starts = Vec::new();
+        let mut silent_since: Option<f64> = Some(f64::NEG_INFINITY);
+        for e in events {
+            if e.id == VisemeId::SILENCE {
+                silent_since.get_or_insert(e.offset_ms);
+            } else {
+                if let Some(since) = silent_since.take()
+                    && (starts.is_empty() || e.offset_ms - since >= PHRASE_PAUSE_MS)
+                {
+                    starts.push(e.offset_ms);
+                }
+            }
+        }
+        starts
     }
 
     /// How long a bake of this line runs by default: the audio or the last viseme, whichever
@@ -117,5 +142,26 @@ mod tests {
         assert_eq!(recorded.audio_ms, Some(1000.0));
         assert_eq!(recorded.baked_ms(), 1000.0 + TAIL_MS);
         assert!(recorded.loudness.is_some());
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn phrases_start_at_the_first_sound_and_after_each_long_silence() {
+        let e = |id: u32, offset_ms: f64| VisemeEvent::new(VisemeId::new(id).unwrap(), offset_ms);
+        let track = VisemeTrack::from_events(vec![
+            e(0, 0.0),
+            e(21, 120.0),
+            e(2, 200.0),
+            e(0, 400.0),
+            e(6, 500.0),
+            e(0, 700.0),
+            e(0, 750.0),
+            e(11, 950.0),
+            e(0, 1100.0),
+        ])
+        .unwrap();
+        let cue = LineCue::from_track(track);
+        // The 100 ms gap at 400 is a breath too short to count; the 250 ms one at 700 is one.
+        assert_eq!(cue.phrase_starts_ms(), vec![120.0, 950.0]);
     }
 }

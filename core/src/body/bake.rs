@@ -8,12 +8,12 @@ use serde::Serialize;
 
 use super::clips::ClipSource;
 use super::humanoid::HumanoidMap;
-use super::layer::{Activity, Body, LayerInput};
+use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 
 /// What to bake.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BodyBakeOptions {
     /// Frames per second; frame `i` is at `i * 1000 / fps` ms.
     pub fps: f64,
@@ -22,6 +22,8 @@ pub struct BodyBakeOptions {
     pub talking_ms: f64,
     /// Seeds idle life (the player uses the NPC's face seed).
     pub seed: u64,
+    /// Where the line's phrases start, ms (`LineCue::phrase_starts_ms`): a breath before each.
+    pub phrase_starts_ms: Vec<f64>,
 }
 
 /// Every frame's per-layer rotations.
@@ -90,12 +92,14 @@ pub fn bake_body(
     let mut times_ms = Vec::with_capacity(frames);
     let mut rotations = Vec::with_capacity(frames);
     let mut world = Vec::new();
+    let mut inhales = Inhales::new(options.phrase_starts_ms.clone());
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
         let input = LayerInput {
             dt_s: if i == 0 { 0.0 } else { (1.0 / fps) as f32 },
             time_s: 0.0,
             clip_pose: false,
+            inhale: inhales.due(t_ms),
             activity: if t_ms < options.talking_ms {
                 Activity::Talk
             } else {

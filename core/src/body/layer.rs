@@ -33,6 +33,8 @@ pub struct LayerInput<'a> {
     /// Whether a clip poses the body this frame (set by [`Body::update`]); the posture layer
     /// stands in only for a body no clip poses.
     pub clip_pose: bool,
+    /// A phrase of the line being spoken begins shortly: take a quick breath.
+    pub inhale: bool,
     pub activity: Activity,
     /// Where the NPC attends to, in the avatar's own space (metres; +Z is its front).
     pub attention: Option<Vec3>,
@@ -47,6 +49,7 @@ impl std::fmt::Debug for LayerInput<'_> {
             .field("dt_s", &self.dt_s)
             .field("time_s", &self.time_s)
             .field("clip_pose", &self.clip_pose)
+            .field("inhale", &self.inhale)
             .field("activity", &self.activity)
             .field("attention", &self.attention)
             .field("ground", &self.ground.is_some())
@@ -59,6 +62,38 @@ pub trait BodyLayer: std::fmt::Debug + Send {
     /// The layer's name in bakes and plots (`breathing`).
     fn name(&self) -> &'static str;
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]);
+}
+
+/// How long before a phrase starts its breath is taken, ms.
+pub const INHALE_LEAD_MS: f64 = 300.0;
+
+/// The breaths of a line: when each phrase starts on the line's audio clock, and which have
+/// been taken. The player and `bake --body` both ask it, frame by frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inhales {
+    starts_ms: Vec<f64>,
+    next: usize,
+}
+
+impl Inhales {
+    /// The breaths before phrases starting at `starts_ms` (ascending).
+    #[must_use]
+    pub fn new(starts_ms: Vec<f64>) -> Self {
+        Self { starts_ms, next: 0 }
+    }
+
+    /// Whether a breath is due at `audio_ms` (each phrase's once, [`INHALE_LEAD_MS`] early).
+    pub fn due(&mut self, audio_ms: f64) -> bool {
+        let mut due = false;
+        while let Some(&start) = self.starts_ms.get(self.next) {
+            if audio_ms + INHALE_LEAD_MS < start {
+                break;
+            }
+            self.next += 1;
+            due = true;
+        }
+        due
+    }
 }
 
 /// Start phases are spread over this many steps of this many seconds (by seed).

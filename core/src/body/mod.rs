@@ -23,7 +23,7 @@ pub use clips::{AvatarClips, ClipLibrary, ClipSource, Clips, has_activity_clip};
 pub use foot_ik::FootIkLayer;
 pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
 pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
-pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, LayerInput};
+pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, INHALE_LEAD_MS, Inhales, LayerInput};
 pub use look_at::LookAtLayer;
 pub use retarget::{ClipRig, Retarget};
 pub use settings::{

@@ -277,8 +277,7 @@ mod tests {
             let at = |bone| world[map.joint(bone).unwrap()].w_axis.truncate();
             (at(b) - at(a)).normalize()
         };
-        for side in 0..2 {
-            let [_, upper, lower, hand] = ARMS[side];
+        for [_, upper, lower, hand] in ARMS {
             for (a, b) in [(upper, lower), (lower, hand)] {
                 let want = direction(&rig.skeleton, &rig.map, &source, a, b);
                 let got = direction(&t_pose, &t_map, &locals, a, b);

@@ -7,7 +7,7 @@ use npc_core::anim::face::{FaceAnimator, FaceSettings};
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::{Activity, Body, BodySettings, LayerInput};
+use npc_core::body::{Activity, Body, BodySettings, Inhales, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -48,6 +48,8 @@ pub struct NpcActor {
     pub line: Option<LineId>,
     /// The line's audio position at the last update, ms.
     pub audio_ms: f64,
+    /// The breaths before the phrases of the line being spoken.
+    inhales: Inhales,
     /// Per skin of the body: world joint matrices times inverse bind (avatar space).
     pub palettes: Vec<Vec<Mat4>>,
     /// World matrices of the body's nodes (avatar space).
@@ -104,6 +106,7 @@ impl NpcActor {
             seed,
             line: None,
             audio_ms: 0.0,
+            inhales: Inhales::default(),
             palettes: Vec::new(),
             node_world: Vec::new(),
             weights,
@@ -119,12 +122,14 @@ impl NpcActor {
     /// Starts speaking a line (its clock is the line's audio position).
     pub fn speak(&mut self, line: LineId, cue: &LineCue) {
         self.face.start_line(cue);
+        self.inhales = Inhales::new(cue.phrase_starts_ms());
         self.line = Some(line);
     }
 
     /// Stops speaking.
     pub fn stop(&mut self) {
         self.face.end_line();
+        self.inhales = Inhales::default();
         self.line = None;
     }
 
@@ -201,6 +206,7 @@ impl NpcActor {
             dt_s: dt,
             time_s: 0.0,
             clip_pose: false,
+            inhale: self.line.is_some() && self.inhales.due(audio_ms),
             activity,
             attention: attention.map(|a| model_inverse.transform_point3(a)),
             ground: Some(&ground_below),

@@ -5,7 +5,7 @@
 use glam::{Quat, Vec3};
 use rand::Rng;
 
-use super::rhythm::{BREATH_STREAM, stream};
+use super::rhythm::{BREATH_STREAM, smoothstep, stream};
 use crate::asset::Transform;
 use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap};
 use crate::body::layer::{BodyLayer, LayerInput};
@@ -15,6 +15,16 @@ use crate::body::space::rotate_world;
 
 /// Share of the chest's straightening the neck gives back, so the head stays level.
 const NECK_GIVES_BACK: f32 = 0.8;
+/// A breath taken before a phrase fills the lungs in this long, s.
+const SPEECH_INHALE_S: f64 = 0.35;
+/// Speaking, the lungs empty over this long after a breath, s (to a floor of
+/// [`SPEECH_EMPTY`]).
+const SPEECH_EXHALE_S: f64 = 4.0;
+const SPEECH_EMPTY: f32 = 0.15;
+/// After the last breath before a phrase, the rhythm of quiet breathing comes back from this
+/// long on, over [`BACK_TO_RHYTHM_S`], s.
+const SPEECH_HOLD_S: f64 = 5.0;
+const BACK_TO_RHYTHM_S: f64 = 1.5;
 
 /// The breathing layer.
 #[derive(Debug)]
@@ -31,6 +41,8 @@ pub struct BreathingLayer {
     front: Vec3,
     /// Where in its breath the body starts (0-1).
     phase: f64,
+    /// The last breath before a phrase: when it began and how full the lungs were then.
+    speech_breath: Option<(f64, f32)>,
 }
 
 impl BreathingLayer {
@@ -62,13 +74,32 @@ impl BreathingLayer {
             left: map.left(),
             front: map.front,
             phase: stream(seed, BREATH_STREAM).random_range(0.0..1.0),
+            speech_breath: None,
         }
     }
 
-    /// How full the lungs are at `t_s` (0 empty, 1 full): a smooth rise over the inhale and a
-    /// longer smooth fall over the exhale.
+    /// How full the lungs are at `t_s` (0 empty, 1 full): the quiet rhythm, or after a breath
+    /// before a phrase a quick fill and a long slow emptying while speaking, easing back to
+    /// the rhythm after.
     #[must_use]
     pub fn fullness(&self, t_s: f64) -> f32 {
+        let quiet = self.rhythm(t_s);
+        let Some((at, from)) = self.speech_breath else {
+            return quiet;
+        };
+        let since = (t_s - at).max(0.0);
+        let speaking = if since < SPEECH_INHALE_S {
+            from + (1.0 - from) * smoothstep((since / SPEECH_INHALE_S) as f32)
+        } else {
+            (1.0 - ((since - SPEECH_INHALE_S) / SPEECH_EXHALE_S) as f32).max(SPEECH_EMPTY)
+        };
+        let back = smoothstep(((since - SPEECH_HOLD_S) / BACK_TO_RHYTHM_S) as f32);
+        speaking + (quiet - speaking) * back
+    }
+
+    /// The quiet rhythm at `t_s`: a smooth rise over the inhale and a longer smooth fall over
+    /// the exhale.
+    fn rhythm(&self, t_s: f64) -> f32 {
         let rate = f64::from(self.settings.rate_per_min.clamp(1.0, 60.0)) / 60.0;
         let p = (t_s * rate + self.phase).rem_euclid(1.0) as f32;
         let inhale = self.settings.inhale_share.clamp(0.05, 0.95);
@@ -88,6 +119,10 @@ impl BodyLayer for BreathingLayer {
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         if !self.settings.enabled {
             return;
+        }
+        if input.inhale {
+            let now = self.fullness(input.time_s);
+            self.speech_breath = Some((input.time_s, now));
         }
         let b = self.fullness(input.time_s);
         if let Some((j, up)) = self.lift
@@ -122,5 +157,49 @@ impl BodyLayer for BreathingLayer {
                 Quat::from_axis_angle(self.front, lift * sign),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::layer::Activity;
+
+    fn step(layer: &mut BreathingLayer, skeleton: &Skeleton, t_s: f64, inhale: bool) {
+        let input = LayerInput {
+            dt_s: 1.0 / 30.0,
+            time_s: t_s,
+            clip_pose: true,
+            inhale,
+            activity: Activity::Talk,
+            attention: None,
+            ground: None,
+        };
+        let mut locals = skeleton.rest.clone();
+        layer.apply(skeleton, &input, &mut locals);
+    }
+
+    #[test]
+    fn a_phrase_start_fills_the_lungs_quickly_and_speech_empties_them_slowly() {
+        let rig = crate::procedural::body::clip_rig();
+        let settings = BreathingSettings::default();
+        let mut layer = BreathingLayer::new(&rig.skeleton, &rig.map, &settings, 3);
+        // Find a moment of quiet breathing with the lungs mostly empty.
+        let mut t = 0.0;
+        while layer.fullness(t) > 0.2 {
+            t += 1.0 / 30.0;
+        }
+        step(&mut layer, &rig.skeleton, t, true);
+        let full = layer.fullness(t + SPEECH_INHALE_S);
+        assert!(full > 0.99, "full {full} after the breath");
+        let later = layer.fullness(t + SPEECH_INHALE_S + 2.0);
+        assert!(
+            (later - 0.5).abs() < 0.01,
+            "half empty two seconds on: {later}"
+        );
+        // Long after the last phrase the quiet rhythm is back.
+        let quiet = BreathingLayer::new(&rig.skeleton, &rig.map, &settings, 3);
+        let far = t + SPEECH_HOLD_S + BACK_TO_RHYTHM_S + 1.0;
+        assert!((layer.fullness(far) - quiet.fullness(far)).abs() < 1e-6);
     }
 }
