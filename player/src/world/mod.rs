@@ -12,6 +12,7 @@ use anyhow::Context;
 use glam::Vec3;
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
+use rayon::prelude::*;
 
 pub use content::{AvatarModel, Ground, WorldContent};
 pub use npc::NpcActor;
@@ -185,29 +186,19 @@ impl World {
             };
             npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention);
         };
-        // NPCs animate independently: large crowds are split over the cores. The result does
-        // not depend on the split.
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(self.npcs.len() / NPCS_PER_THREAD)
-            .max(1);
-        if threads == 1 {
+        // NPCs animate independently: large crowds are split over the cores (a pool that
+        // lives for the process). The result does not depend on the split.
+        if self.npcs.len() < 2 * NPCS_PER_THREAD {
             for (i, npc) in self.npcs.iter_mut().enumerate() {
                 update(i, npc);
             }
             return;
         }
-        let chunk = self.npcs.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            for (c, npcs) in self.npcs.chunks_mut(chunk).enumerate() {
-                let update = &update;
-                scope.spawn(move || {
-                    for (k, npc) in npcs.iter_mut().enumerate() {
-                        update(c * chunk + k, npc);
-                    }
-                });
-            }
-        });
+        self.npcs
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(NPCS_PER_THREAD)
+            .for_each(|(i, npc)| update(i, npc));
     }
 
     /// The camera of a first look: eye height, a few metres from the group, facing it.
