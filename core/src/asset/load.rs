@@ -40,6 +40,8 @@ pub struct Asset {
     /// Each mesh placed in the scene once per group, with one world transform per instance.
     pub instances: Vec<InstanceGroup>,
     pub face_rig: FaceRig,
+    /// The humanoid table a VRM file declares: (VRM 1.0 bone name, node).
+    pub humanoid_table: Vec<(String, usize)>,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
     /// Things that did not stop the load but were left out or guessed.
@@ -77,6 +79,7 @@ impl Asset {
         let roots = scene_roots(root, &nodes);
         let instances = instance_groups(&nodes, &roots);
         let face_rig = FaceRig::from_meshes(&meshes);
+        let humanoid_table = super::vrm::humanoid_table(root, &mut warnings);
         Ok(Self {
             meshes,
             materials,
@@ -87,6 +90,7 @@ impl Asset {
             clips,
             instances,
             face_rig,
+            humanoid_table,
             extensions_used: root.extensions_used.clone(),
             extensions_required: root.extensions_required.clone(),
             warnings,

@@ -18,6 +18,7 @@ pub mod scene;
 pub mod skin;
 mod source;
 mod transform;
+mod vrm;
 pub mod writer;
 
 pub use accessor::Reader;

@@ -14,6 +14,8 @@ pub struct Skeleton {
     pub names: Vec<String>,
     /// Rest pose (the file's node transforms).
     pub rest: Vec<Transform>,
+    /// Humanoid bones the file declares (a VRM file's table): (VRM 1.0 bone name, node).
+    pub declared_bones: Vec<(String, usize)>,
     /// Every node after its parent.
     order: Vec<usize>,
 }
@@ -21,7 +23,7 @@ pub struct Skeleton {
 impl Skeleton {
     #[must_use]
     pub fn of(asset: &Asset) -> Self {
-        Self::new(
+        let mut skeleton = Self::new(
             asset.nodes.iter().map(|n| n.parent).collect(),
             asset
                 .nodes
@@ -29,7 +31,9 @@ impl Skeleton {
                 .map(|n| n.name.clone().unwrap_or_default())
                 .collect(),
             asset.nodes.iter().map(|n| n.transform).collect(),
-        )
+        );
+        skeleton.declared_bones.clone_from(&asset.humanoid_table);
+        skeleton
     }
 
     /// A skeleton of nodes with these parents, names and rest transforms.
@@ -54,6 +58,7 @@ impl Skeleton {
             parents,
             names,
             rest,
+            declared_bones: Vec::new(),
             order,
         }
     }

@@ -3,6 +3,7 @@
 //! head; shoulder, upper arm, lower arm, hand, fingers; upper leg, lower leg, foot, toes), the
 //! spine is the joints between the hips and the neck whatever they are called, and left and
 //! right are decided by where the bones are in the rest pose, facing where the feet point.
+//! A project's overrides come first, then the table a VRM file declares, then the names.
 
 use std::collections::BTreeMap;
 
@@ -99,6 +100,14 @@ impl HumanoidMap {
                 (_, None) => problems.push(format!(
                     "bone {bone_name}: the rig has no joint named `{joint_name}`"
                 )),
+            }
+        }
+        // Then the file's own table (a VRM file's), trusted as overrides are.
+        for (bone_name, joint) in &skeleton.declared_bones {
+            if let Some(bone) = HumanoidBone::from_name(bone_name)
+                && *joint < skeleton.len()
+            {
+                found.bones.entry(bone).or_insert(*joint);
             }
         }
         found.trunk();
