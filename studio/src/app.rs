@@ -228,7 +228,22 @@ impl StudioApp {
         };
         let ppp = ui.ctx().pixels_per_point();
         let pose = self.studio.view_pose();
-        let texture = view.draw(rs, &pose, (size.x * ppp) as u32, (size.y * ppp) as u32);
+        // On the Body tab the whole avatar stands as the body bake has it at the playhead,
+        // when the view shows the file the body was baked from.
+        let body = (self.tab == Tab::Body)
+            .then(|| {
+                self.studio
+                    .body
+                    .pose_for(&view.head().label, self.studio.timeline.playhead_ms)
+            })
+            .flatten();
+        let texture = view.draw(
+            rs,
+            &pose,
+            body,
+            (size.x * ppp) as u32,
+            (size.y * ppp) as u32,
+        );
         let image = egui::Image::new(egui::load::SizedTexture::new(texture, size))
             .sense(egui::Sense::click_and_drag());
         let response = ui.add(image);

@@ -105,6 +105,22 @@ impl BodyPreview {
         ));
     }
 
+    /// The body's node transforms at `t_ms`, when the view labelled `view_label` shows the
+    /// file the body was baked from (the same nodes).
+    #[must_use]
+    pub fn pose_for(&self, view_label: &str, t_ms: f64) -> Option<&[npc_core::asset::Transform]> {
+        let file = self.rig.as_ref()?.key.0.as_ref()?;
+        if file.display().to_string() != view_label {
+            return None;
+        }
+        let bake = self.bake.as_ref()?;
+        let i = bake
+            .times_ms
+            .partition_point(|&t| t <= t_ms)
+            .saturating_sub(1);
+        bake.poses.get(i).map(Vec::as_slice)
+    }
+
     /// The rig `key` names, or the built-in body with a note saying why.
     fn load(&mut self, key: RigKey) -> Rig {
         self.note = None;
@@ -146,5 +162,29 @@ impl BodyPreview {
             own_clips: rig.clips,
             clips: AvatarClips::Own,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn the_view_of_the_baked_file_gets_its_pose_at_the_playhead() {
+        let dir = tempfile::tempdir().unwrap();
+        npc_core::procedural::generate::generate(&dir.path().join("assets")).unwrap();
+        let project_file = dir.path().join("p.ron");
+        let project = npc_core::project::demo_project();
+        let mut preview = BodyPreview::default();
+        preview.rebake(&project, Some(&project_file), 3000.0, 2000.0, Vec::new(), 1);
+        assert!(preview.note.is_none(), "{:?}", preview.note);
+        let file = dir.path().join("assets/avatar.glb").display().to_string();
+        let early = preview.pose_for(&file, 0.0).unwrap().to_vec();
+        let later = preview.pose_for(&file, 2500.0).unwrap();
+        assert_eq!(early.len(), later.len());
+        assert_ne!(early.as_slice(), later, "the body moves over the bake");
+        assert!(preview.pose_for("built-in head", 0.0).is_none());
     }
 }

@@ -23,18 +23,24 @@ pub struct HeadScene {
     /// Centre and radius of the face (the meshes with ARKit targets).
     pub focus: Vec3,
     pub radius: f32,
+    /// Centre and radius of the whole avatar at rest.
+    pub body_focus: Vec3,
+    pub body_radius: f32,
+    skeleton: Skeleton,
+    world: Vec<Mat4>,
 }
 
-/// The face's bounds: meshes with ARKit targets, in the rest pose.
-fn face_bounds(asset: &Asset, palettes: &[Vec<Mat4>]) -> (Vec3, f32) {
+/// The face's bounds: meshes with ARKit targets (every mesh when `whole`), in the rest pose.
+fn face_bounds(asset: &Asset, palettes: &[Vec<Mat4>], whole: bool) -> (Vec3, f32) {
     let mut min = Vec3::splat(f32::INFINITY);
     let mut max = Vec3::splat(f32::NEG_INFINITY);
     let faces: Vec<usize> = (0..asset.meshes.len())
         .filter(|&m| {
-            asset.meshes[m]
-                .target_names
-                .iter()
-                .any(|n| n.canonical.is_some())
+            !whole
+                && asset.meshes[m]
+                    .target_names
+                    .iter()
+                    .any(|n| n.canonical.is_some())
         })
         .collect();
     for group in &asset.instances {
@@ -120,7 +126,8 @@ impl HeadScene {
                 w
             })
             .collect();
-        let (focus, radius) = face_bounds(&asset, &palettes);
+        let (focus, radius) = face_bounds(&asset, &palettes, false);
+        let (body_focus, body_radius) = face_bounds(&asset, &palettes, true);
         Ok(Self {
             asset,
             stored,
@@ -129,7 +136,24 @@ impl HeadScene {
             weights,
             focus,
             radius,
+            body_focus,
+            body_radius,
+            skeleton,
+            world,
         })
+    }
+
+    /// Poses the body by `locals` (one per node, as a body bake's frame has them), or rests
+    /// it when `None`.
+    pub fn pose_body(&mut self, locals: Option<&[npc_core::asset::Transform]>) {
+        let locals = match locals {
+            Some(l) if l.len() == self.skeleton.len() => l,
+            _ => &self.skeleton.rest,
+        };
+        self.skeleton.world_into(locals, &mut self.world);
+        for (skin, palette) in self.asset.skins.iter().zip(&mut self.palettes) {
+            skin.palette_into(&self.world, palette);
+        }
     }
 
     /// ARKit targets found, and the names of those missing.

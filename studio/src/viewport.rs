@@ -99,10 +99,12 @@ impl Viewport {
     }
 
     /// Draws the head in `pose` at `width` x `height` pixels; returns the texture to show.
+    /// With `body` (the body's node transforms) the whole avatar is posed and framed.
     pub fn draw(
         &mut self,
         render_state: &eframe::egui_wgpu::RenderState,
         pose: &Pose,
+        body: Option<&[npc_core::asset::Transform]>,
         width: u32,
         height: u32,
     ) -> egui::TextureId {
@@ -124,11 +126,17 @@ impl Viewport {
             );
             self.target = Some((offscreen, id));
         }
+        self.head.pose_body(body);
         self.head
             .draw(pose, &self.renderer.store.primitives, &mut self.list);
         self.drawn.clear();
         self.drawn.extend_from_slice(self.head.weights());
-        let camera = self.orbit.camera(self.head.focus, self.head.radius);
+        let (focus, radius) = if body.is_some() {
+            (self.head.body_focus, self.head.body_radius)
+        } else {
+            (self.head.focus, self.head.radius)
+        };
+        let camera = self.orbit.camera(focus, radius);
         let mut light = daylight(NOON, &SunSettings::default());
         light.light_direction = Vec3::from(KEY_LIGHT_FROM).normalize();
         light.ambient *= AMBIENT_BOOST;
@@ -139,8 +147,8 @@ impl Viewport {
             fog_end: 2.0 * NO_FOG_M,
             shadows: true,
             shadow_reach: ShadowReach {
-                center: self.head.focus - Vec3::Y * self.head.radius,
-                radius: self.head.radius * SHADOW_REACH_HEADS,
+                center: focus - Vec3::Y * radius,
+                radius: radius * SHADOW_REACH_HEADS,
             },
         };
         let Some((offscreen, id)) = &self.target else {

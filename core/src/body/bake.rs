@@ -11,6 +11,7 @@ use super::humanoid::HumanoidMap;
 use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
+use crate::asset::Transform;
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +39,9 @@ pub struct BodyBake {
     /// `rotations[frame][layer][bone]`: the bone's avatar-space rotation away from its rest
     /// pose after that layer, as a quaternion (x, y, z, w).
     pub rotations: Vec<Vec<Vec<[f32; 4]>>>,
+    /// Every frame's node transforms after the last layer (what the player would draw).
+    #[serde(skip)]
+    pub poses: Vec<Vec<Transform>>,
 }
 
 impl BodyBake {
@@ -91,6 +95,7 @@ pub fn bake_body(
     let ground = |_: glam::Vec3| 0.0;
     let mut times_ms = Vec::with_capacity(frames);
     let mut rotations = Vec::with_capacity(frames);
+    let mut poses = Vec::with_capacity(frames);
     let mut world = Vec::new();
     let mut inhales = Inhales::new(options.phrase_starts_ms.clone());
     for i in 0..frames {
@@ -120,6 +125,7 @@ pub fn bake_body(
         });
         times_ms.push(t_ms);
         rotations.push(layers);
+        poses.push(body.locals.clone());
     }
     BodyBake {
         fps,
@@ -127,5 +133,6 @@ pub fn bake_body(
         bones: bones.iter().map(|(b, _)| b.name()).collect(),
         times_ms,
         rotations,
+        poses,
     }
 }
