@@ -384,7 +384,8 @@ impl eframe::App for StudioApp {
             .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
         self.playback.step(&mut self.studio.timeline, now, dt);
-        if self.studio.timeline.playing {
+        self.studio.body.advance_idle(dt);
+        if self.studio.timeline.playing || self.studio.body.idle_playing {
             ctx.request_repaint();
         }
         let mut out = Vec::new();

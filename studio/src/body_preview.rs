@@ -42,6 +42,9 @@ pub struct BodyPreview {
     pub plot_bones: Vec<HumanoidBone>,
     /// Why the NPC's own body is not the one baked, when it is not.
     pub note: Option<String>,
+    /// Whether idle life plays (Play with no line on the timeline), and where it is, ms.
+    pub idle_playing: bool,
+    pub idle_ms: f64,
 }
 
 impl Default for BodyPreview {
@@ -52,6 +55,8 @@ impl Default for BodyPreview {
             bake: None,
             plot_bones: vec![HumanoidBone::UpperChest, HumanoidBone::LeftUpperArm],
             note: None,
+            idle_playing: false,
+            idle_ms: 0.0,
         }
     }
 }
@@ -103,6 +108,13 @@ impl BodyPreview {
                 phrase_starts_ms,
             },
         ));
+    }
+
+    /// Moves idle playback on by `dt_s`, round the idle bake.
+    pub fn advance_idle(&mut self, dt_s: f64) {
+        if self.idle_playing && dt_s.is_finite() {
+            self.idle_ms = (self.idle_ms + dt_s.max(0.0) * 1000.0).rem_euclid(IDLE_MS);
+        }
     }
 
     /// The body's node transforms at `t_ms`, when the view labelled `view_label` shows the

@@ -283,7 +283,10 @@ impl Studio {
                 self.view = ViewSource::Timeline;
             }
             Command::TogglePlay => {
-                if self.timeline.bake.is_some() {
+                if self.timeline.bake.is_none() {
+                    // No line: Play runs the body's idle life (shown on the Body tab).
+                    self.body.idle_playing = !self.body.idle_playing;
+                } else {
                     if !self.timeline.playing
                         && self.timeline.playhead_ms >= self.timeline.duration_ms()
                     {
@@ -528,5 +531,19 @@ mod tests {
         assert_ne!(angles(&s), before, "the bake follows the setting");
         s.apply(Command::Undo);
         assert_eq!(angles(&s), before);
+    }
+
+    #[test]
+    fn play_without_a_line_runs_idle_life() {
+        let mut s = Studio::new(npc_core::project::demo_project(), None);
+        assert!(s.timeline.bake.is_none());
+        s.apply(Command::TogglePlay);
+        assert!(s.body.idle_playing);
+        s.body.advance_idle(0.5);
+        assert!((s.body.idle_ms - 500.0).abs() < 1e-9);
+        s.apply(Command::TogglePlay);
+        assert!(!s.body.idle_playing);
+        s.body.advance_idle(0.5);
+        assert!((s.body.idle_ms - 500.0).abs() < 1e-9, "paused");
     }
 }
