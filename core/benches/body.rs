@@ -15,13 +15,19 @@ use npc_core::body::{
 use npc_core::procedural::{body, head};
 use std::sync::Arc;
 
-fn bench_body(c: &mut Criterion, name: &str, asset: &Asset, clips: ClipSource<'_>) {
+fn bench_body(
+    c: &mut Criterion,
+    name: &str,
+    asset: &Asset,
+    clips: ClipSource<'_>,
+    settings: &BodySettings,
+) {
     let skeleton = Skeleton::of(asset);
     let map = HumanoidMap::of(&skeleton);
-    let mut body = Body::new(&skeleton, &map, clips, &BodySettings::default(), 7, 0.0);
+    let mut body = Body::new(&skeleton, &map, clips, settings, 7, 0.0);
     let ground = |p: Vec3| 0.02 * p.x;
     let mut attention = Vec3::new(0.5, 1.6, 2.0);
-    c.bench_function(&format!("body_update_all_layers_{name}"), |b| {
+    c.bench_function(&format!("body_update_{name}"), |b| {
         b.iter(|| {
             attention.x = -attention.x;
             let input = LayerInput {
@@ -41,7 +47,21 @@ fn bench_body(c: &mut Criterion, name: &str, asset: &Asset, clips: ClipSource<'_
 
 fn updates(c: &mut Criterion) {
     let own = Asset::from_bytes(&body::avatar_glb(&head::head_parts()), None).expect("avatar");
-    bench_body(c, "project_body", &own, ClipSource::Own(&own.clips));
+    let all = BodySettings::default();
+    let mut without_idle_life = BodySettings::default();
+    without_idle_life.posture.enabled = false;
+    without_idle_life.breathing.enabled = false;
+    without_idle_life.sway.enabled = false;
+    without_idle_life.arms.enabled = false;
+    without_idle_life.weight_shift.enabled = false;
+    without_idle_life.hands.enabled = false;
+    bench_body(
+        c,
+        "all_layers_project_body",
+        &own,
+        ClipSource::Own(&own.clips),
+        &all,
+    );
     let rig: Arc<ClipRig> = Arc::new(body::clip_rig());
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/assets/avatars");
     for (name, file) in [
@@ -49,7 +69,15 @@ fn updates(c: &mut Criterion) {
         ("valid", "VALID_White_M_1_Casual.glb"),
     ] {
         if let Ok(asset) = Asset::load(&shared.join(file)) {
-            bench_body(c, name, &asset, ClipSource::Retargeted(&rig));
+            let clips = ClipSource::Retargeted(&rig);
+            bench_body(c, &format!("all_layers_{name}"), &asset, clips, &all);
+            bench_body(
+                c,
+                &format!("clips_ik_look_at_{name}"),
+                &asset,
+                clips,
+                &without_idle_life,
+            );
         }
     }
 }

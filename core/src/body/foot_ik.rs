@@ -60,17 +60,18 @@ impl BodyLayer for FootIkLayer {
         if self.legs.is_empty() {
             return;
         }
-        skeleton.world_into(locals, &mut self.world);
         // How far each foot's ground lies above (+) or below (-) the flat ground the clip
         // was made on (the avatar's origin plane).
         self.lifts.clear();
         for leg in &self.legs {
-            let lift = ground(position(&self.world, leg.end));
+            let ankle = skeleton.world_of(locals, leg.end).w_axis.truncate();
+            let lift = ground(ankle);
             self.lifts.push(if lift.is_finite() { lift } else { 0.0 });
         }
         if self.lifts.iter().all(|l| l.abs() < 1e-5) {
             return;
         }
+        skeleton.world_into(locals, &mut self.world);
         let drop = self
             .lifts
             .iter()
@@ -80,7 +81,7 @@ impl BodyLayer for FootIkLayer {
         let lowered = if let Some(pelvis) = self.pelvis
             && drop < 0.0
         {
-            move_world(skeleton, locals, &self.world, pelvis, Vec3::Y * drop);
+            move_world(skeleton, locals, pelvis, Vec3::Y * drop);
             Vec3::Y * drop
         } else {
             Vec3::ZERO

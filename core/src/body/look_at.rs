@@ -28,7 +28,6 @@ pub struct LookAtLayer {
     head: Option<usize>,
     /// The rotation currently applied (eased toward the wanted one).
     applied: Quat,
-    world: Vec<glam::Mat4>,
     /// The avatar's front and left in its own space.
     front: Vec3,
     left: Vec3,
@@ -46,7 +45,6 @@ impl LookAtLayer {
             neck: map.joint(HumanoidBone::Neck),
             head: map.joint(HumanoidBone::Head),
             applied: Quat::IDENTITY,
-            world: Vec::new(),
             front: map.front,
             left: map.left(),
             max_yaw: MAX_YAW_DEG.to_radians(),
@@ -80,8 +78,9 @@ impl BodyLayer for LookAtLayer {
         };
         let target_turn = match input.attention {
             Some(point) => {
-                skeleton.world_into(locals, &mut self.world);
-                let eye = self.world[head].transform_point3(Vec3::Y * EYES_ABOVE_HEAD_M);
+                let eye = skeleton
+                    .world_of(locals, head)
+                    .transform_point3(Vec3::Y * EYES_ABOVE_HEAD_M);
                 self.wanted(point - eye)
             }
             None => Quat::IDENTITY,

@@ -56,7 +56,6 @@ pub struct Retarget {
     pub scale: f32,
     source_rotations: Vec<Quat>,
     target_rotations: Vec<Quat>,
-    source_world: Vec<Mat4>,
 }
 
 /// Each limb bone and the bone its direction points to.
@@ -165,7 +164,6 @@ impl Retarget {
             scale,
             source_rotations: Vec::new(),
             target_rotations: Vec::new(),
-            source_world: Vec::new(),
         }
     }
 
@@ -184,23 +182,22 @@ impl Retarget {
         for &(j, pair) in &self.order {
             let parent = target.parents[j].map_or(Quat::IDENTITY, |p| self.target_rotations[p]);
             let rest = target.rest.get(j).copied().unwrap_or(Transform::IDENTITY);
-            let world = match pair {
+            let (world, rotation) = match pair {
                 Some(pair) => {
-                    (self.facing * self.source_rotations[pair.source] * pair.after).normalize()
+                    let world =
+                        (self.facing * self.source_rotations[pair.source] * pair.after).normalize();
+                    (world, (parent.inverse() * world).normalize())
                 }
-                None => parent * rest.rotation,
+                // A joint without a pair keeps its rest transform and follows its parent.
+                None => (parent * rest.rotation, rest.rotation),
             };
             if let Some(local) = locals.get_mut(j) {
-                *local = Transform {
-                    rotation: (parent.inverse() * world).normalize(),
-                    ..rest
-                };
+                *local = Transform { rotation, ..rest };
             }
             self.target_rotations[j] = world;
         }
         if let Some((s, t, source_rest, target_rest, parent_inverse)) = self.hips {
-            source.world_into(source_locals, &mut self.source_world);
-            let moved = self.source_world[s].w_axis.truncate() - source_rest;
+            let moved = source.world_of(source_locals, s).w_axis.truncate() - source_rest;
             if let Some(local) = locals.get_mut(t) {
                 local.translation = target_rest
                     + parent_inverse.transform_vector3(self.facing * moved * self.scale);

@@ -124,6 +124,25 @@ impl Skeleton {
         &self.order
     }
 
+    /// The world matrix of node `j` alone under `locals`, from its chain of parents: cheaper
+    /// than [`Self::world_into`] when a layer needs a few joints of a large rig.
+    #[must_use]
+    pub fn world_of(&self, locals: &[Transform], j: usize) -> Mat4 {
+        let local = |i: usize| locals.get(i).map_or(Mat4::IDENTITY, Transform::to_mat4);
+        let mut m = local(j);
+        let mut node = self.parents.get(j).copied().flatten();
+        let mut steps = 0;
+        while let Some(p) = node {
+            m = local(p) * m;
+            node = self.parents[p];
+            steps += 1;
+            if steps > self.len() {
+                break;
+            }
+        }
+        m
+    }
+
     /// World rotations of every node under `locals` into `out` (resized to the node count):
     /// the rotations alone, cheaper than [`Self::world_into`] when positions are not needed.
     pub fn world_rotations_into(&self, locals: &[Transform], out: &mut Vec<Quat>) {

@@ -40,23 +40,15 @@ pub fn set_world_rotation(skeleton: &Skeleton, locals: &mut [Transform], j: usiz
     }
 }
 
-/// Moves joint `j` by the avatar-space offset `by` (metres), given the world matrices of the
-/// current pose (for the parent's frame, scale included).
-pub fn move_world(
-    skeleton: &Skeleton,
-    locals: &mut [Transform],
-    world: &[Mat4],
-    j: usize,
-    by: Vec3,
-) {
+/// Moves joint `j` by the avatar-space offset `by` (metres), in its parent's frame (scale
+/// included).
+pub fn move_world(skeleton: &Skeleton, locals: &mut [Transform], j: usize, by: Vec3) {
     let parent = skeleton
         .parents
         .get(j)
         .copied()
         .flatten()
-        .and_then(|p| world.get(p))
-        .copied()
-        .unwrap_or(Mat4::IDENTITY);
+        .map_or(Mat4::IDENTITY, |p| skeleton.world_of(locals, p));
     if let Some(local) = locals.get_mut(j) {
         local.translation += parent.inverse().transform_vector3(by);
     }

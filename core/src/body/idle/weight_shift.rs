@@ -4,7 +4,7 @@
 //! they were, so the free knee bends. The schedule is drawn event by event as time passes, so
 //! it is the same at any frame rate.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -14,7 +14,7 @@ use crate::body::humanoid::{HumanoidBone, HumanoidMap, LEGS};
 use crate::body::layer::{BodyLayer, LayerInput};
 use crate::body::settings::WeightShiftSettings;
 use crate::body::skeleton::Skeleton;
-use crate::body::space::{move_world, position, rotate_world, set_world_rotation};
+use crate::body::space::{move_world, rotate_world, set_world_rotation};
 use crate::body::two_bone::{Limb, LimbAt, bend_pole, reach};
 
 /// Chance that a shift from one foot goes to the other foot rather than back to both.
@@ -54,9 +54,10 @@ pub struct WeightShiftLayer {
     rng: ChaCha8Rng,
     shift: Shift,
     next_s: f64,
-    world: Vec<Mat4>,
     /// Each leg's ankle position and foot rotation before the shift.
     planted: Vec<(Vec3, Quat)>,
+    /// Each leg's hip, knee and ankle positions before the shift.
+    legs_at: Vec<[Vec3; 3]>,
 }
 
 impl WeightShiftLayer {
@@ -98,8 +99,8 @@ impl WeightShiftLayer {
                 length_s: 1.0,
             },
             next_s: first,
-            world: Vec::new(),
             planted: Vec::new(),
+            legs_at: Vec::new(),
         }
     }
 
@@ -145,18 +146,20 @@ impl BodyLayer for WeightShiftLayer {
             return;
         }
         let Some(hips) = self.hips else { return };
-        skeleton.world_into(locals, &mut self.world);
-        let hip_at = position(&self.world, hips);
+        let at = |j: usize| skeleton.world_of(locals, j).w_axis.truncate();
+        let hip_at = at(hips);
         self.planted.clear();
+        self.legs_at.clear();
         for leg in &self.legs {
-            self.planted.push((
-                position(&self.world, leg.limb.end),
-                skeleton.world_rotation(locals, leg.limb.end),
-            ));
+            let limb = leg.limb;
+            self.legs_at
+                .push([at(limb.root), at(limb.mid), at(limb.end)]);
+            self.planted
+                .push((at(limb.end), skeleton.world_rotation(locals, limb.end)));
         }
         let by = self.left * (self.settings.hip_shift_m * w)
             - Vec3::Y * (self.settings.hip_drop_m * w.abs());
-        move_world(skeleton, locals, &self.world, hips, by);
+        move_world(skeleton, locals, hips, by);
         // The free side dips: on the left foot (w > 0) the left side rises.
         let tilt = self.settings.pelvis_tilt_deg.to_radians() * w;
         let roll = Quat::from_axis_angle(self.front, tilt);
@@ -172,11 +175,13 @@ impl BodyLayer for WeightShiftLayer {
             );
         }
         let moved = |p: Vec3| hip_at + by + roll * (p - hip_at);
-        for (leg, &(ankle, foot_rotation)) in self.legs.iter().zip(&self.planted) {
+        for ((leg, &(ankle, foot_rotation)), &[root, mid, end]) in
+            self.legs.iter().zip(&self.planted).zip(&self.legs_at)
+        {
             let mut at = LimbAt {
-                root: moved(position(&self.world, leg.limb.root)),
-                mid: moved(position(&self.world, leg.limb.mid)),
-                end: moved(position(&self.world, leg.limb.end)),
+                root: moved(root),
+                mid: moved(mid),
+                end: moved(end),
             };
             let pole = bend_pole(&at, self.front);
             reach(skeleton, locals, leg.limb, &mut at, ankle, pole);
