@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
+mod common;
 
 use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::Voice;
@@ -31,16 +31,7 @@ fn sustained_sounds_give_their_visemes() {
 /// The recording of "And you always want to see it in the superlative degree." (CMU ARCTIC
 /// a0007, US English female), when ../shared is there.
 fn arctic() -> Option<(Vec<f32>, u32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets/speech/arctic_a0007.wav");
-    if !path.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "missing {}",
-            path.display()
-        );
-        return None;
-    }
+    let path = common::shared_asset("speech/arctic_a0007.wav")?;
     Some(wav::read_mono(&path).unwrap())
 }
 

@@ -4,23 +4,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+mod common;
 
 use npc_core::asset::Asset;
 use npc_core::body::{HumanoidBone, HumanoidMap, Skeleton};
 use serde_json::{Value, json};
 
 fn avatar() -> Option<Vec<u8>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets/avatars/Quaternius_Superhero_Female.glb");
-    if !path.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "missing {}",
-            path.display()
-        );
-        return None;
-    }
+    let path = common::shared_asset("avatars/Quaternius_Superhero_Female.glb")?;
     Some(std::fs::read(path).unwrap())
 }
 

@@ -77,3 +77,19 @@ pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
 pub fn cue(track: &VisemeTrack) -> npc_core::LineCue {
     npc_core::LineCue::from_track(track.clone())
 }
+
+/// A file under ../shared/assets, or None when it is missing (a failure under CI).
+pub fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets")
+        .join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {}",
+        path.display()
+    );
+    None
+}
