@@ -6,18 +6,27 @@ set -euo pipefail
 # System packages the build and the tests use. One list, extended as features need more.
 NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
   mesa-vulkan-drivers libvulkan1 libasound2-dev)
-# What only the tests need besides: node and npm for the glTF validator.
-NPC_TEST_APT_PACKAGES=(nodejs npm)
 
 # The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
 NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
 
-# npc_setup [EXTRA_PACKAGE...]: installs the missing system packages (and the extra ones).
+# Installs the missing system packages.
 npc_setup() {
   local missing=()
-  for pkg in "${NPC_APT_PACKAGES[@]}" "$@"; do
+  for pkg in "${NPC_APT_PACKAGES[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
+  npc_apt_install "${missing[@]}"
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "setup: cargo is not installed. Install Rust (1.95 or newer) with rustup:" >&2
+    echo "  https://rustup.rs, then open a new shell and run this command again." >&2
+    return 1
+  fi
+}
+
+# npc_apt_install [PACKAGE...]: installs these Debian packages (as root, or with sudo).
+npc_apt_install() {
+  local missing=("$@")
   if ((${#missing[@]})); then
     if [ "$(id -u)" -eq 0 ]; then
       echo "setup: installing ${missing[*]}" >&2
@@ -34,15 +43,14 @@ npc_setup() {
       return 1
     fi
   fi
-  if ! command -v cargo >/dev/null 2>&1; then
-    echo "setup: cargo is not installed. Install Rust (1.95 or newer) with rustup:" >&2
-    echo "  https://rustup.rs, then open a new shell and run this command again." >&2
-    return 1
-  fi
 }
 
-# Installs the glTF validator into a cache folder (once) and exports NPC_GLTF_VALIDATOR.
+# Installs the glTF validator into a cache folder (once) and exports NPC_GLTF_VALIDATOR. Node
+# and npm come from Debian when the machine has none (a machine with its own node keeps it).
 npc_gltf_validator() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    npc_apt_install nodejs npm
+  fi
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/gltf-validator"
   local package="$cache/node_modules/gltf-validator"
   if ! grep -q "\"version\": \"$NPC_GLTF_VALIDATOR_VERSION\"" "$package/package.json" 2>/dev/null; then

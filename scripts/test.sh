@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-npc_setup "${NPC_TEST_APT_PACKAGES[@]}"
+npc_setup
 npc_gltf_validator
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
