@@ -130,12 +130,7 @@ impl Body {
             clips: Clips::new(clips, skeleton, map, start_phase_s),
             layers: vec![
                 Box::new(PostureLayer::new(skeleton, map, &settings.posture)),
-                Box::new(WeightShiftLayer::new(
-                    skeleton,
-                    map,
-                    &settings.weight_shift,
-                    seed,
-                )),
+                Box::new(WeightShiftLayer::new(map, &settings.weight_shift, seed)),
                 Box::new(SwayLayer::new(skeleton, map, &settings.sway, seed)),
                 Box::new(BreathingLayer::new(
                     skeleton,

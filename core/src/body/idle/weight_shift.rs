@@ -20,12 +20,6 @@ use crate::body::two_bone::{Limb, LimbAt, bend_pole, reach};
 /// Chance that a shift from one foot goes to the other foot rather than back to both.
 const TO_OTHER_FOOT: f64 = 0.7;
 
-/// A leg's joints.
-#[derive(Clone, Copy, Debug)]
-struct Leg {
-    limb: Limb,
-}
-
 /// Where the weight is: -1 on the right foot, 0 on both, +1 on the left.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Shift {
@@ -48,7 +42,7 @@ pub struct WeightShiftLayer {
     pub settings: WeightShiftSettings,
     hips: Option<usize>,
     spine: Option<usize>,
-    legs: Vec<Leg>,
+    legs: Vec<Limb>,
     left: Vec3,
     front: Vec3,
     rng: ChaCha8Rng,
@@ -62,22 +56,14 @@ pub struct WeightShiftLayer {
 
 impl WeightShiftLayer {
     #[must_use]
-    pub fn new(
-        skeleton: &Skeleton,
-        map: &HumanoidMap,
-        settings: &WeightShiftSettings,
-        seed: u64,
-    ) -> Self {
-        let _ = skeleton;
+    pub fn new(map: &HumanoidMap, settings: &WeightShiftSettings, seed: u64) -> Self {
         let legs = LEGS
             .iter()
             .filter_map(|[upper, lower, foot, _]| {
-                Some(Leg {
-                    limb: Limb {
-                        root: map.joint(*upper)?,
-                        mid: map.joint(*lower)?,
-                        end: map.joint(*foot)?,
-                    },
+                Some(Limb {
+                    root: map.joint(*upper)?,
+                    mid: map.joint(*lower)?,
+                    end: map.joint(*foot)?,
                 })
             })
             .collect::<Vec<_>>();
@@ -150,8 +136,7 @@ impl BodyLayer for WeightShiftLayer {
         let hip_at = at(hips);
         self.planted.clear();
         self.legs_at.clear();
-        for leg in &self.legs {
-            let limb = leg.limb;
+        for &limb in &self.legs {
             self.legs_at
                 .push([at(limb.root), at(limb.mid), at(limb.end)]);
             self.planted
@@ -175,7 +160,7 @@ impl BodyLayer for WeightShiftLayer {
             );
         }
         let moved = |p: Vec3| hip_at + by + roll * (p - hip_at);
-        for ((leg, &(ankle, foot_rotation)), &[root, mid, end]) in
+        for ((&leg, &(ankle, foot_rotation)), &[root, mid, end]) in
             self.legs.iter().zip(&self.planted).zip(&self.legs_at)
         {
             let mut at = LimbAt {
@@ -184,8 +169,8 @@ impl BodyLayer for WeightShiftLayer {
                 end: moved(end),
             };
             let pole = bend_pole(&at, self.front);
-            reach(skeleton, locals, leg.limb, &mut at, ankle, pole);
-            set_world_rotation(skeleton, locals, leg.limb.end, foot_rotation);
+            reach(skeleton, locals, leg, &mut at, ankle, pole);
+            set_world_rotation(skeleton, locals, leg.end, foot_rotation);
         }
     }
 }
