@@ -6,7 +6,7 @@
 use crate::asset::Transform;
 use glam::{Mat4, Vec3};
 
-use super::humanoid::{HumanoidBone, HumanoidMap, LEGS};
+use super::humanoid::{HumanoidBone, HumanoidMap};
 use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 use super::space::{move_world, position, set_world_rotation};
@@ -33,16 +33,7 @@ impl FootIkLayer {
     pub fn new(map: &HumanoidMap) -> Self {
         Self {
             pelvis: map.joint(HumanoidBone::Hips),
-            legs: LEGS
-                .iter()
-                .filter_map(|[upper, lower, foot, _]| {
-                    Some(Limb {
-                        root: map.joint(*upper)?,
-                        mid: map.joint(*lower)?,
-                        end: map.joint(*foot)?,
-                    })
-                })
-                .collect(),
+            legs: Limb::legs(map),
             front: map.front,
             world: Vec::new(),
             lifts: Vec::new(),

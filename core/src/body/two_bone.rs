@@ -5,6 +5,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::humanoid::{HumanoidMap, LEGS};
 use super::skeleton::Skeleton;
 use super::space::rotate_world;
 use crate::asset::Transform;
@@ -18,6 +19,23 @@ pub struct Limb {
     pub root: usize,
     pub mid: usize,
     pub end: usize,
+}
+
+impl Limb {
+    /// The legs (hip, knee, ankle) of a rig with humanoid `map`, left then right; a leg the
+    /// rig lacks a joint of is left out.
+    #[must_use]
+    pub fn legs(map: &HumanoidMap) -> Vec<Self> {
+        LEGS.iter()
+            .filter_map(|[upper, lower, foot, _]| {
+                Some(Self {
+                    root: map.joint(*upper)?,
+                    mid: map.joint(*lower)?,
+                    end: map.joint(*foot)?,
+                })
+            })
+            .collect()
+    }
 }
 
 /// Where a limb's joints are (avatar space).

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::rhythm::{SHIFT_STREAM, smoothstep, stream};
 use crate::asset::Transform;
-use crate::body::humanoid::{HumanoidBone, HumanoidMap, LEGS};
+use crate::body::humanoid::{HumanoidBone, HumanoidMap};
 use crate::body::layer::{BodyLayer, LayerInput};
 use crate::body::settings::WeightShiftSettings;
 use crate::body::skeleton::Skeleton;
@@ -57,16 +57,7 @@ pub struct WeightShiftLayer {
 impl WeightShiftLayer {
     #[must_use]
     pub fn new(map: &HumanoidMap, settings: &WeightShiftSettings, seed: u64) -> Self {
-        let legs = LEGS
-            .iter()
-            .filter_map(|[upper, lower, foot, _]| {
-                Some(Limb {
-                    root: map.joint(*upper)?,
-                    mid: map.joint(*lower)?,
-                    end: map.joint(*foot)?,
-                })
-            })
-            .collect::<Vec<_>>();
+        let legs = Limb::legs(map);
         let mut rng = stream(seed, SHIFT_STREAM);
         // The first shift comes within the shortest interval, so it shows soon.
         let first = rng.random_range(0.25..1.0) * f64::from(settings.min_interval_s.max(0.5));
