@@ -450,7 +450,12 @@ impl eframe::App for StudioApp {
             .resizable(true)
             .default_size(330.0)
             .show(ui, |ui| {
-                if let Some(p) = timeline::panel(ui, &self.studio.timeline, &mut out) {
+                if let Some(p) = timeline::panel(
+                    ui,
+                    &self.studio.timeline,
+                    self.studio.body.idle_playing,
+                    &mut out,
+                ) {
                     let start = self.start_dir();
                     self.ask.start(p, start.as_deref());
                 }

@@ -16,7 +16,13 @@ use crate::timeline::{FPS, Timeline};
 const PLOT_HEIGHT: f32 = 110.0;
 
 /// The timeline panel; returns a file to ask for when "Open..." was pressed.
-pub fn panel(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) -> Option<Prompt> {
+/// `idle_playing`: whether Play, with no line, runs the body's idle life.
+pub fn panel(
+    ui: &mut Ui,
+    timeline: &Timeline,
+    idle_playing: bool,
+    out: &mut Vec<Command>,
+) -> Option<Prompt> {
     let mut prompt = None;
     ui.horizontal(|ui| {
         let mut text = timeline.text.clone();
@@ -40,7 +46,11 @@ pub fn panel(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) -> Option
         }
     });
     ui.horizontal(|ui| {
-        let label = if timeline.playing { "Pause" } else { "Play" };
+        let label = if timeline.playing || (timeline.bake.is_none() && idle_playing) {
+            "Pause"
+        } else {
+            "Play"
+        };
         if ui.button(label).clicked() {
             out.push(Command::TogglePlay);
         }
