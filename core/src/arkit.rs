@@ -12,6 +12,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Number of ARKit blend-shape targets.
 pub const ARKIT_TARGET_COUNT: usize = 52;
 
+/// How far an eye turns at a full eyeLookDown weight, degrees: what the project's own head
+/// shapes do, and how exports turn eyeLook weights into eye angles.
+pub const EYE_LOOK_DOWN_DEG: f32 = 26.0;
+/// How far an eye turns at a full eyeLookIn or eyeLookOut weight, degrees.
+pub const EYE_LOOK_SIDE_DEG: f32 = 28.0;
+/// How far an eye turns at a full eyeLookUp weight, degrees.
+pub const EYE_LOOK_UP_DEG: f32 = 22.0;
+
 /// Defines [`ArkitTarget`] together with its canonical names, keeping both in one list.
 macro_rules! arkit_targets {
     ($($variant:ident => $name:literal,)*) => {

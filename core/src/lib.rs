@@ -8,6 +8,7 @@
 //! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
+//! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //!
 //! Features (all on by default): `espeak` (the offline engine, a C library), `azure` (TLS),
 //! `watch` (file events for the agent directory). Without them the animator builds alone.
@@ -22,6 +23,7 @@ pub mod daylight;
 pub mod procedural;
 pub mod project;
 pub mod speech;
+pub mod take;
 pub mod viseme;
 
 pub use anim::{FaceAnimator, FaceFrame, FaceSettings, LineCue, Pose, TAIL_MS, face_seed};

@@ -37,6 +37,11 @@ struct NpcFrame {
     /// The final pose, in the order of `bake`'s `"targets"`.
     weights: Vec<f32>,
     joints: Joints,
+    /// Each humanoid bone's avatar-space turn from rest, as `bake --body` writes them.
+    rotations: Rotations,
+    /// The hips in the avatar's space, metres.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hips_position: Option<[f32; 3]>,
 }
 
 /// The line an NPC speaks and where its audio is.
@@ -56,6 +61,20 @@ impl Serialize for Joints {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (bone, p) in &self.0 {
             map.serialize_entry(bone.name(), p)?;
+        }
+        map.end()
+    }
+}
+
+/// Turns of the humanoid bones, as `{"hips": [x, y, z, w], ...}`.
+#[derive(Debug)]
+struct Rotations(Vec<(HumanoidBone, [f32; 4])>);
+
+impl Serialize for Rotations {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (bone, q) in &self.0 {
+            map.serialize_entry(bone.name(), q)?;
         }
         map.end()
     }
@@ -157,6 +176,13 @@ fn frame_of(world: &World, frame: u64, time_ms: f64) -> Vec<NpcFrame> {
                     Some((bone, model.transform_point3(local).to_array()))
                 })
                 .collect();
+            let reader = &avatar.pose_reader;
+            let rotations = reader
+                .bones()
+                .iter()
+                .map(|&(bone, _)| bone)
+                .zip(reader.rotations(&avatar.skeleton, &npc.body.locals))
+                .collect();
             NpcFrame {
                 frame,
                 time_ms,
@@ -171,6 +197,10 @@ fn frame_of(world: &World, frame: u64, time_ms: f64) -> Vec<NpcFrame> {
                 }),
                 weights: npc.face.frame().final_pose().0.to_vec(),
                 joints: Joints(joints),
+                rotations: Rotations(rotations),
+                hips_position: reader
+                    .hips_position(&avatar.skeleton, &npc.body.locals)
+                    .map(|p| p.to_array()),
             }
         })
         .collect()

@@ -8,6 +8,7 @@ pub mod collision;
 mod compression;
 mod error;
 pub mod face_rig;
+pub mod glb;
 pub mod inspect;
 mod load;
 pub mod lod;

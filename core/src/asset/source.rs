@@ -6,6 +6,7 @@ use base64::Engine as _;
 use gltf::json;
 
 use super::error::{AssetError, Result};
+use super::glb::split_glb;
 
 /// Largest file or buffer this loader reads, bytes.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -79,42 +80,6 @@ fn read_limited(path: &Path) -> Result<Vec<u8>> {
         ))));
     }
     std::fs::read(path).map_err(io)
-}
-
-/// Splits a GLB container into its JSON chunk and optional BIN chunk.
-fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
-    let word = |at: usize| -> Option<u32> {
-        bytes
-            .get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let bad = |m: &str| AssetError::Format(format!("GLB container: {m}"));
-    let version = word(4).ok_or_else(|| bad("truncated header"))?;
-    if version != 2 {
-        return Err(bad(&format!("version {version}, expected 2")));
-    }
-    let total = word(8).ok_or_else(|| bad("truncated header"))? as usize;
-    let bytes = bytes.get(..total.min(bytes.len())).unwrap_or(bytes);
-    let mut at = 12;
-    let mut json_chunk = None;
-    let mut bin_chunk = None;
-    while at + 8 <= bytes.len() {
-        let length = word(at).ok_or_else(|| bad("truncated chunk"))? as usize;
-        let kind = word(at + 4).ok_or_else(|| bad("truncated chunk"))?;
-        let start = at + 8;
-        let end = start
-            .checked_add(length)
-            .filter(|&e| e <= bytes.len())
-            .ok_or_else(|| bad("a chunk runs past the end of the file"))?;
-        match kind {
-            0x4E4F_534A if json_chunk.is_none() => json_chunk = Some(&bytes[start..end]),
-            0x004E_4942 if bin_chunk.is_none() => bin_chunk = Some(&bytes[start..end]),
-            _ => {}
-        }
-        at = end + (4 - length % 4) % 4;
-    }
-    let json_chunk = json_chunk.ok_or_else(|| bad("no JSON chunk"))?;
-    Ok((json_chunk, bin_chunk))
 }
 
 fn load_buffer(

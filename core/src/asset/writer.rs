@@ -362,27 +362,7 @@ impl GlbWriter {
     /// The GLB bytes: header, JSON chunk, BIN chunk.
     #[must_use]
     pub fn to_glb(&self) -> Vec<u8> {
-        let mut json = self.document().to_string().into_bytes();
-        while !json.len().is_multiple_of(4) {
-            json.push(b' ');
-        }
-        let mut bin = self.bin.clone();
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let total = 12 + 8 + json.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        let word = |v: usize| u32::try_from(v).unwrap_or(u32::MAX).to_le_bytes();
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2_u32.to_le_bytes());
-        out.extend_from_slice(&word(total));
-        out.extend_from_slice(&word(json.len()));
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        out.extend_from_slice(&word(bin.len()));
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        super::glb::join_glb(self.document().to_string().as_bytes(), &self.bin)
     }
 
     /// Writes the GLB atomically (temporary file, then rename).

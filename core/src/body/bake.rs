@@ -3,11 +3,11 @@
 //! after each layer every humanoid bone's rotation away from its rest pose. What
 //! `npc-player bake --body` writes and the studio plots.
 
-use glam::Quat;
 use serde::Serialize;
 
 use super::clips::ClipSource;
 use super::humanoid::HumanoidMap;
+use super::humanoid_pose::PoseReader;
 use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
@@ -39,6 +39,9 @@ pub struct BodyBake {
     /// `rotations[frame][layer][bone]`: the bone's avatar-space rotation away from its rest
     /// pose after that layer, as a quaternion (x, y, z, w).
     pub rotations: Vec<Vec<Vec<[f32; 4]>>>,
+    /// Where the hips stand after the last layer in every frame, in the avatar's space
+    /// (metres); empty when the rig has no hips.
+    pub hips_position: Vec<[f32; 3]>,
     /// Every frame's node transforms after the last layer (what the player would draw).
     #[serde(skip)]
     pub poses: Vec<Vec<Transform>>,
@@ -86,17 +89,12 @@ pub fn bake_body(
         60.0
     };
     let frames = (options.duration_ms.max(0.0) * fps / 1000.0).floor() as usize + 1;
-    let rest: Vec<Quat> = {
-        let mut r = Vec::new();
-        skeleton.world_rotations_into(&skeleton.rest, &mut r);
-        r
-    };
-    let bones: Vec<_> = map.bones().to_vec();
+    let reader = PoseReader::new(skeleton, map);
     let ground = |_: glam::Vec3| 0.0;
     let mut times_ms = Vec::with_capacity(frames);
     let mut rotations = Vec::with_capacity(frames);
     let mut poses = Vec::with_capacity(frames);
-    let mut world = Vec::new();
+    let mut hips_position = Vec::new();
     let mut inhales = Inhales::new(options.phrase_starts_ms.clone());
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
@@ -115,14 +113,11 @@ pub fn bake_body(
         };
         let mut layers = Vec::new();
         body.update_traced(skeleton, &input, &mut |_, locals| {
-            skeleton.world_rotations_into(locals, &mut world);
-            layers.push(
-                bones
-                    .iter()
-                    .map(|&(_, j)| (world[j] * rest[j].inverse()).normalize().to_array())
-                    .collect(),
-            );
+            layers.push(reader.rotations(skeleton, locals));
         });
+        if let Some(hips) = reader.hips_position(skeleton, &body.locals) {
+            hips_position.push(hips.to_array());
+        }
         times_ms.push(t_ms);
         rotations.push(layers);
         poses.push(body.locals.clone());
@@ -130,9 +125,10 @@ pub fn bake_body(
     BodyBake {
         fps,
         layers: body.layer_names(),
-        bones: bones.iter().map(|(b, _)| b.name()).collect(),
+        bones: reader.bones().iter().map(|(b, _)| b.name()).collect(),
         times_ms,
         rotations,
+        hips_position,
         poses,
     }
 }

@@ -5,6 +5,7 @@ mod agent_sim;
 mod bake;
 mod bench_render;
 mod check;
+mod export;
 mod generate_assets;
 mod inspect;
 mod render;
@@ -28,6 +29,8 @@ enum Command {
     /// Run the face animator over a line and write every stage as JSON (with --project and
     /// --npc, as that NPC performs it live).
     Bake(bake::BakeArgs),
+    /// Write a baked or recorded line as Live Link Face CSV, or into an avatar as a glTF clip.
+    Export(export::ExportArgs),
     /// Validate a project and every asset it references (exit 1 with one line per problem).
     Check(check::CheckArgs),
     /// Write the default content (head, avatar, scene, skies) the demo project uses.
@@ -80,6 +83,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Bake(args) => bake::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::GenerateAssets(args) => generate_assets::run(&args),
         Command::Say(args) => say::run(&args),
         Command::Inspect(args) => inspect::run(&args),

@@ -10,7 +10,7 @@ use glam::{Vec2, Vec3};
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig};
-use npc_core::body::{AvatarClips, ClipLibrary, HumanoidBone, HumanoidMap};
+use npc_core::body::{AvatarClips, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use npc_core::body::Skeleton;
@@ -37,6 +37,8 @@ pub struct AvatarModel {
     pub humanoid: HumanoidMap,
     /// Where the body's clips come from.
     pub clips: AvatarClips,
+    /// Reads the body's pose for `--record`, as `bake --body` reads it.
+    pub pose_reader: PoseReader,
 }
 
 impl AvatarModel {
@@ -300,6 +302,7 @@ impl WorldContent {
                 .for_avatar(&body.asset, &humanoid, key.3.as_deref())
                 .with_context(|| format!("cannot load the clips of {}", npc.id))?;
             let model = AvatarModel {
+                pose_reader: PoseReader::new(&skeleton, &humanoid),
                 body,
                 head,
                 skeleton,

@@ -1,6 +1,7 @@
 //! Assembly: every part built and given its targets, and the landmarks.
 
 use super::*;
+use crate::arkit::{EYE_LOOK_DOWN_DEG, EYE_LOOK_SIDE_DEG, EYE_LOOK_UP_DEG};
 
 pub(super) struct Build {
     pub(super) parts: Vec<HeadPart>,
@@ -69,10 +70,16 @@ pub(super) fn build() -> Build {
             };
             let moved = |f: &dyn Fn(Vec3) -> Vec3| shape.pos.iter().map(|&p| f(p) - p).collect();
             vec![
-                (down, moved(&|p| rot_x(p, c, 26.0 * DEG))),
-                (inward, moved(&|p| rot_y(p, c, -s * 28.0 * DEG))),
-                (outward, moved(&|p| rot_y(p, c, s * 28.0 * DEG))),
-                (up, moved(&|p| rot_x(p, c, -22.0 * DEG))),
+                (down, moved(&|p| rot_x(p, c, EYE_LOOK_DOWN_DEG * DEG))),
+                (
+                    inward,
+                    moved(&|p| rot_y(p, c, -s * EYE_LOOK_SIDE_DEG * DEG)),
+                ),
+                (
+                    outward,
+                    moved(&|p| rot_y(p, c, s * EYE_LOOK_SIDE_DEG * DEG)),
+                ),
+                (up, moved(&|p| rot_x(p, c, -EYE_LOOK_UP_DEG * DEG))),
             ]
         };
         parts.push(part(
