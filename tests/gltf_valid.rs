@@ -1,58 +1,13 @@
 //! Every GLB the project writes passes the Khronos glTF-Validator with no errors: the default
-//! content (`generate-assets`). The validator is the npm package `gltf-validator`, run with
-//! node; `scripts/setup.sh` installs it into a cache folder and tells the tests where
-//! (`NPC_GLTF_VALIDATOR`).
+//! content (`generate-assets`) here, exports in tests/exports.rs.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-/// Where the validator package is: `NPC_GLTF_VALIDATOR`, else the cache folder setup.sh uses.
-fn validator() -> Option<PathBuf> {
-    let dir = std::env::var_os("NPC_GLTF_VALIDATOR")
-        .map(PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-            Some(cache.join("living-npc/gltf-validator/node_modules/gltf-validator"))
-        })?;
-    if dir.join("package.json").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the glTF validator is not installed at {} (scripts/setup.sh installs it)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: the glTF validator is not installed at {} (run scripts/setup.sh)",
-        dir.display()
-    );
-    None
-}
+use std::path::PathBuf;
 
-/// The validator's report on each file: (file, errors, warnings, first error messages).
-fn validate(validator: &Path, files: &[PathBuf]) -> Vec<serde_json::Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/validate_gltf.js");
-    let out = Command::new("node")
-        .arg(script)
-        .arg(validator)
-        .args(files)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the validator failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::validator::{assert_valid, validator};
 
 #[test]
 fn the_default_content_passes_the_khronos_validator() {
@@ -64,8 +19,5 @@ fn the_default_content_passes_the_khronos_validator() {
         .filter(|p| p.extension().is_some_and(|e| e == "glb"))
         .collect();
     assert_eq!(glbs.len(), 3, "head, avatar and scene");
-    for report in validate(&validator, &glbs) {
-        eprintln!("{report}");
-        assert_eq!(report["errors"], 0, "{report}");
-    }
+    assert_valid(&validator, &glbs);
 }

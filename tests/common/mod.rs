@@ -2,6 +2,8 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod validator;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -52,11 +52,18 @@ struct RecordLineAt {
     seq: u64,
 }
 
-fn json_error(e: &serde_json::Error) -> TakeError {
+/// A JSON error at its place (`line` counted from `first_line`), without serde's own
+/// "at line L column C" suffix.
+fn json_error(e: &serde_json::Error, first_line: usize) -> TakeError {
+    let message = e.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(m, _)| m)
+        .to_owned();
     TakeError::At {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
+        line: first_line + e.line().max(1) - 1,
+        column: e.column().max(1),
+        message,
     }
 }
 
@@ -64,7 +71,7 @@ impl Take {
     /// The take a bake wrote: its final weights, and its body (the last layer) when baked
     /// with `--body`.
     pub fn from_bake_json(text: &str, name: &str) -> Result<Self, TakeError> {
-        let bake: BakeFile = serde_json::from_str(text).map_err(|e| json_error(&e))?;
+        let bake: BakeFile = serde_json::from_str(text).map_err(|e| json_error(&e, 1))?;
         let order = bake
             .targets
             .iter()
@@ -114,11 +121,8 @@ impl Take {
             if line.trim().is_empty() {
                 continue;
             }
-            let frame: RecordLine = serde_json::from_str(line).map_err(|e| TakeError::At {
-                line: i + 1,
-                column: e.column(),
-                message: e.to_string(),
-            })?;
+            let frame: RecordLine =
+                serde_json::from_str(line).map_err(|e| json_error(&e, i + 1))?;
             if frame.npc != npc {
                 npcs.insert(frame.npc);
                 continue;
