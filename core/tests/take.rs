@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
 use npc_core::asset::Asset;
@@ -229,4 +231,71 @@ fn a_head_without_the_glb_container_is_refused_clearly() {
         err.to_string().contains("nothing in it to animate"),
         "{err}"
     );
+}
+
+/// The series of one target over a take.
+fn series(take: &Take, target: ArkitTarget) -> Vec<f32> {
+    take.weights.iter().map(|w| w[target.index()]).collect()
+}
+
+#[test]
+fn a_real_face_cap_capture_reads_as_a_take_and_travels_unchanged() {
+    let Some(path) = common::facecap() else {
+        return;
+    };
+    let asset = Asset::load(&path).unwrap();
+    assert_eq!(
+        asset.face_rig.arkit_coverage(),
+        52,
+        "Face Cap names every ARKit target"
+    );
+    let take = (0..asset.clips.len())
+        .find_map(|c| Take::from_gltf_clip(&asset, c, 30.0))
+        .expect("a clip animates the face");
+    // 11.18 s recorded at 30 fps.
+    assert!(
+        (take.duration_ms() - 11_166.7).abs() < 40.0,
+        "{}",
+        take.duration_ms()
+    );
+    let range = |t| {
+        let s = series(&take, t);
+        let (lo, hi) = s
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+        (lo, hi)
+    };
+    let (jaw_lo, jaw_hi) = range(ArkitTarget::JawOpen);
+    assert!(jaw_lo < 0.05 && jaw_hi > 0.95, "jawOpen {jaw_lo}..{jaw_hi}");
+    let (_, blink) = range(ArkitTarget::EyeBlinkLeft);
+    assert!((0.8..0.9).contains(&blink), "eyeBlinkLeft peaks at {blink}");
+    let (_, smile) = range(ArkitTarget::MouthSmileLeft);
+    assert!(
+        (0.75..0.9).contains(&smile),
+        "mouthSmileLeft peaks at {smile}"
+    );
+    assert_eq!(
+        range(ArkitTarget::EyeLookUpLeft),
+        (0.0, 0.0),
+        "never looks up"
+    );
+
+    // Through Live Link CSV and back, bit for bit.
+    let back = read_livelink_csv(&write_livelink_csv(&take), "facecap").unwrap();
+    assert_eq!(back.fps, 30.0);
+    assert_eq!(back.weights, take.weights);
+
+    // Onto the project's avatar as a clip, and read back.
+    let avatar = npc_core::procedural::body::avatar_glb(&npc_core::procedural::head::head_parts());
+    let glb = glb_with_take(&avatar, &take, &Default::default()).unwrap();
+    let on_avatar = Asset::from_bytes(&glb, None).unwrap();
+    let clip = on_avatar.clips.len() - 1;
+    let played = Take::from_gltf_clip(&on_avatar, clip, 30.0).unwrap();
+    let worst = played
+        .weights
+        .iter()
+        .zip(&take.weights)
+        .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
+        .fold(0.0f32, f32::max);
+    assert!(worst < 1e-4, "{worst}");
 }

@@ -12,7 +12,7 @@ use crate::file_dialog::FileAsk;
 use crate::panels::{body, gaze, menu, pose, scene, timeline, visemes};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
-use crate::state::{Effect, Studio};
+use crate::state::{Effect, Studio, ViewSource};
 use crate::unsaved::UnsavedGuard;
 use crate::viewport::Viewport;
 
@@ -453,7 +453,10 @@ impl eframe::App for StudioApp {
                 if let Some(p) = timeline::panel(
                     ui,
                     &self.studio.timeline,
-                    self.studio.body.idle_playing,
+                    timeline::Showing {
+                        idle_playing: self.studio.body.idle_playing,
+                        comparison: self.studio.view == ViewSource::Comparison,
+                    },
                     &mut out,
                 ) {
                     let start = self.start_dir();

@@ -26,6 +26,8 @@ type RigKey = (Option<PathBuf>, Option<PathBuf>, BTreeMap<String, String>);
 #[derive(Debug)]
 struct Rig {
     key: RigKey,
+    /// The file the rig was read from; `None` when the built-in body stands in.
+    file: Option<PathBuf>,
     skeleton: Skeleton,
     map: HumanoidMap,
     own_clips: Vec<Clip>,
@@ -88,26 +90,57 @@ impl BodyPreview {
         if self.rig.as_ref().map(|r| &r.key) != Some(&key) {
             self.rig = Some(self.load(key));
         }
-        let Some(rig) = &self.rig else { return };
-        let settings = npc.map_or(&project.body, |n| project.body_settings(&n.id));
         let duration_ms = if duration_ms > 0.0 {
             duration_ms
         } else {
             IDLE_MS
         };
-        self.bake = Some(bake_body(
+        self.bake = self.bake_at(
+            project,
+            BODY_FPS,
+            duration_ms,
+            talking_ms,
+            phrase_starts_ms,
+            seed,
+        );
+    }
+
+    /// The loaded rig's body baked at `fps` over `duration_ms` with the project's settings for
+    /// its first NPC (what an export of the line carries); `None` before any rig is loaded.
+    #[must_use]
+    pub fn bake_at(
+        &self,
+        project: &Project,
+        fps: f64,
+        duration_ms: f64,
+        talking_ms: f64,
+        phrase_starts_ms: Vec<f64>,
+        seed: u64,
+    ) -> Option<BodyBake> {
+        let rig = self.rig.as_ref()?;
+        let settings = project
+            .npcs
+            .first()
+            .map_or(&project.body, |n| project.body_settings(&n.id));
+        Some(bake_body(
             &rig.skeleton,
             &rig.map,
             rig.clips.source(&rig.own_clips, settings),
             settings,
             &BodyBakeOptions {
-                fps: BODY_FPS,
+                fps,
                 duration_ms,
                 talking_ms,
                 seed,
                 phrase_starts_ms,
             },
-        ));
+        ))
+    }
+
+    /// The avatar file the body is baked from; `None` for the built-in body.
+    #[must_use]
+    pub fn avatar_file(&self) -> Option<&Path> {
+        self.rig.as_ref()?.file.as_deref()
     }
 
     /// Moves idle playback on by `dt_s`, round the idle bake.
@@ -149,6 +182,7 @@ impl BodyPreview {
                         }
                     };
                     return Rig {
+                        file: Some(path.clone()),
                         key,
                         skeleton,
                         map,
@@ -169,6 +203,7 @@ impl BodyPreview {
         let rig = npc_core::procedural::body::clip_rig();
         Rig {
             key,
+            file: None,
             map: rig.map,
             skeleton: rig.skeleton,
             own_clips: rig.clips,

@@ -11,6 +11,15 @@ use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::body::{BodySettings, HumanoidBone};
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
 
+/// What a line is exported as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// Live Link Face's CSV (Unreal's MetaHuman pipeline, Maya, Blender).
+    LivelinkCsv,
+    /// The first NPC's avatar GLB with the line as one more animation clip.
+    Gltf,
+}
+
 /// A request from the interface.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -58,6 +67,16 @@ pub enum Command {
     Seek(f64),
     TogglePlay,
     StepFrames(i32),
+    /// Lays a capture (Live Link Face CSV, glTF weights animation) under the line.
+    OpenComparison(PathBuf),
+    CloseComparison,
+    /// Whether the head shows the capture rather than the line.
+    ShowComparison(bool),
+    /// Writes the line on the timeline (face, and the first NPC's body) out of the tool.
+    ExportLine {
+        format: ExportFormat,
+        path: PathBuf,
+    },
     // Files.
     New,
     Open(PathBuf),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
-use crate::command::Command;
+use crate::command::{Command, ExportFormat};
 
 /// What a file is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +16,12 @@ pub enum Prompt {
     OpenHead,
     /// A WAV (audio analysis) or a viseme file for the timeline.
     OpenLine,
+    /// A capture to compare the line with (Live Link Face CSV, glTF).
+    OpenComparison,
+    /// Where to export the line as Live Link Face CSV.
+    ExportCsv,
+    /// Where to export the line as a glTF clip on the avatar.
+    ExportGltf,
 }
 
 impl Prompt {
@@ -27,7 +33,16 @@ impl Prompt {
             Self::SaveAs => "Save project as",
             Self::OpenHead => "Open head or avatar (glTF / GLB)",
             Self::OpenLine => "Open a recording (WAV) or visemes (JSON)",
+            Self::OpenComparison => "Compare with a capture (Live Link Face CSV, glTF)",
+            Self::ExportCsv => "Export the line as Live Link Face CSV",
+            Self::ExportGltf => "Export the line as a glTF clip (GLB)",
         }
+    }
+
+    /// Whether the dialog asks where to write (rather than what to read).
+    #[must_use]
+    pub fn saves(self) -> bool {
+        matches!(self, Self::SaveAs | Self::ExportCsv | Self::ExportGltf)
     }
 
     /// The command for the file chosen.
@@ -47,6 +62,15 @@ impl Prompt {
                     Command::OpenVisemes(path)
                 }
             }
+            Self::OpenComparison => Command::OpenComparison(path),
+            Self::ExportCsv => Command::ExportLine {
+                format: ExportFormat::LivelinkCsv,
+                path,
+            },
+            Self::ExportGltf => Command::ExportLine {
+                format: ExportFormat::Gltf,
+                path,
+            },
         }
     }
 
@@ -62,6 +86,12 @@ impl Prompt {
                 .add_filter("Recording or visemes", &["wav", "json"])
                 .add_filter("WAV", &["wav"])
                 .add_filter("Visemes", &["json"]),
+            Self::OpenComparison => d
+                .add_filter("Capture", &["csv", "glb", "gltf"])
+                .add_filter("Live Link Face CSV", &["csv"])
+                .add_filter("glTF", &["glb", "gltf"]),
+            Self::ExportCsv => d.add_filter("Live Link Face CSV", &["csv"]),
+            Self::ExportGltf => d.add_filter("GLB", &["glb"]),
         }
     }
 }
@@ -103,7 +133,7 @@ impl OpenDialog {
             .name("npc-file-dialog".to_owned())
             .spawn(move || {
                 let picked = pollster::block_on(async move {
-                    if prompt == Prompt::SaveAs {
+                    if prompt.saves() {
                         dialog.save_file().await
                     } else {
                         dialog.pick_file().await
@@ -247,5 +277,13 @@ mod tests {
             Prompt::SaveAs.command("p.ron".into()),
             Command::SaveAs("p.ron".into())
         );
+        assert_eq!(
+            Prompt::ExportGltf.command("line.glb".into()),
+            Command::ExportLine {
+                format: ExportFormat::Gltf,
+                path: "line.glb".into()
+            }
+        );
+        assert!(Prompt::ExportCsv.saves() && !Prompt::OpenComparison.saves());
     }
 }

@@ -1,6 +1,7 @@
 //! `npc-studio`: the editor where faces are made to talk well. It poses the 22 visemes, plots
 //! every layer of the lip sync over a line while scrubbing, tunes gaze and the scene, saves RON
-//! projects and runs them in the player. It animates with the same `FaceAnimator` and draws
+//! projects, exports lines (Live Link Face CSV, glTF clips), lays real captures under them for
+//! comparison, and runs projects in the player. It animates with the same `FaceAnimator` and draws
 //! with the same renderer as the player, so what it shows is what the player plays.
 //!
 //! State ([`state::Studio`]) is apart from drawing ([`panels`], [`app`]): panels read it and
@@ -9,6 +10,7 @@
 pub mod app;
 pub mod body_preview;
 pub mod command;
+pub mod comparison;
 pub mod document;
 pub mod file_dialog;
 pub mod head_scene;

@@ -1,4 +1,4 @@
-//! `npc-studio [PROJECT] [--screenshot FILE]`.
+//! `npc-studio [PROJECT] [--speak TEXT] [--compare CAPTURE] [--screenshot FILE]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +24,9 @@ struct Args {
     /// Speak this line onto the timeline at start (offline speech).
     #[arg(long, value_name = "TEXT")]
     speak: Option<String>,
+    /// Lay this capture (Live Link Face CSV, glTF weights animation) under the line at start.
+    #[arg(long, value_name = "FILE")]
+    compare: Option<PathBuf>,
     /// The tab shown at start.
     #[arg(long, value_enum, default_value = "pose")]
     tab: StartTab,
@@ -72,6 +75,11 @@ fn main() -> ExitCode {
         studio.apply(npc_studio::command::Command::SetLineText(text.clone()));
         studio.apply(npc_studio::command::Command::SpeakLine);
         studio.apply(npc_studio::command::Command::Seek(900.0));
+    }
+    if let Some(capture) = &args.compare {
+        studio.apply(npc_studio::command::Command::OpenComparison(
+            capture.clone(),
+        ));
     }
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Wgpu,

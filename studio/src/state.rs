@@ -8,8 +8,11 @@ use npc_core::project::{Gender, Project, Voice};
 use npc_core::speech::{LineSource, LineSourceError};
 use npc_core::{Pose, VisemeId, VisemeTable};
 
+use npc_core::take::{Take, glb_with_take, write_livelink_csv};
+
 use crate::body_preview::BodyPreview;
-use crate::command::Command;
+use crate::command::{Command, ExportFormat};
+use crate::comparison::Comparison;
 use crate::document::{Document, History};
 use crate::timeline::{FPS, Timeline};
 
@@ -33,6 +36,8 @@ pub enum ViewSource {
     Viseme,
     /// The baked `final` weights at the playhead.
     Timeline,
+    /// The comparison capture's weights at the playhead.
+    Comparison,
 }
 
 /// A message for the status bar.
@@ -167,6 +172,11 @@ impl Studio {
                 .timeline
                 .frame_at(self.timeline.playhead_ms)
                 .map_or(Pose::NEUTRAL, |f| *f.final_pose()),
+            ViewSource::Comparison => self
+                .timeline
+                .comparison
+                .as_ref()
+                .map_or(Pose::NEUTRAL, |c| c.pose_at(self.timeline.playhead_ms)),
         }
     }
 
@@ -280,10 +290,38 @@ impl Studio {
             }
             Command::Seek(t) => {
                 self.timeline.seek(t);
-                self.view = ViewSource::Timeline;
+                self.view = self.timeline_view();
             }
+            Command::OpenComparison(path) => match Comparison::open(&path) {
+                Ok(c) => {
+                    self.say(format!(
+                        "comparing with {} ({} frames at {} fps)",
+                        c.label,
+                        c.take.times_ms.len(),
+                        c.take.fps
+                    ));
+                    self.timeline.comparison = Some(c);
+                    self.view = ViewSource::Comparison;
+                }
+                Err(e) => self.fail(e),
+            },
+            Command::CloseComparison => {
+                self.timeline.comparison = None;
+                self.timeline.seek(self.timeline.playhead_ms);
+                if self.view == ViewSource::Comparison {
+                    self.view = ViewSource::Timeline;
+                }
+            }
+            Command::ShowComparison(shown) => {
+                self.view = if shown && self.timeline.comparison.is_some() {
+                    ViewSource::Comparison
+                } else {
+                    ViewSource::Timeline
+                };
+            }
+            Command::ExportLine { format, path } => self.export_line(format, &path),
             Command::TogglePlay => {
-                if self.timeline.bake.is_none() {
+                if !self.timeline.has_content() {
                     // No line: Play runs the body's idle life (shown on the Body tab).
                     self.body.idle_playing = !self.body.idle_playing;
                 } else {
@@ -293,14 +331,14 @@ impl Studio {
                         self.timeline.playhead_ms = 0.0;
                     }
                     self.timeline.playing = !self.timeline.playing;
-                    self.view = ViewSource::Timeline;
+                    self.view = self.timeline_view();
                 }
             }
             Command::StepFrames(n) => {
                 let t = self.timeline.playhead_ms + f64::from(n) * 1000.0 / FPS;
                 self.timeline.playing = false;
                 self.timeline.seek(t);
-                self.view = ViewSource::Timeline;
+                self.view = self.timeline_view();
             }
             Command::New => {
                 let recent = std::mem::take(&mut self.recent);
@@ -337,6 +375,100 @@ impl Studio {
                 None => self.fail("save the project first (Save As)"),
             },
             edit => self.edit(edit),
+        }
+    }
+
+    /// What the head shows while the timeline is scrubbed or played: the capture when it was
+    /// shown, else the line.
+    fn timeline_view(&self) -> ViewSource {
+        if self.view == ViewSource::Comparison && self.timeline.comparison.is_some() {
+            ViewSource::Comparison
+        } else {
+            ViewSource::Timeline
+        }
+    }
+
+    /// Writes the timeline's line (its face, and the first NPC's body baked at the same rate)
+    /// as `format` to `path`; an existing file is kept when anything fails.
+    fn export_line(&mut self, format: ExportFormat, path: &Path) {
+        let Some(bake) = &self.timeline.bake else {
+            self.fail("there is no line on the timeline to export: speak one or open one");
+            return;
+        };
+        let cue = self.timeline.source.as_ref().map(|s| &s.cue);
+        let body = self.body.bake_at(
+            &self.doc.project,
+            FPS,
+            self.timeline.line_ms(),
+            cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
+            cue.map(npc_core::LineCue::phrase_starts_ms)
+                .unwrap_or_default(),
+            self.timeline.seed,
+        );
+        let name = self.line_name();
+        let take = match Take::from_bakes(&name, bake, FPS, body.as_ref()) {
+            Ok(t) => t,
+            Err(e) => return self.fail(format!("cannot export the line: {e}")),
+        };
+        let bytes = match format {
+            ExportFormat::LivelinkCsv => write_livelink_csv(&take).into_bytes(),
+            ExportFormat::Gltf => {
+                let (glb, place) = match self.body.avatar_file() {
+                    Some(file) => match std::fs::read(file) {
+                        Ok(bytes) => (bytes, file.display().to_string()),
+                        Err(e) => {
+                            return self.fail(format!("cannot read {}: {e}", file.display()));
+                        }
+                    },
+                    None => (
+                        npc_core::procedural::body::avatar_glb(
+                            &npc_core::procedural::head::head_parts(),
+                        ),
+                        "the built-in avatar".to_owned(),
+                    ),
+                };
+                let bones = self
+                    .doc
+                    .project
+                    .npcs
+                    .first()
+                    .map(|n| n.avatar.bones.clone())
+                    .unwrap_or_default();
+                match glb_with_take(&glb, &take, &bones) {
+                    Ok(bytes) => bytes,
+                    Err(e) => return self.fail(format!("cannot put the line on {place}: {e}")),
+                }
+            }
+        };
+        match npc_core::atomic::write_atomically(path, &bytes) {
+            Ok(()) => self.say(format!(
+                "exported {:?} ({} frames{}) to {}",
+                take.name,
+                take.times_ms.len(),
+                if take.body.is_some() {
+                    ", with the body"
+                } else {
+                    ""
+                },
+                path.display()
+            )),
+            Err(e) => self.fail(format!("cannot write {}: {e}", path.display())),
+        }
+    }
+
+    /// What an exported line is called: its text (shortened), or the file it came from.
+    fn line_name(&self) -> String {
+        if self.timeline.label == "text" {
+            let text = self.timeline.text.trim();
+            let mut name: String = text.chars().take(40).collect();
+            if text.chars().count() > 40 {
+                name.push_str("...");
+            }
+            name
+        } else {
+            Path::new(&self.timeline.label)
+                .file_stem()
+                .map_or_else(|| "line".to_owned(), |s| s.to_string_lossy().into_owned())
         }
     }
 
@@ -429,6 +561,10 @@ impl Studio {
             | Command::Seek(_)
             | Command::TogglePlay
             | Command::StepFrames(_)
+            | Command::OpenComparison(_)
+            | Command::CloseComparison
+            | Command::ShowComparison(_)
+            | Command::ExportLine { .. }
             | Command::New
             | Command::Open(_)
             | Command::Save

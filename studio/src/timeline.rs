@@ -10,6 +10,8 @@ use npc_core::anim::timeline::{Bake, BakeOptions, bake};
 use npc_core::project::Project;
 use npc_core::speech::LineSource;
 
+use crate::comparison::Comparison;
+
 /// Frames per second of the timeline's bake.
 pub const FPS: f64 = 60.0;
 
@@ -35,6 +37,8 @@ pub struct Timeline {
     /// How long the last bake took, ms.
     pub bake_ms: f64,
     pub error: Option<String>,
+    /// A real capture plotted under the line, when one is open.
+    pub comparison: Option<Comparison>,
 }
 
 impl Default for Timeline {
@@ -57,6 +61,7 @@ impl Default for Timeline {
             ],
             bake_ms: 0.0,
             error: None,
+            comparison: None,
         }
     }
 }
@@ -98,13 +103,32 @@ impl Timeline {
         self.bake_ms = start.elapsed().as_secs_f64() * 1000.0;
     }
 
-    /// Length of the baked line, ms.
+    /// Length of the timeline, ms: the baked line's, or the comparison's when longer.
     #[must_use]
     pub fn duration_ms(&self) -> f64 {
+        let line = self
+            .bake
+            .as_ref()
+            .and_then(|b| b.times_ms.last().copied())
+            .unwrap_or(0.0);
+        self.comparison
+            .as_ref()
+            .map_or(line, |c| line.max(c.duration_ms()))
+    }
+
+    /// Length of the baked line alone, ms.
+    #[must_use]
+    pub fn line_ms(&self) -> f64 {
         self.bake
             .as_ref()
             .and_then(|b| b.times_ms.last().copied())
             .unwrap_or(0.0)
+    }
+
+    /// Whether there is anything to play: a line or a comparison.
+    #[must_use]
+    pub fn has_content(&self) -> bool {
+        self.bake.is_some() || self.comparison.is_some()
     }
 
     /// The baked frame at the playhead (the last frame at or before it).

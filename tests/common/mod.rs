@@ -92,3 +92,17 @@ pub fn shared_asset(relative: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
+/// `scripts/setup.sh` caches it), or None when it has not been fetched.
+pub fn facecap() -> Option<PathBuf> {
+    let path = std::env::var_os("NPC_FACECAP")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+            Some(cache.join("living-npc/captures/facecap.glb"))
+        })?;
+    path.exists().then_some(path)
+}

@@ -6,10 +6,11 @@ use glam::{Quat, Vec3};
 use serde::Deserialize;
 
 use super::{BodyTrack, Take, TakeError, estimated_fps};
+use crate::anim::timeline::Bake;
 use crate::arkit::{ARKIT_TARGET_COUNT, ArkitTarget, CanonicalTarget};
 use crate::asset::Asset;
 use crate::asset::animation::Property;
-use crate::body::{HumanoidBone, HumanoidPose};
+use crate::body::{BodyBake, HumanoidBone, HumanoidPose};
 
 /// The parts of `npc-player bake`'s JSON a take needs.
 #[derive(Deserialize)]
@@ -105,6 +106,53 @@ impl Take {
             name: name.to_owned(),
             fps: bake.fps,
             times_ms: bake.times_ms,
+            weights,
+            body,
+            head: None,
+        }
+        .checked()
+    }
+
+    /// The take of a face bake and, when given, a body baked at the same frame rate over the
+    /// same line (as the studio bakes them): the final weights, the body's last layer.
+    pub fn from_bakes(
+        name: &str,
+        face: &Bake,
+        fps: f64,
+        body: Option<&BodyBake>,
+    ) -> Result<Self, TakeError> {
+        let weights = face.frames.iter().map(|f| f.final_pose().0).collect();
+        let body = body
+            .map(|body| {
+                let bones = body
+                    .bones
+                    .iter()
+                    .filter_map(|n| HumanoidBone::from_name(n))
+                    .collect::<Vec<_>>();
+                let last_frame = body
+                    .rotations
+                    .len()
+                    .checked_sub(1)
+                    .ok_or(TakeError::Empty)?;
+                let poses = (0..face.times_ms.len())
+                    .map(|i| {
+                        let f = i.min(last_frame);
+                        HumanoidPose {
+                            rotations: body.rotations[f]
+                                .last()
+                                .map(|last| last.iter().map(|&q| quat(q)).collect())
+                                .unwrap_or_default(),
+                            hips_position: body.hips_position.get(f).map(|&p| Vec3::from(p)),
+                        }
+                    })
+                    .collect();
+                Ok(BodyTrack { bones, poses })
+            })
+            .transpose()?;
+        Take {
+            name: name.to_owned(),
+            fps,
+            times_ms: face.times_ms.clone(),
             weights,
             body,
             head: None,

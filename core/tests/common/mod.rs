@@ -93,3 +93,31 @@ pub fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
     );
     None
 }
+
+/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
+/// `scripts/setup.sh` caches it), or None when it has not been fetched (a failure under CI).
+pub fn facecap() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("NPC_FACECAP")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache"))
+                })?;
+            Some(cache.join("living-npc/captures/facecap.glb"))
+        })?;
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {} (scripts/setup.sh fetches it)",
+        path.display()
+    );
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("skipped: no {} (run scripts/setup.sh)", path.display());
+    }
+    None
+}

@@ -42,6 +42,24 @@ pub fn bar(
             if ui.button("Open head or avatar...").clicked() {
                 prompt = Some(Prompt::OpenHead);
             }
+            ui.separator();
+            let line = studio.timeline.bake.is_some();
+            let why = "speak or open a line first";
+            if ui
+                .add_enabled(line, egui::Button::new("Export line as Live Link CSV..."))
+                .on_disabled_hover_text(why)
+                .clicked()
+            {
+                prompt = Some(Prompt::ExportCsv);
+            }
+            if ui
+                .add_enabled(line, egui::Button::new("Export line as glTF clip..."))
+                .on_disabled_hover_text(why)
+                .on_hover_text("the first NPC's avatar with the line as an animation clip")
+                .clicked()
+            {
+                prompt = Some(Prompt::ExportGltf);
+            }
         });
         ui.menu_button("Edit", |ui| {
             if ui

@@ -15,12 +15,20 @@ use crate::timeline::{FPS, Timeline};
 /// Height of one target's plot, points.
 const PLOT_HEIGHT: f32 = 110.0;
 
+/// What the rest of the studio is showing, as far as the timeline's controls care.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Showing {
+    /// Whether Play, with nothing on the timeline, runs the body's idle life (and does now).
+    pub idle_playing: bool,
+    /// Whether the head shows the comparison capture rather than the line.
+    pub comparison: bool,
+}
+
 /// The timeline panel; returns a file to ask for when "Open..." was pressed.
-/// `idle_playing`: whether Play, with no line, runs the body's idle life.
 pub fn panel(
     ui: &mut Ui,
     timeline: &Timeline,
-    idle_playing: bool,
+    showing: Showing,
     out: &mut Vec<Command>,
 ) -> Option<Prompt> {
     let mut prompt = None;
@@ -44,9 +52,39 @@ pub fn panel(
         {
             prompt = Some(Prompt::OpenLine);
         }
+        ui.separator();
+        match &timeline.comparison {
+            None => {
+                if ui
+                    .button("Compare with capture...")
+                    .on_hover_text(
+                        "a real performance (Live Link Face CSV, or a glTF weights animation) \
+                         plotted under the line and playable on the head",
+                    )
+                    .clicked()
+                {
+                    prompt = Some(Prompt::OpenComparison);
+                }
+            }
+            Some(c) => {
+                ui.weak(format!("capture: {}", c.label));
+                let mut shown = showing.comparison;
+                if ui
+                    .checkbox(&mut shown, "on the head")
+                    .on_hover_text("the head plays the capture instead of the line")
+                    .changed()
+                {
+                    out.push(Command::ShowComparison(shown));
+                }
+                if ui.small_button("close").clicked() {
+                    out.push(Command::CloseComparison);
+                }
+            }
+        }
     });
     ui.horizontal(|ui| {
-        let label = if timeline.playing || (timeline.bake.is_none() && idle_playing) {
+        let idle = !timeline.has_content() && showing.idle_playing;
+        let label = if timeline.playing || idle {
             "Pause"
         } else {
             "Play"
@@ -65,11 +103,11 @@ pub fn panel(
             timeline.playhead_ms,
             timeline.duration_ms()
         ));
-        if timeline.bake.is_some() {
+        if let Some(bake) = &timeline.bake {
             ui.weak(format!(
                 "{} | {} frames at {FPS} fps",
                 timeline.label,
-                timeline.bake.as_ref().map_or(0, |b| b.frames.len()),
+                bake.frames.len(),
             ))
             .on_hover_text(format!("last bake took {:.2} ms", timeline.bake_ms));
         }
@@ -85,13 +123,15 @@ pub fn panel(
     if let Some(e) = &timeline.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
-    let Some(bake) = &timeline.bake else {
+    if !timeline.has_content() {
         ui.weak(
             "Speak a line, or open a WAV or a viseme file, to see every layer of the lip sync.",
         );
         return prompt;
-    };
+    }
+    let bake = timeline.bake.as_ref();
     let link = egui::Id::unique("timeline x");
+    let end = timeline.duration_ms();
     let playhead = timeline.playhead_ms;
     let mut scrub = |response: &egui::Response, x: Option<f64>| {
         if (response.dragged() || response.clicked())
@@ -109,10 +149,12 @@ pub fn panel(
                 .as_ref()
                 .map(|s| s.cue.track.events().to_vec())
                 .unwrap_or_default();
-            let end = timeline.duration_ms();
+            let line_end = timeline.line_ms();
             let r = Plot::new("visemes")
                 .height(46.0)
                 .link_axis(link, [true, false])
+                .include_x(0.0)
+                .include_x(end)
                 .show_axes([false, false])
                 .allow_zoom(false)
                 .allow_scroll(false)
@@ -121,7 +163,7 @@ pub fn panel(
                 .include_y(1.0)
                 .show(ui, |p| {
                     for (i, e) in track.iter().enumerate() {
-                        let next = track.get(i + 1).map_or(end, |n| n.offset_ms);
+                        let next = track.get(i + 1).map_or(line_end, |n| n.offset_ms);
                         if e.id.get() != 0 {
                             p.span(Span::new("", e.offset_ms..=next.max(e.offset_ms)));
                         }
@@ -141,6 +183,8 @@ pub fn panel(
                 let r = Plot::new("waveform")
                     .height(50.0)
                     .link_axis(link, [true, false])
+                    .include_x(0.0)
+                    .include_x(end)
                     .show_axes([false, false])
                     .allow_zoom(false)
                     .allow_scroll(false)
@@ -158,6 +202,8 @@ pub fn panel(
                 let r = Plot::new(("stages", target.name()))
                     .height(PLOT_HEIGHT)
                     .link_axis(link, [true, false])
+                    .include_x(0.0)
+                    .include_x(end)
                     .legend(Legend::default())
                     .allow_zoom(false)
                     .allow_scroll(false)
@@ -165,14 +211,20 @@ pub fn panel(
                     .include_y(0.0)
                     .include_y(1.0)
                     .show(ui, |p| {
+                        if let Some(c) = &timeline.comparison {
+                            // Under the line's stages, in grey: what a person did.
+                            p.line(
+                                Line::new("capture", PlotPoints::from(c.points(target)))
+                                    .color(egui::Color32::from_gray(150))
+                                    .width(2.5),
+                            );
+                        }
                         for stage in Stage::ALL {
-                            let points: Vec<[f64; 2]> = bake
-                                .times_ms
-                                .iter()
-                                .zip(bake.series(stage, target))
-                                .map(|(&t, w)| [t, f64::from(w)])
-                                .collect();
-                            p.line(Line::new(stage.name(), PlotPoints::from(points)));
+                            let Some(bake) = bake else { break };
+                            p.line(Line::new(
+                                stage.name(),
+                                PlotPoints::from(stage_points(bake, stage, target)),
+                            ));
                         }
                         p.vline(VLine::new("playhead", playhead));
                         p.pointer_coordinate().map(|c| c.x)

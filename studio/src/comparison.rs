@@ -1,0 +1,78 @@
+//! A comparison line: a real capture (a Live Link Face CSV, or the weights animation of a
+//! glTF file such as a Face Cap recording) laid under the synthesized line on the timeline and
+//! playable on the head, so human motion can be judged beside the engine's.
+
+use std::path::Path;
+
+use npc_core::asset::Asset;
+use npc_core::take::{Take, read_livelink_csv};
+use npc_core::{ArkitTarget, Pose};
+
+/// The rate a glTF weights animation is sampled at.
+const GLTF_SAMPLE_FPS: f64 = 60.0;
+
+/// A capture on the timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The file it came from, for the timeline's label.
+    pub label: String,
+    pub take: Take,
+}
+
+impl Comparison {
+    /// Reads a Live Link Face CSV (`.csv`) or a glTF file's first clip that animates ARKit
+    /// targets; the error says what is wrong, with `file:line:column` where it can.
+    pub fn open(path: &Path) -> Result<Self, String> {
+        let label = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let csv = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        let take = if csv {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            read_livelink_csv(&text, &label).map_err(|e| match e {
+                npc_core::take::TakeError::At { .. } => format!("{}:{e}", path.display()),
+                _ => format!("{}: {e}", path.display()),
+            })?
+        } else {
+            let asset = Asset::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            (0..asset.clips.len())
+                .find_map(|c| Take::from_gltf_clip(&asset, c, GLTF_SAMPLE_FPS))
+                .ok_or_else(|| {
+                    format!(
+                        "{}: none of its {} clips animates ARKit face targets",
+                        path.display(),
+                        asset.clips.len()
+                    )
+                })?
+        };
+        Ok(Self { label, take })
+    }
+
+    /// The capture's weights at `t_ms` (the last frame at or before it).
+    #[must_use]
+    pub fn pose_at(&self, t_ms: f64) -> Pose {
+        let times = &self.take.times_ms;
+        let i = times.partition_point(|&t| t <= t_ms).saturating_sub(1);
+        self.take.weights.get(i).map_or(Pose::NEUTRAL, |w| Pose(*w))
+    }
+
+    /// One target's curve: (ms, weight) per frame.
+    #[must_use]
+    pub fn points(&self, target: ArkitTarget) -> Vec<[f64; 2]> {
+        self.take
+            .times_ms
+            .iter()
+            .zip(&self.take.weights)
+            .map(|(&t, w)| [t, f64::from(w[target.index()])])
+            .collect()
+    }
+
+    #[must_use]
+    pub fn duration_ms(&self) -> f64 {
+        self.take.duration_ms()
+    }
+}
