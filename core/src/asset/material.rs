@@ -49,7 +49,7 @@ pub struct Texture {
 }
 
 /// Reads materials and decodes the textures they use. A texture that cannot be decoded
-/// (KTX2/basis, WebP, a missing file) leaves its material untextured with a warning.
+/// (KTX2/basis, a missing file, a corrupt image) leaves its material untextured with a warning.
 pub fn read_materials(
     source: &Source,
     reader: &Reader<'_>,
@@ -104,7 +104,7 @@ fn decode_texture(
 ) -> Option<Texture> {
     let root = reader.root;
     let texture = root.textures.get(index)?;
-    let image_index = texture.source.value();
+    let image_index = image_of(texture);
     let Some(image) = root.images.get(image_index) else {
         let extensions: Vec<&String> = texture
             .extensions
@@ -121,7 +121,14 @@ fn decode_texture(
         (None, Some(view)) => view_bytes(source, view.value()),
         (None, None) => Err("no data".to_owned()),
     };
-    let decoded = bytes.and_then(|b| image::load_from_memory(&b).map_err(|e| e.to_string()));
+    let decoded = bytes.and_then(|b| {
+        if b.starts_with(KTX2_IDENTIFIER) {
+            return Err(
+                "it is KTX2 (Basis Universal), which this loader does not decode yet".to_owned(),
+            );
+        }
+        image::load_from_memory(&b).map_err(|e| e.to_string())
+    });
     match decoded {
         Ok(img) => {
             let rgba = img.to_rgba8();
@@ -138,6 +145,33 @@ fn decode_texture(
             None
         }
     }
+}
+
+/// The first bytes of every KTX2 file.
+const KTX2_IDENTIFIER: &[u8] = b"\xABKTX 20\xBB\r\n\x1A\n";
+
+/// The image a texture shows: an image extension's source where it names one (EXT_texture_webp,
+/// KHR_texture_basisu: the spec's fallback `source` is then PNG or JPEG, or absent), else its
+/// own `source`.
+fn image_of(texture: &json::Texture) -> usize {
+    let extension_source = |name: &str| {
+        texture
+            .extensions
+            .as_ref()?
+            .others
+            .get(name)?
+            .get("source")?
+            .as_u64()
+            .and_then(|s| usize::try_from(s).ok())
+    };
+    extension_source("EXT_texture_webp")
+        .or_else(|| {
+            // A KTX2 image only when there is no other: PNG/JPEG fallbacks decode here.
+            (texture.source.value() == u32::MAX as usize)
+                .then(|| extension_source("KHR_texture_basisu"))
+                .flatten()
+        })
+        .unwrap_or_else(|| texture.source.value())
 }
 
 fn view_bytes(source: &Source, view: usize) -> Result<Vec<u8>, String> {
