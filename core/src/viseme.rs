@@ -244,6 +244,12 @@ impl Default for VisemeTable {
 }
 
 impl VisemeTable {
+    /// A table of these poses, by id.
+    #[must_use]
+    pub fn from_poses(poses: [Pose; VISEME_COUNT]) -> Self {
+        Self { poses }
+    }
+
     /// The pose for `id`.
     #[must_use]
     pub fn pose(&self, id: VisemeId) -> &Pose {

@@ -20,6 +20,7 @@ mod agent {
                 head: None,
                 bones: Default::default(),
                 clips: None,
+                shapes: None,
             },
             voice: Voice {
                 gender,

@@ -61,3 +61,46 @@ fn a_bad_project_lists_each_problem_on_its_own_line() {
         "{stderr}"
     );
 }
+
+/// A real head without ARKit names talks on its own shapes: `check` says a starting table plays
+/// them, and refuses a shapes table naming a target the avatar lacks.
+#[test]
+fn own_shapes_are_checked_against_the_avatar() {
+    let Some(avatar) = common::shared_asset("avatars/VALID_White_M_1_Casual.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    assert!(
+        npc_player(&["generate-assets", "--out", assets.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let demo =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"))
+            .unwrap();
+    let project = dir.path().join("p.ron");
+    std::fs::write(&project, demo.replacen("assets/avatar.glb", &avatar, 1)).unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("a starting table plays its DAZ-style expressions"),
+        "{stdout}"
+    );
+    let tuned = demo.replacen(
+        "body: \"assets/avatar.glb\",",
+        &format!(
+            "body: {avatar:?}, shapes: Some((visemes: {{21: {{\"h_expressions.MPB_Up_h\": 1.0, \"Nope\": 0.5}}}})),"
+        ),
+        1,
+    );
+    std::fs::write(&project, tuned).unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    one_line_failure(&out);
+    assert!(
+        stdout.contains("avatar.shapes names the target \"Nope\", which the avatar does not have"),
+        "{stdout}"
+    );
+}

@@ -15,6 +15,8 @@ use crate::anim::lipsync::{
     LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
     bilabial, jaw_amount, target,
 };
+use crate::anim::own_lipsync::OwnLipSync;
+use crate::anim::own_shapes::OwnShapes;
 use crate::anim::pose::Pose;
 use crate::viseme::{VisemeId, VisemeTable};
 
@@ -127,6 +129,8 @@ pub struct FaceAnimator {
     /// Audio time of the previous frame, for the smoother's in-frame steps.
     last_audio_ms: Option<f64>,
     frame: FaceFrame,
+    /// Lip sync on the avatar's own shapes, when it has some.
+    own: Option<OwnLipSync>,
 }
 
 impl FaceAnimator {
@@ -148,7 +152,20 @@ impl FaceAnimator {
             life_ms: 0.0,
             last_audio_ms: None,
             frame: FaceFrame::default(),
+            own: None,
         }
+    }
+
+    /// Drives the avatar's own shapes too (`avatar.shapes`): their visemes through the same
+    /// lip-sync stages. Empty shapes drive none.
+    pub fn set_own_shapes(&mut self, shapes: &OwnShapes) {
+        self.own = OwnLipSync::new(shapes);
+    }
+
+    /// The own shapes' lip sync, with the weights of the last frame.
+    #[must_use]
+    pub fn own(&self) -> Option<&OwnLipSync> {
+        self.own.as_ref()
     }
 
     #[must_use]
@@ -276,6 +293,9 @@ impl FaceAnimator {
                 target_at(audio_at + lead)
             }
         });
+        if let Some(own) = &mut self.own {
+            own.step(track, lipsync, audio_ms, from_ms, dt_ms);
+        }
         self.last_audio_ms = Some(audio_ms);
 
         let mut pose = smoothed;

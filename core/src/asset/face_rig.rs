@@ -53,6 +53,27 @@ impl FaceRig {
         rig
     }
 
+    /// The rig where each ARKit target in `aliases` also drives the avatar's own targets of
+    /// those names (`avatar.shapes.targets`: eyeBlinkLeft on `LeyeClose_h`).
+    #[must_use]
+    pub fn with_aliases(
+        mut self,
+        meshes: &[Mesh],
+        aliases: &std::collections::BTreeMap<ArkitTarget, Vec<String>>,
+    ) -> Self {
+        for (target, names) in aliases {
+            for refs in own_refs(meshes, names) {
+                for r in refs {
+                    let list = &mut self.arkit[target.index()];
+                    if !list.contains(&r) {
+                        list.push(r);
+                    }
+                }
+            }
+        }
+        self
+    }
+
     /// Every place an ARKit target lives.
     #[must_use]
     pub fn arkit(&self, target: ArkitTarget) -> &[TargetRef] {
@@ -98,6 +119,18 @@ impl FaceRig {
             .collect()
     }
 
+    /// Writes own-shape weights (`own[i]` for the targets at `refs[i]`, from [`own_refs`])
+    /// into per-mesh morph weights, after [`Self::apply`].
+    pub fn apply_own(refs: &[Vec<TargetRef>], own: &[f32], weights: &mut [Vec<f32>]) {
+        for (places, &w) in refs.iter().zip(own) {
+            for r in places {
+                if let Some(slot) = weights.get_mut(r.mesh).and_then(|m| m.get_mut(r.target)) {
+                    *slot = w;
+                }
+            }
+        }
+    }
+
     /// Writes a pose into per-mesh morph weights (`weights[mesh][target]`): every mesh that
     /// carries a target gets its weight. Targets the rig does not name are left alone.
     pub fn apply(&self, pose: &Pose, weights: &mut [Vec<f32>]) {
@@ -110,4 +143,45 @@ impl FaceRig {
             }
         }
     }
+}
+
+/// Every place each target called exactly one of `names` (its name in the file) lives, in the
+/// order of `names`: what the avatar's own shapes are written to.
+#[must_use]
+pub fn own_refs(meshes: &[Mesh], names: &[String]) -> Vec<Vec<TargetRef>> {
+    names
+        .iter()
+        .map(|name| {
+            let mut refs = Vec::new();
+            for (m, mesh) in meshes.iter().enumerate() {
+                for (t, target) in mesh.target_names.iter().enumerate() {
+                    if target.raw.as_deref() != Some(name.as_str()) {
+                        continue;
+                    }
+                    for (p, primitive) in mesh.primitives.iter().enumerate() {
+                        if t < primitive.targets.len() {
+                            refs.push(TargetRef {
+                                mesh: m,
+                                primitive: p,
+                                target: t,
+                            });
+                        }
+                    }
+                }
+            }
+            refs
+        })
+        .collect()
+}
+
+/// Every target name the meshes carry, as in the file, each once.
+#[must_use]
+pub fn target_names(meshes: &[Mesh]) -> Vec<String> {
+    let mut names: Vec<String> = meshes
+        .iter()
+        .flat_map(|m| m.target_names.iter().filter_map(|t| t.raw.clone()))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::Project;
+use crate::anim::OwnShapes;
 use crate::arkit::ARKIT_TARGET_COUNT;
 use crate::asset::Asset;
 use crate::body::humanoid::CORE_BONES;
@@ -40,6 +41,8 @@ struct Facts {
     arkit_missing: Vec<&'static str>,
     has_ground: bool,
     skeleton: Skeleton,
+    /// Every morph target name, as in the file.
+    target_names: Vec<String>,
 }
 
 impl Facts {
@@ -51,6 +54,7 @@ impl Facts {
             arkit_missing: asset.face_rig.arkit_missing_names(),
             has_ground: !asset.collision_grid().is_empty(),
             skeleton: Skeleton::of(asset),
+            target_names: crate::asset::face_rig::target_names(&asset.meshes),
         }
     }
 }
@@ -167,7 +171,29 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
         }
         let face = head.as_ref().unwrap_or(&body);
         let coverage = face.arkit_coverage;
-        if coverage == 0 {
+        let (set, shapes) = OwnShapes::for_avatar(npc.avatar.shapes.as_ref(), &face.target_names);
+        for problem in shapes.problems() {
+            report
+                .problems
+                .push(format!("npc {}: avatar.{problem}", npc.id));
+        }
+        for name in shapes.unknown_names(|n| face.target_names.iter().any(|t| t == n)) {
+            report.problems.push(format!(
+                "npc {}: avatar.shapes names the target {name:?}, which the avatar does not have",
+                npc.id
+            ));
+        }
+        if let Some(set) = set {
+            report.warnings.push(format!(
+                "npc {}: no ARKit mouth; a starting table plays its {} (avatar.shapes to tune it)",
+                npc.id,
+                set.label()
+            ));
+        }
+        let talks_on_own = !shapes.viseme_targets().is_empty();
+        if coverage == 0 && talks_on_own {
+            // Its own shapes talk; gaze and blinks play where avatar.shapes.targets says.
+        } else if coverage == 0 {
             report.problems.push(format!(
                 "npc {}: the avatar has no ARKit blend shapes, so its face cannot move",
                 npc.id

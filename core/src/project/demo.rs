@@ -14,6 +14,7 @@ pub fn demo_project() -> Project {
             head: None,
             bones: Default::default(),
             clips: None,
+            shapes: None,
         },
         voice: Voice {
             gender,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::anim::OwnShapes;
 use crate::body::BodySettings;
 
 /// The world the NPCs stand in.
@@ -122,6 +123,11 @@ pub struct Avatar {
     /// body's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clips: Option<PathBuf>,
+    /// The avatar's own shapes: which of its targets each viseme sets, and which play ARKit
+    /// targets. By default a starting table when its shapes are a known set (Oculus visemes,
+    /// VRM vowels, DAZ-style expressions); `(visemes: {}, targets: {})` turns them off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shapes: Option<OwnShapes>,
 }
 
 /// One NPC of the roster.

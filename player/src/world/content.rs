@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow};
 use glam::{Vec2, Vec3};
+use npc_core::anim::OwnShapes;
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
-use npc_core::asset::{Asset, FaceRig};
+use npc_core::asset::{Asset, FaceRig, TargetRef};
 use npc_core::body::{AvatarClips, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
@@ -39,6 +40,12 @@ pub struct AvatarModel {
     pub clips: AvatarClips,
     /// Reads the body's pose for `--record`, as `bake --body` reads it.
     pub pose_reader: PoseReader,
+    /// The face part's rig, with the ARKit targets the avatar plays on shapes of its own.
+    pub rig: FaceRig,
+    /// The avatar's own shapes (the project's, or a starting table for a known set).
+    pub own_shapes: OwnShapes,
+    /// Where each own viseme target lives (in the order of the animator's own weights).
+    pub own_refs: Vec<Vec<TargetRef>>,
 }
 
 impl AvatarModel {
@@ -50,7 +57,7 @@ impl AvatarModel {
 
     #[must_use]
     pub fn face_rig(&self) -> &FaceRig {
-        &self.face_part().asset.face_rig
+        &self.rig
     }
 }
 
@@ -301,7 +308,41 @@ impl WorldContent {
             let clips = clip_library
                 .for_avatar(&body.asset, &humanoid, key.3.as_deref())
                 .with_context(|| format!("cannot load the clips of {}", npc.id))?;
+            let face_meshes = &head.as_ref().unwrap_or(&body).asset.meshes;
+            let (set, own_shapes) = OwnShapes::for_avatar(
+                npc.avatar.shapes.as_ref(),
+                &npc_core::asset::face_rig::target_names(face_meshes),
+            );
+            if let Some(set) = set {
+                tracing::info!(
+                    "{}: its own shapes are {}; a starting table plays them",
+                    npc.id,
+                    set.label()
+                );
+            }
+            for name in own_shapes.unknown_names(|n| {
+                face_meshes
+                    .iter()
+                    .any(|m| m.target_names.iter().any(|t| t.raw.as_deref() == Some(n)))
+            }) {
+                tracing::warn!(
+                    "{}: avatar.shapes names {name:?}, which the avatar does not have",
+                    npc.id
+                );
+            }
+            let rig = head
+                .as_ref()
+                .unwrap_or(&body)
+                .asset
+                .face_rig
+                .clone()
+                .with_aliases(face_meshes, &own_shapes.targets);
+            let own_refs =
+                npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
             let model = AvatarModel {
+                rig,
+                own_shapes,
+                own_refs,
                 pose_reader: PoseReader::new(&skeleton, &humanoid),
                 body,
                 head,
@@ -310,7 +351,7 @@ impl WorldContent {
                 humanoid,
                 clips,
             };
-            if model.face_rig().arkit_coverage() == 0 {
+            if model.face_rig().arkit_coverage() == 0 && model.own_refs.is_empty() {
                 tracing::warn!(
                     "{}: the avatar has no ARKit face targets; its face will not move",
                     npc.id

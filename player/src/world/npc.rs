@@ -4,6 +4,7 @@
 use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
 use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::asset::FaceRig;
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
@@ -102,7 +103,11 @@ impl NpcActor {
                 seed,
                 phase,
             ),
-            face: FaceAnimator::new(face.clone(), seed),
+            face: {
+                let mut animator = FaceAnimator::new(face.clone(), seed);
+                animator.set_own_shapes(&avatar.own_shapes);
+                animator
+            },
             seed,
             line: None,
             audio_ms: 0.0,
@@ -222,9 +227,13 @@ impl NpcActor {
         }
         self.audio_ms = audio_ms;
         match self.face.update(audio_ms, f64::from(dt) * 1000.0) {
-            Ok(frame) => avatar
-                .face_rig()
-                .apply(frame.final_pose(), &mut self.weights),
+            Ok(frame) => {
+                let pose = *frame.final_pose();
+                avatar.face_rig().apply(&pose, &mut self.weights);
+                if let Some(own) = self.face.own() {
+                    FaceRig::apply_own(&avatar.own_refs, own.weights(), &mut self.weights);
+                }
+            }
             Err(e) => {
                 tracing::warn!(
                     "{}: the face track is broken ({e}); stopping the line",

@@ -110,6 +110,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
                 head: None,
                 bones: Default::default(),
                 clips: None,
+                shapes: None,
             },
             voice: Voice::default(),
             spawn: [0.5, 0.5],

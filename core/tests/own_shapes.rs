@@ -1,0 +1,137 @@
+//! A head without ARKit names still talks: its own shapes run through the same lip-sync stages
+//! as ARKit targets (an own target given jawOpen's table moves exactly as jawOpen does), and a
+//! real DAZ-style head (VALID) gets a starting table whose vowels open its mouth and whose
+//! p/b/m closes its lips.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use npc_core::anim::{OwnShapes, ShapeSet};
+use npc_core::asset::Asset;
+use npc_core::asset::face_rig::target_names;
+use npc_core::{ArkitTarget, FaceAnimator, FaceSettings, VisemeId};
+
+/// Runs a face over `track` at 60 fps for `ms`; returns (time, own weights) per frame.
+fn run(shapes: &OwnShapes, track: &[(u32, f64)], ms: f64) -> Vec<(f64, Vec<f32>, f32)> {
+    let cue = common::cue(&common::track(track));
+    let mut face = FaceAnimator::new(FaceSettings::default(), 3);
+    face.set_own_shapes(shapes);
+    face.start_line(&cue);
+    let mut out = Vec::new();
+    let mut t = 0.0;
+    while t <= ms {
+        let frame = face.update(t, 1000.0 / 60.0).unwrap();
+        let jaw = frame.final_pose().get(ArkitTarget::JawOpen);
+        out.push((t, face.own().unwrap().weights().to_vec(), jaw));
+        t += 1000.0 / 60.0;
+    }
+    out
+}
+
+const LINE: [(u32, f64); 6] = [
+    (0, 0.0),
+    (2, 200.0),
+    (21, 420.0),
+    (7, 560.0),
+    (11, 760.0),
+    (0, 1000.0),
+];
+
+#[test]
+fn an_own_target_moves_as_the_arkit_target_with_the_same_table() {
+    let table = FaceSettings::default().table;
+    let mut shapes = OwnShapes::default();
+    for id in VisemeId::all() {
+        let w = table.pose(id).get(ArkitTarget::JawOpen);
+        if w > 0.0 {
+            shapes
+                .visemes
+                .insert(id.get(), BTreeMap::from([("Jaw".to_owned(), w)]));
+        }
+    }
+    let frames = run(&shapes, &LINE, 1300.0);
+    let worst = frames
+        .iter()
+        .map(|(_, own, jaw)| (own[0] - jaw).abs())
+        .fold(0.0f32, f32::max);
+    assert!(worst < 1e-6, "own Jaw and jawOpen differ by {worst}");
+    assert!(
+        frames.iter().any(|(_, own, _)| own[0] > 0.3),
+        "the jaw opens"
+    );
+}
+
+#[test]
+fn a_real_daz_style_head_talks_on_its_own_shapes() {
+    let Some(path) = common::shared_asset("avatars/VALID_Black_F_1_Busi.glb") else {
+        return;
+    };
+    let asset = Asset::load(&path).unwrap();
+    assert_eq!(
+        asset.face_rig.arkit_coverage(),
+        0,
+        "no ARKit names of its own"
+    );
+    let names = target_names(&asset.meshes);
+    let (set, shapes) = OwnShapes::for_avatar(None, &names);
+    assert_eq!(set, Some(ShapeSet::DazExpressions));
+    assert!(
+        shapes
+            .unknown_names(|n| names.iter().any(|m| m == n))
+            .is_empty()
+    );
+    // Blinks play on its eyelids.
+    assert_eq!(
+        shapes.targets[&ArkitTarget::EyeBlinkLeft],
+        vec!["h_expressions.LeyeClose_h".to_owned()]
+    );
+
+    let frames = run(&shapes, &LINE, 1300.0);
+    let driven = shapes.viseme_targets();
+    let at = |name: &str, t_ms: f64| {
+        let i = driven.iter().position(|n| n == name).unwrap();
+        frames
+            .iter()
+            .min_by(|a, b| (a.0 - t_ms).abs().total_cmp(&(b.0 - t_ms).abs()))
+            .map(|f| f.1[i])
+            .unwrap()
+    };
+    // "aa" at 200 ms opens the mouth and the teeth follow; "p" at 420 ms shuts the lips.
+    assert!(
+        at("h_expressions.AE_AA_h", 200.0) > 0.6,
+        "aa opens the mouth"
+    );
+    assert!(at("h_teeth.t_AE_AA_h", 200.0) > 0.6, "the teeth follow");
+    assert!(
+        at("h_expressions.MPB_Up_h", 420.0) > 0.95,
+        "p closes the upper lip"
+    );
+    assert!(
+        at("h_expressions.MPB_Down_h", 420.0) > 0.95,
+        "and the lower"
+    );
+    assert!(
+        at("h_expressions.AE_AA_h", 420.0) < 0.05,
+        "nothing open while closed"
+    );
+    assert!(at("h_expressions.UW_U_h", 560.0) > 0.6, "u rounds");
+    assert!(
+        at("h_expressions.MPB_Up_h", 1300.0) < 0.01,
+        "at rest after the line"
+    );
+}
+
+#[test]
+fn own_shapes_round_trip_through_a_project_file() {
+    let text = r#"(body: "a.glb", shapes: Some((visemes: {21: {"viseme_PP": 1.0}}, targets: {"eyeBlinkLeft": ["Blink_L"]})))"#;
+    let avatar: npc_core::project::Avatar = ron::from_str(text).unwrap();
+    let shapes = avatar.shapes.as_ref().unwrap();
+    assert_eq!(shapes.visemes[&21]["viseme_PP"], 1.0);
+    assert_eq!(shapes.targets[&ArkitTarget::EyeBlinkLeft], vec!["Blink_L"]);
+    let again: npc_core::project::Avatar =
+        ron::from_str(&ron::to_string(&avatar).unwrap()).unwrap();
+    assert_eq!(again, avatar);
+}
