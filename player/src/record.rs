@@ -42,6 +42,9 @@ struct NpcFrame {
     /// The hips in the avatar's space, metres.
     #[serde(skip_serializing_if = "Option::is_none")]
     hips_position: Option<[f32; 3]>,
+    /// The avatar's own shapes, in the order of `bake --npc`'s `own.targets`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    own: Option<Vec<f32>>,
 }
 
 /// The line an NPC speaks and where its audio is.
@@ -201,6 +204,7 @@ fn frame_of(world: &World, frame: u64, time_ms: f64) -> Vec<NpcFrame> {
                 hips_position: reader
                     .hips_position(&avatar.skeleton, &npc.body.locals)
                     .map(|p| p.to_array()),
+                own: npc.face.own().map(|o| o.weights().to_vec()),
             }
         })
         .collect()

@@ -9,6 +9,7 @@ use crate::anim::LineCue;
 pub use crate::anim::TAIL_MS;
 use crate::anim::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
 use crate::anim::lipsync::{VisemeEvent, VisemeTrack};
+use crate::anim::own_shapes::OwnShapes;
 use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
 use crate::viseme::{VisemeId, VisemeTable};
@@ -72,6 +73,17 @@ pub fn frame_times(fps: f64, duration_ms: f64) -> Result<Vec<f64>, BakeError> {
 pub struct Bake {
     pub times_ms: Vec<f64>,
     pub frames: Vec<FaceFrame>,
+    /// The avatar's own shapes at every frame, when it has some.
+    pub own: Option<OwnBake>,
+}
+
+/// The avatar's own shapes over a bake.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OwnBake {
+    /// The targets, by their names in the avatar's file.
+    pub targets: Vec<String>,
+    /// `weights[frame][target]`.
+    pub weights: Vec<Vec<f32>>,
 }
 
 impl Bake {
@@ -87,9 +99,20 @@ pub fn bake(
     cue: &LineCue,
     options: &BakeOptions,
 ) -> Result<Bake, BakeError> {
+    bake_with_shapes(settings, &OwnShapes::default(), cue, options)
+}
+
+/// Bakes as [`bake`] does, with the avatar's own shapes driven too (as the player drives
+/// them for an avatar with `shapes`).
+pub fn bake_with_shapes(
+    settings: &FaceSettings,
+    shapes: &OwnShapes,
+    cue: &LineCue,
+    options: &BakeOptions,
+) -> Result<Bake, BakeError> {
     let duration = options.duration_ms.unwrap_or_else(|| cue.baked_ms());
     let times = frame_times(options.fps, duration)?;
-    run(settings, cue, times, options)
+    run(settings, shapes, cue, times, options)
 }
 
 /// Bakes the line `cue` at the given frame times (audio clock, ms), which may be irregular.
@@ -105,11 +128,12 @@ pub fn bake_at(
         speaking,
         ..BakeOptions::default()
     };
-    run(settings, cue, times_ms, &options)
+    run(settings, &OwnShapes::default(), cue, times_ms, &options)
 }
 
 fn run(
     settings: &FaceSettings,
+    shapes: &OwnShapes,
     cue: &LineCue,
     times_ms: Vec<f64>,
     options: &BakeOptions,
@@ -125,7 +149,12 @@ fn run(
         return Err(BakeError::TooManyFrames(times_ms.len()));
     }
     let mut face = FaceAnimator::new(settings.clone(), options.seed);
+    face.set_own_shapes(shapes);
     face.start_line(cue);
+    let mut own = face.own().map(|o| OwnBake {
+        targets: o.names().to_vec(),
+        weights: Vec::with_capacity(times_ms.len()),
+    });
     if !options.speaking {
         face.set_speaking(false);
     }
@@ -137,8 +166,15 @@ fn run(
         // A complete track has no stream to report on, so the update cannot fail.
         let _ = face.update(t, dt);
         frames.push(*face.frame());
+        if let (Some(own), Some(o)) = (&mut own, face.own()) {
+            own.weights.push(o.weights().to_vec());
+        }
     }
-    Ok(Bake { times_ms, frames })
+    Ok(Bake {
+        times_ms,
+        frames,
+        own,
+    })
 }
 
 /// The JSON report of a bake, as `npc-player bake` prints it.
@@ -161,6 +197,9 @@ pub struct BakeReport<'a> {
     /// The NPC's body over the same frames, per layer (`bake --body`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<crate::body::BodyBake>,
+    /// The avatar's own shapes over the same frames (`bake --npc` of an avatar with shapes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own: Option<&'a OwnBake>,
 }
 
 impl<'a> BakeReport<'a> {
@@ -183,6 +222,7 @@ impl<'a> BakeReport<'a> {
             audio: None,
             npc: None,
             body: None,
+            own: bake.own.as_ref(),
         }
     }
 }

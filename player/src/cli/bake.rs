@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 use npc_core::LineCue;
+use npc_core::anim::OwnShapes;
 use npc_core::anim::face::FaceSettings;
 use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
 use npc_core::asset::Asset;
@@ -88,7 +89,11 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
         speaking: args.speaking,
         duration_ms: None,
     };
-    let bake = timeline::bake(&settings, &cue, &options)?;
+    let shapes = match (&project, npc, &args.project) {
+        (Some(_), Some(npc), Some(path)) => own_shapes_of(path, npc),
+        _ => OwnShapes::default(),
+    };
+    let bake = timeline::bake_with_shapes(&settings, &shapes, &cue, &options)?;
     let mut report = BakeReport::new(&bake, &cue.track, &settings.table, &options);
     report.audio = audio.as_ref().map(|p| p.display().to_string());
     report.npc = npc.map(|n| n.id.clone());
@@ -149,6 +154,27 @@ fn bake_body_of(
         settings,
         options,
     ))
+}
+
+/// The own shapes `npc`'s face plays (its `avatar.shapes`, or a starting table for a known
+/// set), as the player finds them; none when its face file cannot be read.
+fn own_shapes_of(project_file: &Path, npc: &Npc) -> OwnShapes {
+    let face = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
+    let path = Project::resolve(project_file, face);
+    match Asset::load(&path) {
+        Ok(asset) => {
+            let names = npc_core::asset::face_rig::target_names(&asset.meshes);
+            OwnShapes::for_avatar(npc.avatar.shapes.as_ref(), &names).1
+        }
+        Err(e) => {
+            tracing::warn!(
+                "{}: its face {} cannot be read ({e}); baked without its own shapes",
+                npc.id,
+                path.display()
+            );
+            OwnShapes::default()
+        }
+    }
 }
 
 fn find_npc<'a>(project: &'a Project, id: &str) -> anyhow::Result<&'a Npc> {
