@@ -26,9 +26,12 @@ fn thirty_seconds() -> LineSource {
 fn rebake(c: &mut Criterion) {
     let mut studio = Studio::new(demo_project(), None);
     let project = studio.doc.project.clone();
-    studio
-        .timeline
-        .set_source("30 s".to_owned(), thirty_seconds(), &project);
+    studio.timeline.set_source(
+        "30 s".to_owned(),
+        thirty_seconds(),
+        &project,
+        &npc_core::anim::OwnShapes::default(),
+    );
     let frames = studio.timeline.bake.as_ref().map_or(0, |b| b.frames.len());
     assert!(frames > 1800, "{frames} frames");
     let pp = VisemeId::new(21).expect("id");

@@ -132,7 +132,9 @@ impl StudioApp {
                     let path = path.or_else(|| self.project_head());
                     match Viewport::new(rs, path.as_deref()) {
                         Ok((v, problem)) => {
+                            let names = v.head().target_names();
                             self.viewport = Some(v);
+                            self.studio.apply(Command::HeadTargets(names));
                             if let Some(p) = problem {
                                 self.studio.status = Some(crate::state::Status {
                                     text: format!("{p}; showing the built-in head"),
@@ -213,7 +215,15 @@ impl StudioApp {
         if let Some((label, n, missing)) = head_info {
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{label}: ARKit coverage {n}/52"));
-                if !missing.is_empty() {
+                let own = self.studio.shapes.shapes.viseme_targets().len();
+                if n == 0 && own > 0 {
+                    let set = self
+                        .studio
+                        .shapes
+                        .set
+                        .map_or_else(String::new, |s| format!(" ({})", s.label()));
+                    ui.label(format!("talks on {own} shapes of its own{set}"));
+                } else if !missing.is_empty() {
                     ui.colored_label(
                         ui.visuals().warn_fg_color,
                         format!("missing: {}", missing.join(", ")),
@@ -237,9 +247,12 @@ impl StudioApp {
                     .pose_for(&view.head().label, self.studio.timeline.playhead_ms)
             })
             .flatten();
+        view.head_mut().set_shapes(&self.studio.shapes.shapes);
+        let own = self.studio.view_own();
         let texture = view.draw(
             rs,
             &pose,
+            &own,
             body,
             (size.x * ppp) as u32,
             (size.y * ppp) as u32,
@@ -422,6 +435,7 @@ impl eframe::App for StudioApp {
                     Tab::Visemes => visemes::panel(
                         ui,
                         &doc.project.face.table,
+                        &self.studio.shapes,
                         self.studio.selected_viseme,
                         &mut self.viseme_filter,
                         &mut out,

@@ -38,6 +38,12 @@ pub enum Command {
     ResetViseme(VisemeId),
     /// Copies the pose editor's pose into a viseme.
     PoseToViseme(VisemeId),
+    /// Sets one of the avatar's own targets in a viseme (the first NPC's `avatar.shapes`).
+    SetOwnVisemeWeight {
+        viseme: VisemeId,
+        target: String,
+        weight: f32,
+    },
     SetGaze(GazeSettings),
     SetBody(BodySettings),
     SetBlink(BlinkSettings),
@@ -49,6 +55,8 @@ pub enum Command {
     Undo,
     Redo,
     // Viewing.
+    /// The morph targets of the head now shown (after it loads): its own shapes come from them.
+    HeadTargets(Vec<String>),
     SelectViseme(Option<VisemeId>),
     SetPlotTarget {
         target: ArkitTarget,
@@ -100,6 +108,7 @@ impl Command {
                 | Self::SetVisemeWeight { .. }
                 | Self::ResetViseme(_)
                 | Self::PoseToViseme(_)
+                | Self::SetOwnVisemeWeight { .. }
                 | Self::SetGaze(_)
                 | Self::SetBody(_)
                 | Self::SetBlink(_)

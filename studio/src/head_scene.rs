@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::Context;
 use glam::{Mat4, Vec3};
 use npc_core::Pose;
-use npc_core::asset::Asset;
+use npc_core::anim::OwnShapes;
+use npc_core::asset::{Asset, FaceRig, TargetRef};
 use npc_core::body::Skeleton;
 use npc_render::GpuPrimitive;
 use npc_render::{DrawList, MeshStoreBuilder, MorphRange, StoredAsset};
@@ -28,21 +29,33 @@ pub struct HeadScene {
     pub body_radius: f32,
     skeleton: Skeleton,
     world: Vec<Mat4>,
+    /// The face rig, with the ARKit targets the head plays on its own shapes.
+    rig: FaceRig,
+    /// The own shapes shown, and where their viseme targets live.
+    shapes: OwnShapes,
+    own_refs: Vec<Vec<TargetRef>>,
 }
 
-/// The face's bounds: meshes with ARKit targets (every mesh when `whole`), in the rest pose.
+/// The face's bounds: meshes with ARKit targets, or with any targets when none has ARKit ones
+/// (every mesh when `whole`), in the rest pose.
 fn face_bounds(asset: &Asset, palettes: &[Vec<Mat4>], whole: bool) -> (Vec3, f32) {
     let mut min = Vec3::splat(f32::INFINITY);
     let mut max = Vec3::splat(f32::NEG_INFINITY);
-    let faces: Vec<usize> = (0..asset.meshes.len())
-        .filter(|&m| {
-            !whole
-                && asset.meshes[m]
-                    .target_names
-                    .iter()
-                    .any(|n| n.canonical.is_some())
-        })
-        .collect();
+    let with = |arkit: bool| -> Vec<usize> {
+        (0..asset.meshes.len())
+            .filter(|&m| {
+                !whole
+                    && asset.meshes[m]
+                        .target_names
+                        .iter()
+                        .any(|n| !arkit || n.canonical.is_some())
+            })
+            .collect()
+    };
+    let faces = match with(true) {
+        arkit if arkit.is_empty() => with(false),
+        arkit => arkit,
+    };
     for group in &asset.instances {
         if !faces.is_empty() && !faces.contains(&group.mesh) {
             continue;
@@ -129,6 +142,9 @@ impl HeadScene {
         let (focus, radius) = face_bounds(&asset, &palettes, false);
         let (body_focus, body_radius) = face_bounds(&asset, &palettes, true);
         Ok(Self {
+            rig: asset.face_rig.clone(),
+            shapes: OwnShapes::default(),
+            own_refs: Vec::new(),
             asset,
             stored,
             label,
@@ -141,6 +157,27 @@ impl HeadScene {
             skeleton,
             world,
         })
+    }
+
+    /// Every morph target name of the head, as in its file.
+    #[must_use]
+    pub fn target_names(&self) -> Vec<String> {
+        npc_core::asset::face_rig::target_names(&self.asset.meshes)
+    }
+
+    /// Plays `shapes` on the head's own targets from the next draw.
+    pub fn set_shapes(&mut self, shapes: &OwnShapes) {
+        if *shapes == self.shapes {
+            return;
+        }
+        self.shapes = shapes.clone();
+        self.rig = self
+            .asset
+            .face_rig
+            .clone()
+            .with_aliases(&self.asset.meshes, &shapes.targets);
+        self.own_refs =
+            npc_core::asset::face_rig::own_refs(&self.asset.meshes, &shapes.viseme_targets());
     }
 
     /// Poses the body by `locals` (one per node, as a body bake's frame has them), or rests
@@ -171,10 +208,18 @@ impl HeadScene {
         &self.weights
     }
 
-    /// Fills `list` with the head in `pose`.
-    pub fn draw(&mut self, pose: &Pose, primitives: &[GpuPrimitive], list: &mut DrawList) {
+    /// Fills `list` with the head in `pose`, its own shapes at `own` (in the order of the
+    /// shapes' viseme targets).
+    pub fn draw(
+        &mut self,
+        pose: &Pose,
+        own: &[f32],
+        primitives: &[GpuPrimitive],
+        list: &mut DrawList,
+    ) {
         list.clear();
-        self.asset.face_rig.apply(pose, &mut self.weights);
+        self.rig.apply(pose, &mut self.weights);
+        FaceRig::apply_own(&self.own_refs, own, &mut self.weights);
         let palettes: Vec<u32> = self.palettes.iter().map(|p| list.push_palette(p)).collect();
         let morphs: Vec<MorphRange> = self.weights.iter().map(|w| list.push_morphs(w)).collect();
         for group in &self.asset.instances {

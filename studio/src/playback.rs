@@ -153,7 +153,12 @@ mod tests {
             utterance: None,
         };
         let mut timeline = Timeline::default();
-        timeline.set_source("test".to_owned(), source, &Project::default());
+        timeline.set_source(
+            "test".to_owned(),
+            source,
+            &Project::default(),
+            &npc_core::anim::OwnShapes::default(),
+        );
         let (mixer, pulled) = mixer(
             ChannelCount::MIN,
             SampleRate::new(RATE).expect("non-zero rate"),

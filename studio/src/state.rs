@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use npc_core::anim::face::FaceFrame;
+use npc_core::anim::{OwnShapes, ShapeSet};
 use npc_core::project::{Gender, Project, Voice};
 use npc_core::speech::{LineSource, LineSourceError};
 use npc_core::{Pose, VisemeId, VisemeTable};
@@ -40,6 +41,17 @@ pub enum ViewSource {
     Comparison,
 }
 
+/// The own shapes of the head shown: its target names, and what the first NPC's face plays on
+/// them (its `avatar.shapes`, or a starting table when they are a known set).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FaceShapes {
+    /// Every morph target of the head shown, by its name in the file.
+    pub names: Vec<String>,
+    /// The known set a starting table was made for (none when the project gives the shapes).
+    pub set: Option<ShapeSet>,
+    pub shapes: OwnShapes,
+}
+
 /// A message for the status bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Status {
@@ -71,6 +83,8 @@ pub struct Studio {
     pub view: ViewSource,
     pub timeline: Timeline,
     pub body: BodyPreview,
+    /// The head's own shapes.
+    pub shapes: FaceShapes,
     pub status: Option<Status>,
     pub recent: Vec<PathBuf>,
     pub effects: Vec<Effect>,
@@ -90,6 +104,7 @@ impl Studio {
             view: ViewSource::Pose,
             timeline: Timeline::default(),
             body: BodyPreview::default(),
+            shapes: FaceShapes::default(),
             status: None,
             recent: Vec::new(),
             effects: vec![Effect::LoadHead(None)],
@@ -180,6 +195,42 @@ impl Studio {
         }
     }
 
+    /// The own shapes' weights the 3D view shows now, in the order of
+    /// `shapes.shapes.viseme_targets()`.
+    #[must_use]
+    pub fn view_own(&self) -> Vec<f32> {
+        let names = self.shapes.shapes.viseme_targets();
+        match self.view {
+            ViewSource::Timeline => self
+                .timeline
+                .own_at(self.timeline.playhead_ms)
+                .map_or_else(|| vec![0.0; names.len()], <[f32]>::to_vec),
+            ViewSource::Viseme => {
+                let row = self
+                    .selected_viseme
+                    .and_then(|v| self.shapes.shapes.visemes.get(&v.get()));
+                names
+                    .iter()
+                    .map(|n| row.and_then(|r| r.get(n)).copied().unwrap_or(0.0))
+                    .collect()
+            }
+            ViewSource::Pose | ViewSource::Comparison => vec![0.0; names.len()],
+        }
+    }
+
+    /// Works out the head's own shapes again (after the head or the project changed).
+    fn resolve_shapes(&mut self) {
+        let configured = self
+            .doc
+            .project
+            .npcs
+            .first()
+            .and_then(|n| n.avatar.shapes.as_ref());
+        let (set, shapes) = OwnShapes::for_avatar(configured, &self.shapes.names);
+        self.shapes.set = set;
+        self.shapes.shapes = shapes;
+    }
+
     /// The baked frame at the playhead.
     #[must_use]
     pub fn frame_at_playhead(&self) -> Option<&FaceFrame> {
@@ -189,7 +240,8 @@ impl Studio {
     /// Applies one command.
     /// Bakes the line and the body again (after an edit).
     fn rebake(&mut self) {
-        self.timeline.rebake(&self.doc.project);
+        self.resolve_shapes();
+        self.timeline.rebake(&self.doc.project, &self.shapes.shapes);
         self.rebake_body();
     }
 
@@ -232,6 +284,10 @@ impl Studio {
                     self.rebake();
                 }
             }
+            Command::HeadTargets(names) => {
+                self.shapes.names = names;
+                self.rebake();
+            }
             Command::SelectViseme(v) => {
                 self.selected_viseme = v;
                 self.view = if v.is_some() {
@@ -272,8 +328,12 @@ impl Studio {
                     });
                 match LineSource::from_text(&self.timeline.text, &voice) {
                     Ok(line) => {
-                        self.timeline
-                            .set_source("text".to_owned(), line, &self.doc.project);
+                        self.timeline.set_source(
+                            "text".to_owned(),
+                            line,
+                            &self.doc.project,
+                            &self.shapes.shapes,
+                        );
                         self.rebake_body();
                         self.view = ViewSource::Timeline;
                     }
@@ -476,7 +536,8 @@ impl Studio {
     fn put_line(&mut self, label: String, line: Result<LineSource, LineSourceError>) {
         match line {
             Ok(line) => {
-                self.timeline.set_source(label, line, &self.doc.project);
+                self.timeline
+                    .set_source(label, line, &self.doc.project, &self.shapes.shapes);
                 self.rebake_body();
                 self.view = ViewSource::Timeline;
             }
@@ -535,6 +596,28 @@ impl Studio {
                 self.selected_viseme = Some(viseme);
                 self.view = ViewSource::Viseme;
             }
+            Command::SetOwnVisemeWeight {
+                viseme,
+                target,
+                weight,
+            } => {
+                // The first NPC's face: its shapes become its own once edited.
+                let current = self.shapes.shapes.clone();
+                if let Some(npc) = project.npcs.first_mut() {
+                    let shapes = npc.avatar.shapes.get_or_insert(current);
+                    let row = shapes.visemes.entry(viseme.get()).or_default();
+                    if weight > 0.0 {
+                        row.insert(target, weight.clamp(0.0, 1.0));
+                    } else {
+                        row.remove(&target);
+                    }
+                    if row.is_empty() {
+                        shapes.visemes.remove(&viseme.get());
+                    }
+                }
+                self.selected_viseme = Some(viseme);
+                self.view = ViewSource::Viseme;
+            }
             Command::SetGaze(g) => project.face.gaze = g,
             // The first NPC's own settings when it has them (its body is the one shown).
             Command::SetBody(b) => match project.npcs.first_mut().and_then(|n| n.body.as_mut()) {
@@ -550,6 +633,7 @@ impl Studio {
             // Not edits: applied by `apply` before they could get here.
             Command::Undo
             | Command::Redo
+            | Command::HeadTargets(_)
             | Command::SelectViseme(_)
             | Command::SetPlotTarget { .. }
             | Command::SetBodyPlotBone { .. }
@@ -586,6 +670,9 @@ fn edit_key(command: &Command) -> String {
         Command::SetPoseWeight { target, .. } => format!("pose {}", target.name()),
         Command::SetVisemeWeight { viseme, target, .. } => {
             format!("viseme {} {}", viseme.get(), target.name())
+        }
+        Command::SetOwnVisemeWeight { viseme, target, .. } => {
+            format!("own {} {target}", viseme.get())
         }
         Command::SetGaze(_) => "gaze".to_owned(),
         Command::SetBlink(_) => "blink".to_owned(),

@@ -5,8 +5,9 @@
 use std::time::Instant;
 
 use npc_core::ArkitTarget;
+use npc_core::anim::OwnShapes;
 use npc_core::anim::face::FaceFrame;
-use npc_core::anim::timeline::{Bake, BakeOptions, bake};
+use npc_core::anim::timeline::{Bake, BakeOptions, bake_with_shapes};
 use npc_core::project::Project;
 use npc_core::speech::LineSource;
 
@@ -67,16 +68,22 @@ impl Default for Timeline {
 }
 
 impl Timeline {
-    /// Puts a new line on the timeline and bakes it.
-    pub fn set_source(&mut self, label: String, source: LineSource, project: &Project) {
+    /// Puts a new line on the timeline and bakes it (with the head's own shapes).
+    pub fn set_source(
+        &mut self,
+        label: String,
+        source: LineSource,
+        project: &Project,
+        shapes: &OwnShapes,
+    ) {
         self.label = label;
         self.source = Some(source);
         self.playhead_ms = 0.0;
-        self.rebake(project);
+        self.rebake(project, shapes);
     }
 
     /// Bakes the line again (after a setting or a pose changed).
-    pub fn rebake(&mut self, project: &Project) {
+    pub fn rebake(&mut self, project: &Project, shapes: &OwnShapes) {
         self.npc = project.npcs.first().map(|n| n.id.clone());
         self.seed = project.face_seed(self.npc.as_deref().unwrap_or_default());
         let Some(source) = &self.source else {
@@ -90,7 +97,7 @@ impl Timeline {
             speaking: self.speaking,
             duration_ms: None,
         };
-        match bake(&project.face, &source.cue, &options) {
+        match bake_with_shapes(&project.face, shapes, &source.cue, &options) {
             Ok(b) => {
                 self.bake = Some(b);
                 self.error = None;
@@ -129,6 +136,15 @@ impl Timeline {
     #[must_use]
     pub fn has_content(&self) -> bool {
         self.bake.is_some() || self.comparison.is_some()
+    }
+
+    /// The own shapes' weights at `t_ms` (the last frame at or before it), when the bake has
+    /// them.
+    #[must_use]
+    pub fn own_at(&self, t_ms: f64) -> Option<&[f32]> {
+        let b = self.bake.as_ref()?;
+        let i = b.times_ms.partition_point(|&t| t <= t_ms).saturating_sub(1);
+        b.own.as_ref()?.weights.get(i).map(Vec::as_slice)
     }
 
     /// The baked frame at the playhead (the last frame at or before it).

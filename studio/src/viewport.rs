@@ -98,12 +98,19 @@ impl Viewport {
         &self.head
     }
 
-    /// Draws the head in `pose` at `width` x `height` pixels; returns the texture to show.
+    /// The head, to set what it plays.
+    pub fn head_mut(&mut self) -> &mut HeadScene {
+        &mut self.head
+    }
+
+    /// Draws the head in `pose` (its own shapes at `own`) at `width` x `height` pixels; returns
+    /// the texture to show.
     /// With `body` (the body's node transforms) the whole avatar is posed and framed.
     pub fn draw(
         &mut self,
         render_state: &eframe::egui_wgpu::RenderState,
         pose: &Pose,
+        own: &[f32],
         body: Option<&[npc_core::asset::Transform]>,
         width: u32,
         height: u32,
@@ -128,7 +135,7 @@ impl Viewport {
         }
         self.head.pose_body(body);
         self.head
-            .draw(pose, &self.renderer.store.primitives, &mut self.list);
+            .draw(pose, own, &self.renderer.store.primitives, &mut self.list);
         self.drawn.clear();
         self.drawn.extend_from_slice(self.head.weights());
         let (focus, radius) = if body.is_some() {

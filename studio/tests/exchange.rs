@@ -9,6 +9,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use npc_core::ArkitTarget;
+use npc_core::VisemeId;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Property;
 use npc_core::project::demo_project;
@@ -175,4 +176,67 @@ fn file_export_asks_for_a_path_and_writes_there() {
     h.run_steps(2);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("Timecode,BlendShapeCount,EyeBlinkLeft,"));
+}
+
+#[test]
+fn a_head_of_its_own_shapes_plays_and_edits_them() {
+    let Some(avatar) = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(|d| {
+            std::path::PathBuf::from(d).join("../../shared/assets/avatars/VALID_Black_F_1_Busi.glb")
+        })
+        .filter(|p| p.exists())
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = demo_project();
+    project.npcs[0].avatar.body = avatar.clone();
+    let file = dir.path().join("p.ron");
+    project.save(&file).unwrap();
+    let mut studio = Studio::open(&file);
+    let names = npc_core::asset::face_rig::target_names(&Asset::load(&avatar).unwrap().meshes);
+    studio.apply(Command::HeadTargets(names));
+    assert_eq!(
+        studio.shapes.set,
+        Some(npc_core::anim::ShapeSet::DazExpressions)
+    );
+    let visemes = dir.path().join("line.json");
+    std::fs::write(&visemes, VISEMES).unwrap();
+    studio.apply(Command::OpenVisemes(visemes));
+    let targets = studio.shapes.shapes.viseme_targets();
+    let mpb = targets
+        .iter()
+        .position(|t| t == "h_expressions.MPB_Up_h")
+        .unwrap();
+    studio.apply(Command::Seek(120.0));
+    assert!(
+        studio.view_own()[mpb] > 0.9,
+        "p/b/m closes the lips at 120 ms"
+    );
+
+    // Editing a viseme's own shape makes the shapes the NPC's own and rebakes.
+    let aa = VisemeId::new(2).unwrap();
+    let shout = "h_expressions.Shout_h".to_owned();
+    studio.apply(Command::SetOwnVisemeWeight {
+        viseme: aa,
+        target: shout.clone(),
+        weight: 0.7,
+    });
+    assert!(studio.is_dirty());
+    let own = studio.doc.project.npcs[0].avatar.shapes.as_ref().unwrap();
+    assert_eq!(own.visemes[&2][&shout], 0.7);
+    assert_eq!(studio.shapes.set, None, "the project's shapes now");
+    let shout_at = studio
+        .shapes
+        .shapes
+        .viseme_targets()
+        .iter()
+        .position(|t| *t == shout)
+        .unwrap();
+    assert!(
+        (studio.view_own()[shout_at] - 0.7).abs() < 1e-6,
+        "the view shows the viseme"
+    );
+    studio.apply(Command::Undo);
+    assert!(studio.doc.project.npcs[0].avatar.shapes.is_none());
 }

@@ -1,25 +1,28 @@
-//! The viseme table: the 22 visemes with their sounds and an example word; the selected one's
-//! pose can be edited, compared with the default and reset.
+//! The viseme table: the 22 visemes with their sounds and an example word, all in view; the
+//! selected one's pose can be edited, compared with the default and reset, and so can the
+//! head's own shapes it sets when the head has shapes of its own.
 
 use egui::Ui;
 use npc_core::{VisemeId, VisemeTable};
 
 use crate::command::Command;
 use crate::panels::pose::{filter_box, sliders};
+use crate::state::FaceShapes;
 
 /// The viseme panel.
 pub fn panel(
     ui: &mut Ui,
     table: &VisemeTable,
+    shapes: &FaceShapes,
     selected: Option<VisemeId>,
     filter: &mut String,
     out: &mut Vec<Command>,
 ) {
     let defaults = VisemeTable::default_table();
-    egui::ScrollArea::vertical()
-        .id_salt("viseme list")
-        .max_height(220.0)
-        .show(ui, |ui| {
+    // The whole list stays in view; the editor below scrolls on its own.
+    ui.vertical(|ui| {
+        ui.spacing_mut().item_spacing.y = 1.0;
+        {
             for id in VisemeId::all() {
                 let info = id.info();
                 let changed = table.pose(id) != defaults.pose(id);
@@ -35,7 +38,8 @@ pub fn panel(
                     out.push(Command::SelectViseme(next));
                 }
             }
-        });
+        }
+    });
     ui.separator();
     let Some(id) = selected else {
         ui.weak("Select a viseme to see and edit its pose.");
@@ -60,6 +64,7 @@ pub fn panel(
     egui::ScrollArea::vertical()
         .id_salt("viseme sliders")
         .show(ui, |ui| {
+            own_sliders(ui, shapes, id, filter, out);
             sliders(
                 ui,
                 "viseme",
@@ -74,5 +79,46 @@ pub fn panel(
                     });
                 },
             );
+        });
+}
+
+/// Sliders for the head's own targets in viseme `id` (targets without an ARKit name), when
+/// it has any.
+fn own_sliders(
+    ui: &mut Ui,
+    shapes: &FaceShapes,
+    id: VisemeId,
+    filter: &str,
+    out: &mut Vec<Command>,
+) {
+    let own: Vec<&String> = shapes
+        .names
+        .iter()
+        .filter(|n| npc_core::arkit::canonical_target(n).is_none())
+        .filter(|n| filter.is_empty() || n.to_lowercase().contains(&filter.to_lowercase()))
+        .collect();
+    if own.is_empty() {
+        return;
+    }
+    let title = match shapes.set {
+        Some(set) => format!("The head's own shapes ({}: a starting table)", set.label()),
+        None => "The head's own shapes".to_owned(),
+    };
+    egui::CollapsingHeader::new(title)
+        .id_salt("own shapes")
+        .default_open(true)
+        .show(ui, |ui| {
+            let row = shapes.shapes.visemes.get(&id.get());
+            for name in own {
+                let mut w = row.and_then(|r| r.get(name)).copied().unwrap_or(0.0);
+                let slider = egui::Slider::new(&mut w, 0.0..=1.0).text(name.as_str());
+                if ui.add(slider).changed() {
+                    out.push(Command::SetOwnVisemeWeight {
+                        viseme: id,
+                        target: name.clone(),
+                        weight: w,
+                    });
+                }
+            }
         });
 }
