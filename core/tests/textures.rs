@@ -64,7 +64,7 @@ fn a_ktx2_texture_is_named_in_the_warning() {
         asset
             .warnings
             .iter()
-            .any(|w| w.contains("KTX2 (Basis Universal)")),
+            .any(|w| w.contains("is KTX2 (Basis Universal")),
         "{:?}",
         asset.warnings
     );

@@ -105,6 +105,19 @@ fn decode_texture(
     let root = reader.root;
     let texture = root.textures.get(index)?;
     let image_index = image_of(texture);
+    let ktx2 = root.images.get(image_index).is_some_and(|i| {
+        i.mime_type.as_ref().is_some_and(|m| m.0 == "image/ktx2")
+            || i.uri
+                .as_ref()
+                .is_some_and(|u| u.to_lowercase().ends_with(".ktx2"))
+    });
+    if ktx2 {
+        warnings.push(format!(
+            "texture {index} (image {image_index}) is KTX2 (Basis Universal, KHR_texture_basisu), \
+             which this loader does not decode yet; drawn without it"
+        ));
+        return None;
+    }
     let Some(image) = root.images.get(image_index) else {
         let extensions: Vec<&String> = texture
             .extensions
