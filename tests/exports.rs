@@ -165,24 +165,7 @@ fn a_line_recorded_live_exports_as_the_weights_drawn() {
     let d = world_demo();
     write_lines(&d.agent, &[("Elara", LINE)]);
     let record = d.tmp.path().join("record.jsonl");
-    run(&[
-        "render",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--agent-dir",
-        d.agent.to_str().unwrap(),
-        "--frames",
-        "60",
-        "--fps",
-        "30",
-        "--size",
-        "32x18",
-        "--no-shadows",
-        "--record",
-        record.to_str().unwrap(),
-        "--out",
-        d.tmp.path().join("frames").to_str().unwrap(),
-    ]);
+    common::render_recorded(&d, 60, &record);
     let csv = d.tmp.path().join("line.csv");
     run(&[
         "export",

@@ -27,42 +27,9 @@ fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
     write_lines(&d.agent, &[("Elara", LINE)]);
     let record = d.tmp.path().join("record.jsonl");
     let fps = 30.0;
-    npc_player::run_from([
-        "npc-player",
-        "render",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--agent-dir",
-        d.agent.to_str().unwrap(),
-        "--frames",
-        "110",
-        "--fps",
-        "30",
-        "--size",
-        "32x18",
-        "--no-shadows",
-        "--record",
-        record.to_str().unwrap(),
-        "--out",
-        d.tmp.path().join("frames").to_str().unwrap(),
-    ])
-    .unwrap();
+    common::render_recorded(&d, 110, &record);
     let baked = d.tmp.path().join("bake.json");
-    npc_player::run_from([
-        "npc-player",
-        "bake",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--npc",
-        "Elara",
-        "--text",
-        LINE,
-        "--fps",
-        "1000",
-        "--out",
-        baked.to_str().unwrap(),
-    ])
-    .unwrap();
+    common::bake_elara(&d.project, LINE, &baked);
     let bake: Value = serde_json::from_slice(&fs::read(&baked).unwrap()).unwrap();
     let times: Vec<f64> = bake["times_ms"]
         .as_array()
@@ -159,42 +126,9 @@ fn own_shapes_recorded_live_equal_the_bake() {
     .unwrap();
     write_lines(&d.agent, &[("Elara", LINE)]);
     let record = d.tmp.path().join("record.jsonl");
-    npc_player::run_from([
-        "npc-player",
-        "render",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--agent-dir",
-        d.agent.to_str().unwrap(),
-        "--frames",
-        "90",
-        "--fps",
-        "30",
-        "--size",
-        "32x18",
-        "--no-shadows",
-        "--record",
-        record.to_str().unwrap(),
-        "--out",
-        d.tmp.path().join("frames").to_str().unwrap(),
-    ])
-    .unwrap();
+    common::render_recorded(&d, 90, &record);
     let baked = d.tmp.path().join("bake.json");
-    npc_player::run_from([
-        "npc-player",
-        "bake",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--npc",
-        "Elara",
-        "--text",
-        LINE,
-        "--fps",
-        "1000",
-        "--out",
-        baked.to_str().unwrap(),
-    ])
-    .unwrap();
+    common::bake_elara(&d.project, LINE, &baked);
     let bake: Value = serde_json::from_slice(&fs::read(&baked).unwrap()).unwrap();
     let targets = bake["own"]["targets"].as_array().unwrap();
     assert!(

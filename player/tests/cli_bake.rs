@@ -147,17 +147,7 @@ fn bake_body_writes_every_layer_of_every_frame() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let assets = dir.path().join("assets");
-    assert!(
-        npc_player(&["generate-assets", "--out", assets.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let demo =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"))
-            .unwrap();
-    let project = dir.path().join("p.ron");
-    fs::write(&project, demo.replacen("assets/avatar.glb", &avatar, 1)).unwrap();
+    let project = common::demo_with_avatar(dir.path(), &avatar);
     let out = dir.path().join("bake.json");
     let result = npc_player(&[
         "bake",

@@ -70,17 +70,8 @@ fn own_shapes_are_checked_against_the_avatar() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let assets = dir.path().join("assets");
-    assert!(
-        npc_player(&["generate-assets", "--out", assets.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let demo =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"))
-            .unwrap();
-    let project = dir.path().join("p.ron");
-    std::fs::write(&project, demo.replacen("assets/avatar.glb", &avatar, 1)).unwrap();
+    let project = common::demo_with_avatar(dir.path(), &avatar);
+    let demo = std::fs::read_to_string(&project).unwrap();
     let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{stdout}");
@@ -89,7 +80,7 @@ fn own_shapes_are_checked_against_the_avatar() {
         "{stdout}"
     );
     let tuned = demo.replacen(
-        "body: \"assets/avatar.glb\",",
+        &format!("body: {avatar:?},"),
         &format!(
             "body: {avatar:?}, shapes: Some((visemes: {{21: {{\"h_expressions.MPB_Up_h\": 1.0, \"Nope\": 0.5}}}})),"
         ),

@@ -98,11 +98,59 @@ pub fn shared_asset(relative: &str) -> Option<PathBuf> {
 pub fn facecap() -> Option<PathBuf> {
     let path = std::env::var_os("NPC_FACECAP")
         .map(PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-            Some(cache.join("living-npc/captures/facecap.glb"))
-        })?;
+        .or_else(|| Some(cache_dir()?.join("captures/facecap.glb")))?;
     path.exists().then_some(path)
+}
+
+/// The folder `scripts/setup.sh` caches test tools and files in.
+pub fn cache_dir() -> Option<PathBuf> {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("living-npc"))
+}
+
+/// Draws `frames` frames of the demo world at 30 fps (tiny, no shadows) with its agent
+/// directory's lines, recording them to `record`.
+pub fn render_recorded(d: &WorldDemo, frames: u32, record: &Path) {
+    let frames = frames.to_string();
+    npc_player::run_from([
+        "npc-player",
+        "render",
+        "--project",
+        d.project.to_str().unwrap(),
+        "--agent-dir",
+        d.agent.to_str().unwrap(),
+        "--frames",
+        &frames,
+        "--fps",
+        "30",
+        "--size",
+        "32x18",
+        "--no-shadows",
+        "--record",
+        record.to_str().unwrap(),
+        "--out",
+        d.tmp.path().join("frames").to_str().unwrap(),
+    ])
+    .unwrap();
+}
+
+/// Bakes `line` as Elara of `project` performs it, at 1000 fps, into `out`.
+pub fn bake_elara(project: &Path, line: &str, out: &Path) {
+    npc_player::run_from([
+        "npc-player",
+        "bake",
+        "--project",
+        project.to_str().unwrap(),
+        "--npc",
+        "Elara",
+        "--text",
+        line,
+        "--fps",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
 }

@@ -15,12 +15,7 @@ use std::process::Command;
 pub fn validator() -> Option<PathBuf> {
     let dir = std::env::var_os("NPC_GLTF_VALIDATOR")
         .map(PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-            Some(cache.join("living-npc/gltf-validator/node_modules/gltf-validator"))
-        })?;
+        .or_else(|| Some(super::cache_dir()?.join("gltf-validator/node_modules/gltf-validator")))?;
     if dir.join("package.json").exists() {
         return Some(dir);
     }

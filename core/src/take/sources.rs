@@ -137,13 +137,7 @@ impl Take {
                 let poses = (0..face.times_ms.len())
                     .map(|i| {
                         let f = i.min(last_frame);
-                        HumanoidPose {
-                            rotations: body.rotations[f]
-                                .last()
-                                .map(|last| last.iter().map(|&q| quat(q)).collect())
-                                .unwrap_or_default(),
-                            hips_position: body.hips_position.get(f).map(|&p| Vec3::from(p)),
-                        }
+                        last_layer_pose(&body.rotations[f], body.hips_position.get(f))
                     })
                     .collect();
                 Ok(BodyTrack { bones, poses })
@@ -295,6 +289,17 @@ impl Take {
     }
 }
 
+/// A bake's frame as a pose: the last layer's turns, and the hips.
+fn last_layer_pose(layers: &[Vec<[f32; 4]>], hips: Option<&[f32; 3]>) -> HumanoidPose {
+    HumanoidPose {
+        rotations: layers
+            .last()
+            .map(|last| last.iter().map(|&q| quat(q)).collect())
+            .unwrap_or_default(),
+        hips_position: hips.map(|&p| Vec3::from(p)),
+    }
+}
+
 fn quat(q: [f32; 4]) -> Quat {
     Quat::from_array(q).normalize()
 }
@@ -312,13 +317,7 @@ fn body_of_bake(body: BakeBody) -> Result<BodyTrack, TakeError> {
         .rotations
         .into_iter()
         .enumerate()
-        .map(|(i, layers)| HumanoidPose {
-            rotations: layers
-                .last()
-                .map(|last| last.iter().map(|&q| quat(q)).collect())
-                .unwrap_or_default(),
-            hips_position: body.hips_position.get(i).map(|&p| Vec3::from(p)),
-        })
+        .map(|(i, layers)| last_layer_pose(&layers, body.hips_position.get(i)))
         .collect();
     Ok(BodyTrack { bones, poses })
 }

@@ -37,3 +37,21 @@ pub fn one_line_failure(out: &Output) -> String {
     assert!(!stderr.contains("panicked"), "{stderr}");
     stderr
 }
+
+/// The demo project in `dir` beside its generated assets, with Elara's body replaced by
+/// `avatar`; returns the project file.
+pub fn demo_with_avatar(dir: &std::path::Path, avatar: &str) -> PathBuf {
+    let assets = dir.join("assets");
+    assert!(
+        npc_player(&["generate-assets", "--out", assets.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let demo = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"),
+    )
+    .unwrap();
+    let project = dir.join("p.ron");
+    std::fs::write(&project, demo.replacen("assets/avatar.glb", avatar, 1)).unwrap();
+    project
+}
