@@ -145,13 +145,7 @@ fn a_baked_line_exported_onto_real_rigs_plays_the_bake() {
         let Some(avatar) = shared_asset(name) else {
             return;
         };
-        let d = world_demo();
-        let demo = fs::read_to_string(&d.project).unwrap();
-        fs::write(
-            &d.project,
-            demo.replacen("assets/avatar.glb", avatar.to_str().unwrap(), 1),
-        )
-        .unwrap();
+        let d = world_demo().with_elara_as(&avatar);
         let bake = bake_with_body(&d.project, d.tmp.path());
         let glb = export_and_compare(&bake, &avatar, d.tmp.path());
         if let Some(validator) = validator() {
@@ -167,19 +161,22 @@ fn a_line_recorded_live_exports_as_the_weights_drawn() {
     let record = d.tmp.path().join("record.jsonl");
     common::render_recorded(&d, 60, &record);
     let csv = d.tmp.path().join("line.csv");
-    run(&[
-        "export",
-        "--record",
-        record.to_str().unwrap(),
-        "--npc",
-        "Elara",
-        "--seq",
-        "0",
-        "--to",
-        "livelink-csv",
-        "--out",
-        csv.to_str().unwrap(),
-    ]);
+    let export_line = |to: &str, out: &Path| {
+        run(&[
+            "export",
+            "--record",
+            record.to_str().unwrap(),
+            "--npc",
+            "Elara",
+            "--seq",
+            "0",
+            "--to",
+            to,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    };
+    export_line("livelink-csv", &csv);
     let drawn: Vec<Vec<f32>> = fs::read_to_string(&record)
         .unwrap()
         .lines()
@@ -200,19 +197,7 @@ fn a_line_recorded_live_exports_as_the_weights_drawn() {
     }
     // The same frames as a clip on the default avatar, with the body as it was drawn.
     let glb = d.tmp.path().join("line.glb");
-    run(&[
-        "export",
-        "--record",
-        record.to_str().unwrap(),
-        "--npc",
-        "Elara",
-        "--seq",
-        "0",
-        "--to",
-        "gltf",
-        "--out",
-        glb.to_str().unwrap(),
-    ]);
+    export_line("gltf", &glb);
     let asset = Asset::load(&glb).unwrap();
     let clip = asset.clips.last().unwrap();
     assert_eq!(clip.name, "Elara line 0");

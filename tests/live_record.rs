@@ -117,13 +117,7 @@ fn own_shapes_recorded_live_equal_the_bake() {
     let Some(avatar) = common::shared_asset("avatars/VALID_Black_F_1_Busi.glb") else {
         return;
     };
-    let d = world_demo();
-    let demo = fs::read_to_string(&d.project).unwrap();
-    fs::write(
-        &d.project,
-        demo.replacen("assets/avatar.glb", avatar.to_str().unwrap(), 1),
-    )
-    .unwrap();
+    let d = world_demo().with_elara_as(&avatar);
     write_lines(&d.agent, &[("Elara", LINE)]);
     let record = d.tmp.path().join("record.jsonl");
     common::render_recorded(&d, 90, &record);

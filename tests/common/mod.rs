@@ -65,6 +65,19 @@ pub fn world_demo() -> WorldDemo {
     }
 }
 
+impl WorldDemo {
+    /// Gives Elara (the roster's first NPC) `avatar` as her body.
+    pub fn with_elara_as(self, avatar: &Path) -> Self {
+        let demo = fs::read_to_string(&self.project).unwrap();
+        fs::write(
+            &self.project,
+            demo.replacen("assets/avatar.glb", avatar.to_str().unwrap(), 1),
+        )
+        .unwrap();
+        self
+    }
+}
+
 /// Writes the conversation `conversations/c.jsonl` of the demo's agent directory.
 pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
     let text: String = lines
