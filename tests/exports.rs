@@ -88,6 +88,39 @@ fn export_and_compare(bake: &Path, avatar: &Path, out: &Path) -> PathBuf {
         assert!(worst < 1e-4, "weights differ by {worst}");
     }
 
+    // The head's own shapes, where it has them: each target's weight in the clip is the bake's.
+    if let Some(own) = json.get("own") {
+        let targets: Vec<String> = serde_json::from_value(own["targets"].clone()).unwrap();
+        let rows: Vec<Vec<f32>> = serde_json::from_value(own["weights"].clone()).unwrap();
+        let mut locals: Vec<_> = after.nodes.iter().map(|n| n.transform).collect();
+        let mut weights = vec![Vec::new(); after.nodes.len()];
+        let mut checked = 0;
+        for (i, name) in targets.iter().enumerate() {
+            let Some((node, t)) = after.nodes.iter().enumerate().find_map(|(n, node)| {
+                let mesh = &after.meshes[node.mesh?];
+                let t = mesh
+                    .target_names
+                    .iter()
+                    .position(|x| x.raw.as_deref() == Some(name.as_str()))?;
+                Some((n, t))
+            }) else {
+                continue;
+            };
+            for (f, &time) in take.times_ms.iter().enumerate() {
+                clip.sample((time / 1000.0) as f32, false, &mut locals, &mut weights);
+                let d = (weights[node][t] - rows[f][i]).abs();
+                assert!(
+                    d < 1e-4,
+                    "{name} at {time} ms: {} vs {}",
+                    weights[node][t],
+                    rows[f][i]
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 10, "{checked} own targets in the clip");
+    }
+
     // The joints: sample the clip at each frame, read the pose as the bake read it.
     let body = &json["body"];
     let bones: Vec<&str> = body["bones"]

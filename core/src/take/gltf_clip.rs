@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::{Take, TakeError};
 use crate::anim::pose::Pose;
-use crate::asset::Asset;
 use crate::asset::glb::{join_glb, split_glb};
+use crate::asset::{Asset, FaceRig};
 use crate::body::{HumanoidBone, HumanoidMap, HumanoidPose, Skeleton, joint_locals};
 
 const FLOAT: u32 = 5126;
@@ -68,12 +68,17 @@ pub fn glb_with_take(
             .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
     };
 
-    // The face: every mesh the rig drives, as the player writes weights.
+    // The face: every mesh the rig drives, and those with the take's own shapes, as the
+    // player writes weights.
+    let own_refs = take.own.as_ref().map_or_else(Vec::new, |o| {
+        crate::asset::face_rig::own_refs(&asset.meshes, &o.targets)
+    });
     let driven: Vec<usize> = (0..asset.meshes.len())
         .filter(|&m| {
             crate::ArkitTarget::ALL
                 .iter()
                 .any(|&t| asset.face_rig.arkit(t).iter().any(|r| r.mesh == m))
+                || own_refs.iter().flatten().any(|r| r.mesh == m)
         })
         .collect();
     let mut mesh_output = BTreeMap::new();
@@ -82,11 +87,14 @@ pub fn glb_with_take(
         let count = mesh.target_count();
         let mut values = Vec::with_capacity(count * take.weights.len());
         let mut weights: Vec<Vec<f32>> = vec![Vec::new(); asset.meshes.len()];
-        for frame in &take.weights {
+        for (i, frame) in take.weights.iter().enumerate() {
             let mut rest = mesh.default_weights.clone();
             rest.resize(count, 0.0);
             weights[m] = rest;
             asset.face_rig.apply(&Pose(*frame), &mut weights);
+            if let Some(own) = take.own.as_ref().and_then(|o| o.weights.get(i)) {
+                FaceRig::apply_own(&own_refs, own, &mut weights);
+            }
             values.extend_from_slice(&weights[m]);
         }
         mesh_output.insert(m, out.floats(&values, "SCALAR", false));
@@ -138,7 +146,7 @@ pub fn glb_with_take(
     }
     if channels.is_empty() {
         return Err(avatar(format!(
-            "nothing in it to animate: no mesh carries ARKit targets{}",
+            "nothing in it to animate: no mesh carries ARKit targets or the take's own shapes{}",
             if take.body.is_some() && body_bones == 0 {
                 " and no humanoid bone is found"
             } else if take.body.is_none() {

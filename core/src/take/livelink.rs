@@ -197,6 +197,7 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
         times_ms: times_ms.iter().map(|t| t - start).collect(),
         weights: rows.iter().map(|r| r.2).collect(),
         body: None,
+        own: None,
         head,
     }
     .checked()

@@ -35,9 +35,20 @@ pub struct Take {
     pub weights: Vec<[f32; ARKIT_TARGET_COUNT]>,
     /// The body, when the source had one.
     pub body: Option<BodyTrack>,
+    /// The avatar's own shapes, when the source had them (a bake of a head with own shapes).
+    pub own: Option<OwnTrack>,
     /// Head turns a capture carried (Live Link's HeadYaw, HeadPitch, HeadRoll); a take with a
     /// body takes its head's turn from the body instead.
     pub head: Option<Vec<HeadTurn>>,
+}
+
+/// The avatar's own shapes over a take's frames.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnTrack {
+    /// The targets, by their names in the avatar's file.
+    pub targets: Vec<String>,
+    /// `weights[frame][target]`.
+    pub weights: Vec<Vec<f32>>,
 }
 
 /// A body over a take's frames.
@@ -99,6 +110,14 @@ impl Take {
                     pair[0]
                 )));
             }
+        }
+        if let Some(own) = &self.own
+            && (own.weights.len() != self.times_ms.len()
+                || own.weights.iter().any(|w| w.len() != own.targets.len()))
+        {
+            return Err(TakeError::Invalid(
+                "the own shapes do not have one full row per frame".to_owned(),
+            ));
         }
         if let Some(body) = &self.body
             && (body.poses.len() != self.times_ms.len()

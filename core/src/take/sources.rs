@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use glam::{Quat, Vec3};
 use serde::Deserialize;
 
-use super::{BodyTrack, Take, TakeError, estimated_fps};
+use super::{BodyTrack, OwnTrack, Take, TakeError, estimated_fps};
 use crate::anim::timeline::Bake;
 use crate::arkit::{ARKIT_TARGET_COUNT, ArkitTarget, CanonicalTarget};
 use crate::asset::Asset;
@@ -20,6 +20,13 @@ struct BakeFile {
     times_ms: Vec<f64>,
     stages: BakeStages,
     body: Option<BakeBody>,
+    own: Option<BakeOwn>,
+}
+
+#[derive(Deserialize)]
+struct BakeOwn {
+    targets: Vec<String>,
+    weights: Vec<Vec<f32>>,
 }
 
 #[derive(Deserialize)]
@@ -108,6 +115,10 @@ impl Take {
             times_ms: bake.times_ms,
             weights,
             body,
+            own: bake.own.map(|o| OwnTrack {
+                targets: o.targets,
+                weights: o.weights,
+            }),
             head: None,
         }
         .checked()
@@ -149,6 +160,10 @@ impl Take {
             times_ms: face.times_ms.clone(),
             weights,
             body,
+            own: face.own.as_ref().map(|o| OwnTrack {
+                targets: o.targets.clone(),
+                weights: o.weights.clone(),
+            }),
             head: None,
         }
         .checked()
@@ -233,6 +248,7 @@ impl Take {
             times_ms,
             weights,
             body,
+            own: None,
             head: None,
         }
         .checked()
@@ -284,6 +300,7 @@ impl Take {
             times_ms,
             weights,
             body: None,
+            own: None,
             head: None,
         })
     }
