@@ -9,7 +9,8 @@ use std::sync::{Mutex, OnceLock};
 
 use espeakng_sys as sys;
 
-use super::phonemes::visemes_for_espeak_phoneme;
+use super::PhonemeTiming;
+use super::ipa::{PhonemeVisemes, visemes_for_ipa};
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
 use crate::anim::lipsync::VisemeEvent;
 use crate::project::{Gender, Voice};
@@ -70,7 +71,9 @@ fn library() -> Result<&'static Mutex<Library>, SpeechError> {
                     sys::espeak_AUDIO_OUTPUT_AUDIO_OUTPUT_SYNCHRONOUS,
                     0,
                     std::ptr::null(),
-                    sys::espeakINITIALIZE_PHONEME_EVENTS as c_int,
+                    // Phonemes reported in IPA, the same alphabet in every language.
+                    (sys::espeakINITIALIZE_PHONEME_EVENTS | sys::espeakINITIALIZE_PHONEME_IPA)
+                        as c_int,
                 )
             };
             if rate <= 0 {
@@ -121,7 +124,7 @@ struct Timing<'a> {
     sink: &'a mut dyn FnMut(SpeechChunk),
     chars: Vec<char>,
     /// The phoneme being spoken: its visemes and start.
-    pending_phoneme: Option<(&'static [VisemeId], f64)>,
+    pending_phoneme: Option<(PhonemeVisemes, f64)>,
     /// The word being spoken: text, start, and where a pause cut it short.
     pending_word: Option<(String, f64, Option<f64>)>,
     last_viseme: Option<(VisemeId, f64)>,
@@ -145,6 +148,7 @@ impl Timing<'_> {
     /// Emits what is held of the previous phoneme, now that the next starts at `next_ms`.
     fn flush_phoneme(&mut self, next_ms: f64) {
         if let Some((ids, start)) = self.pending_phoneme.take() {
+            let ids = ids.as_slice();
             for (i, &id) in ids.iter().enumerate().skip(1) {
                 let at = start + (next_ms - start) * i as f64 / ids.len() as f64;
                 self.emit_viseme(id, at);
@@ -152,13 +156,27 @@ impl Timing<'_> {
         }
     }
 
-    fn phoneme(&mut self, mnemonic: &str, at_ms: f64) {
+    fn phoneme(&mut self, ipa: &str, at_ms: f64) {
+        if ipa.starts_with('(') {
+            // A language switch, "(en)": no sound of its own.
+            return;
+        }
         self.flush_phoneme(at_ms);
-        let ids = visemes_for_espeak_phoneme(mnemonic);
-        if let Some(&first) = ids.first() {
+        let ids = visemes_for_ipa(ipa).unwrap_or_else(|| {
+            tracing::debug!("phoneme {ipa:?} has a letter that is not IPA; taking the tongue tip");
+            visemes_for_ipa("t").unwrap_or(PhonemeVisemes::SILENCE)
+        });
+        if !ipa.is_empty() {
+            (self.sink)(SpeechChunk::Phoneme(PhonemeTiming {
+                ipa: ipa.to_owned(),
+                offset_ms: at_ms,
+            }));
+        }
+        let ids_slice = ids.as_slice();
+        if let Some(&first) = ids_slice.first() {
             self.emit_viseme(first, at_ms);
         }
-        if ids.first() == Some(&VisemeId::SILENCE)
+        if ids_slice.first() == Some(&VisemeId::SILENCE)
             && let Some((_, _, end)) = &mut self.pending_word
         {
             end.get_or_insert(at_ms);

@@ -10,8 +10,8 @@ pub mod azure;
 #[cfg(feature = "espeak")]
 mod espeak;
 pub mod formants;
+pub mod ipa;
 mod line_source;
-mod phonemes;
 pub mod wav;
 
 use serde::{Deserialize, Serialize};
@@ -22,8 +22,8 @@ use crate::project::Voice;
 
 #[cfg(feature = "espeak")]
 pub use espeak::OfflineEngine;
+pub use ipa::{PhonemeVisemes, visemes_for_ipa};
 pub use line_source::{LineSource, LineSourceError, read_track};
-pub use phonemes::visemes_for_espeak_phoneme;
 
 /// One word of an utterance and when it is heard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,6 +31,13 @@ pub struct WordTiming {
     pub text: String,
     pub offset_ms: f64,
     pub duration_ms: f64,
+}
+
+/// One phoneme of an utterance as the engine spoke it (IPA) and when it starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhonemeTiming {
+    pub ipa: String,
+    pub offset_ms: f64,
 }
 
 /// A synthesised line: mono 16-bit audio and its timing.
@@ -41,6 +48,8 @@ pub struct Utterance {
     /// Azure-style viseme events, offsets into the audio.
     pub visemes: Vec<VisemeEvent>,
     pub words: Vec<WordTiming>,
+    /// The phonemes spoken (the offline engine reports them; Azure does not).
+    pub phonemes: Vec<PhonemeTiming>,
 }
 
 impl Utterance {
@@ -67,6 +76,7 @@ pub enum SpeechChunk {
     /// A viseme event (offsets never decrease).
     Viseme(VisemeEvent),
     Word(WordTiming),
+    Phoneme(PhonemeTiming),
 }
 
 /// Why a line could not be spoken.
@@ -102,6 +112,7 @@ pub trait SpeechEngine: Send + Sync {
             SpeechChunk::Audio(samples) => utterance.pcm.extend_from_slice(&samples),
             SpeechChunk::Viseme(v) => utterance.visemes.push(v),
             SpeechChunk::Word(w) => utterance.words.push(w),
+            SpeechChunk::Phoneme(p) => utterance.phonemes.push(p),
         })?;
         Ok(utterance)
     }
