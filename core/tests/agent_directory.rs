@@ -28,6 +28,7 @@ mod agent {
             },
             spawn: [0.5, 0.5],
             body: None,
+            face: None,
         }
     }
 

@@ -91,3 +91,31 @@ fn each_kind_of_bad_file_has_its_own_clear_error() {
     let err = Project::load(Path::new("/no/such/project.ron")).expect_err("missing");
     assert!(matches!(err, ProjectError::Io { .. }), "{err}");
 }
+
+/// A character's own face profile replaces the project's for it alone, and its problems are
+/// named with the character.
+#[test]
+fn a_characters_face_profile_is_its_own() {
+    let mut project = demo_project();
+    let mut own = project.face.clone();
+    own.lipsync.lead_ms = 80.0;
+    project.npcs[0].face = Some(own);
+    let elara = project.npcs[0].id.clone();
+    let bram = project.npcs[1].id.clone();
+    assert_eq!(project.face_settings(&elara).lipsync.lead_ms, 80.0);
+    assert_eq!(
+        project.face_settings(&bram).lipsync.lead_ms,
+        project.face.lipsync.lead_ms
+    );
+    let again = Project::parse(&project.to_ron().unwrap(), Path::new("p.ron")).unwrap();
+    assert_eq!(again.face_settings(&elara).lipsync.lead_ms, 80.0);
+
+    project.npcs[0].face.as_mut().unwrap().blink.rate_per_min = -1.0;
+    let problems = project.problems();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains(&format!("({elara}): face:"))),
+        "{problems:?}"
+    );
+}

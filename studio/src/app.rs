@@ -434,7 +434,8 @@ impl eframe::App for StudioApp {
                     Tab::Pose => pose::panel(ui, &doc.pose, &mut self.pose_filter, &mut out),
                     Tab::Visemes => visemes::panel(
                         ui,
-                        &doc.project.face.table,
+                        self.studio.face(),
+                        doc.project.npcs.first(),
                         &self.studio.shapes,
                         self.studio.selected_viseme,
                         &mut self.viseme_filter,
@@ -442,8 +443,8 @@ impl eframe::App for StudioApp {
                     ),
                     Tab::Gaze => gaze::panel(
                         ui,
-                        &doc.project.face.gaze,
-                        &doc.project.face.blink,
+                        &self.studio.face().gaze,
+                        &self.studio.face().blink,
                         &self.studio.timeline,
                         &mut out,
                     ),

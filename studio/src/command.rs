@@ -45,6 +45,8 @@ pub enum Command {
         weight: f32,
     },
     SetGaze(GazeSettings),
+    /// Gives the first NPC a face profile of its own (a copy of the project's), or back.
+    SetOwnFaceProfile(bool),
     SetBody(BodySettings),
     SetBlink(BlinkSettings),
     SetLipSync(LipSyncSettings),
@@ -110,6 +112,7 @@ impl Command {
                 | Self::PoseToViseme(_)
                 | Self::SetOwnVisemeWeight { .. }
                 | Self::SetGaze(_)
+                | Self::SetOwnFaceProfile(_)
                 | Self::SetBody(_)
                 | Self::SetBlink(_)
                 | Self::SetLipSync(_)

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use npc_core::anim::face::FaceFrame;
+use npc_core::anim::face::{FaceFrame, FaceSettings};
 use npc_core::anim::{OwnShapes, ShapeSet};
 use npc_core::project::{Gender, Project, Voice};
 use npc_core::speech::{LineSource, LineSourceError};
@@ -180,7 +180,7 @@ impl Studio {
         match self.view {
             ViewSource::Pose => self.doc.pose,
             ViewSource::Viseme => match self.selected_viseme {
-                Some(v) => *self.doc.project.face.table.pose(v),
+                Some(v) => *self.face().table.pose(v),
                 None => self.doc.pose,
             },
             ViewSource::Timeline => self
@@ -193,6 +193,16 @@ impl Studio {
                 .as_ref()
                 .map_or(Pose::NEUTRAL, |c| c.pose_at(self.timeline.playhead_ms)),
         }
+    }
+
+    /// The face profile shown and edited: the first NPC's own, else the project's.
+    #[must_use]
+    pub fn face(&self) -> &FaceSettings {
+        let project = &self.doc.project;
+        project
+            .npcs
+            .first()
+            .map_or(&project.face, |n| project.face_settings(&n.id))
     }
 
     /// The own shapes' weights the 3D view shows now, in the order of
@@ -578,8 +588,7 @@ impl Studio {
                 target,
                 weight,
             } => {
-                project
-                    .face
+                face_mut(project)
                     .table
                     .pose_mut(viseme)
                     .set(target, weight.clamp(0.0, 1.0));
@@ -588,11 +597,11 @@ impl Studio {
             }
             Command::ResetViseme(viseme) => {
                 let default = *VisemeTable::default_table().pose(viseme);
-                project.face.table.set_pose(viseme, default);
+                face_mut(project).table.set_pose(viseme, default);
                 self.view = ViewSource::Viseme;
             }
             Command::PoseToViseme(viseme) => {
-                project.face.table.set_pose(viseme, self.doc.pose);
+                face_mut(project).table.set_pose(viseme, self.doc.pose);
                 self.selected_viseme = Some(viseme);
                 self.view = ViewSource::Viseme;
             }
@@ -618,14 +627,20 @@ impl Studio {
                 self.selected_viseme = Some(viseme);
                 self.view = ViewSource::Viseme;
             }
-            Command::SetGaze(g) => project.face.gaze = g,
+            Command::SetGaze(g) => face_mut(project).gaze = g,
             // The first NPC's own settings when it has them (its body is the one shown).
             Command::SetBody(b) => match project.npcs.first_mut().and_then(|n| n.body.as_mut()) {
                 Some(own) => *own = b,
                 None => project.body = b,
             },
-            Command::SetBlink(b) => project.face.blink = b,
-            Command::SetLipSync(l) => project.face.lipsync = l,
+            Command::SetBlink(b) => face_mut(project).blink = b,
+            Command::SetLipSync(l) => face_mut(project).lipsync = l,
+            Command::SetOwnFaceProfile(own) => {
+                let shared = project.face.clone();
+                if let Some(npc) = project.npcs.first_mut() {
+                    npc.face = own.then_some(npc.face.take().unwrap_or(shared));
+                }
+            }
             Command::SetScene(s) => project.scene = s,
             Command::SetRoster(r) => project.npcs = r,
             Command::SetAgentDir(d) => project.agent_dir = d,
@@ -661,6 +676,15 @@ impl Studio {
     /// Takes the effects queued since the last call.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
+    }
+}
+
+/// The face profile the studio edits: the first NPC's own when it has one, else the
+/// project's.
+fn face_mut(project: &mut Project) -> &mut FaceSettings {
+    match project.npcs.first_mut().and_then(|n| n.face.as_mut()) {
+        Some(own) => own,
+        None => &mut project.face,
     }
 }
 
@@ -754,6 +778,47 @@ mod tests {
         assert_ne!(angles(&s), before, "the bake follows the setting");
         s.apply(Command::Undo);
         assert_eq!(angles(&s), before);
+    }
+
+    #[test]
+    fn a_character_of_its_own_face_profile_is_edited_alone() {
+        let mut s = Studio::new(npc_core::project::demo_project(), None);
+        s.apply(Command::SetLineText("Bob bought a map.".to_owned()));
+        s.apply(Command::SpeakLine);
+        let jaw_at = |s: &Studio| {
+            s.timeline
+                .bake
+                .as_ref()
+                .map(|b| {
+                    b.series(npc_core::anim::Stage::Target, ArkitTarget::JawOpen)
+                        .fold(0.0f32, f32::max)
+                })
+                .unwrap_or_default()
+        };
+        let before = jaw_at(&s);
+        s.apply(Command::SetOwnFaceProfile(true));
+        assert!(s.doc.project.npcs[0].face.is_some());
+        let aa = VisemeId::new(2).expect("id");
+        s.apply(Command::SetVisemeWeight {
+            viseme: aa,
+            target: ArkitTarget::JawOpen,
+            weight: 1.0,
+        });
+        let own = s.doc.project.npcs[0].face.as_ref().expect("own profile");
+        assert_eq!(own.table.pose(aa).get(ArkitTarget::JawOpen), 1.0);
+        assert_ne!(
+            s.doc.project.face.table.pose(aa).get(ArkitTarget::JawOpen),
+            1.0,
+            "the project's table is left as it was"
+        );
+        assert_eq!(s.face().table.pose(aa).get(ArkitTarget::JawOpen), 1.0);
+        assert!(
+            jaw_at(&s) > before,
+            "the line is baked with the character's own table"
+        );
+        s.apply(Command::Undo);
+        s.apply(Command::Undo);
+        assert!(s.doc.project.npcs[0].face.is_none());
     }
 
     #[test]

@@ -97,7 +97,11 @@ impl Timeline {
             speaking: self.speaking,
             duration_ms: None,
         };
-        match bake_with_shapes(&project.face, shapes, &source.cue, &options) {
+        let face = self
+            .npc
+            .as_deref()
+            .map_or(&project.face, |id| project.face_settings(id));
+        match bake_with_shapes(face, shapes, &source.cue, &options) {
             Ok(b) => {
                 self.bake = Some(b);
                 self.error = None;

@@ -22,6 +22,7 @@ pub fn demo_project() -> Project {
         },
         spawn,
         body: None,
+        face: None,
     };
     Project {
         npcs: vec![

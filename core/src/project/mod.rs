@@ -180,6 +180,16 @@ impl Project {
                     npc.id, npc.spawn
                 ));
             }
+            if let Some(face) = &npc.face {
+                for problem in face.problems() {
+                    out.push(format!("npcs[{i}] ({}): face: {problem}", npc.id));
+                }
+            }
+            if let Some(shapes) = &npc.avatar.shapes {
+                for problem in shapes.problems() {
+                    out.push(format!("npcs[{i}] ({}): avatar.{problem}", npc.id));
+                }
+            }
         }
         if let SpeechEngine::Azure { region } = &self.speech
             && region.trim().is_empty()
@@ -193,6 +203,16 @@ impl Project {
     #[must_use]
     pub fn face_seed(&self, npc: &str) -> u64 {
         crate::anim::face_seed(self.seed, npc)
+    }
+
+    /// NPC `npc`'s face profile: its own when it has one, else the project's.
+    #[must_use]
+    pub fn face_settings(&self, npc: &str) -> &FaceSettings {
+        self.npcs
+            .iter()
+            .find(|n| n.id == npc)
+            .and_then(|n| n.face.as_ref())
+            .unwrap_or(&self.face)
     }
 
     /// How NPC `npc`'s body lives: its own settings when it has them, else the project's.

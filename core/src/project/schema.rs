@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::anim::OwnShapes;
+use crate::anim::{FaceSettings, OwnShapes};
 use crate::body::BodySettings;
 
 /// The world the NPCs stand in.
@@ -144,6 +144,9 @@ pub struct Npc {
     /// Its own idle-life settings, replacing the project's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<BodySettings>,
+    /// Its own face profile (viseme table, lip sync, gaze, blinks), replacing the project's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face: Option<FaceSettings>,
 }
 
 /// Which speech engine speaks the lines.

@@ -72,9 +72,11 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
         (Some(_), None) => bail!("--npc needs --project (the NPC is one of the project's roster)"),
         (None, _) => None,
     };
-    let settings = project
-        .as_ref()
-        .map_or_else(FaceSettings::default, |p| p.face.clone());
+    let settings = match (&project, npc) {
+        (Some(p), Some(npc)) => p.face_settings(&npc.id).clone(),
+        (Some(p), None) => p.face.clone(),
+        (None, _) => FaceSettings::default(),
+    };
     let seed = match (args.seed, &project, npc) {
         (Some(seed), _, _) => seed,
         (None, Some(project), Some(npc)) => project.face_seed(&npc.id),

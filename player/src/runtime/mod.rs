@@ -100,7 +100,9 @@ pub fn run(options: &RunOptions) -> anyhow::Result<()> {
 /// One face animator per NPC, seeded as the world seeds them.
 #[derive(Debug)]
 struct Faces {
-    settings: FaceSettings,
+    /// Each NPC's face profile (the project's for NPCs without their own).
+    settings: BTreeMap<String, FaceSettings>,
+    default: FaceSettings,
     seed: u64,
     faces: BTreeMap<String, FaceAnimator>,
 }
@@ -108,7 +110,12 @@ struct Faces {
 impl Faces {
     fn new(project: &Project) -> Self {
         let mut faces = Self {
-            settings: project.face.clone(),
+            settings: project
+                .npcs
+                .iter()
+                .map(|n| (n.id.clone(), project.face_settings(&n.id).clone()))
+                .collect(),
+            default: project.face.clone(),
             seed: project.seed,
             faces: BTreeMap::new(),
         };
@@ -120,9 +127,10 @@ impl Faces {
 
     fn get(&mut self, npc: &str) -> &mut FaceAnimator {
         let seed = face_seed(self.seed, npc);
-        self.faces
-            .entry(npc.to_owned())
-            .or_insert_with(|| FaceAnimator::new(self.settings.clone(), seed))
+        self.faces.entry(npc.to_owned()).or_insert_with(|| {
+            let settings = self.settings.get(npc).unwrap_or(&self.default);
+            FaceAnimator::new(settings.clone(), seed)
+        })
     }
 
     fn speak(&mut self, npc: &str, cue: &LineCue) {

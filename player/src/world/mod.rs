@@ -100,7 +100,7 @@ impl World {
                     avatar,
                     &content.avatars[avatar],
                     position,
-                    &project.face,
+                    project.face_settings(&npc.id),
                     project.body_settings(&npc.id),
                     project.face_seed(&npc.id),
                 )

@@ -115,6 +115,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
             voice: Voice::default(),
             spawn: [0.5, 0.5],
             body: None,
+            face: None,
         });
         roster_changed = true;
     }

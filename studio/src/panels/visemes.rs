@@ -3,6 +3,8 @@
 //! head's own shapes it sets when the head has shapes of its own.
 
 use egui::Ui;
+use npc_core::anim::FaceSettings;
+use npc_core::project::Npc;
 use npc_core::{VisemeId, VisemeTable};
 
 use crate::command::Command;
@@ -12,12 +14,27 @@ use crate::state::FaceShapes;
 /// The viseme panel.
 pub fn panel(
     ui: &mut Ui,
-    table: &VisemeTable,
+    face: &FaceSettings,
+    npc: Option<&Npc>,
     shapes: &FaceShapes,
     selected: Option<VisemeId>,
     filter: &mut String,
     out: &mut Vec<Command>,
 ) {
+    let table = &face.table;
+    if let Some(npc) = npc {
+        let mut own = npc.face.is_some();
+        if ui
+            .checkbox(&mut own, format!("{}'s own face profile", npc.id))
+            .on_hover_text(
+                "the viseme table, lip sync, gaze and blinks for this character alone; \
+                 off: the project's, shared by every character without its own",
+            )
+            .changed()
+        {
+            out.push(Command::SetOwnFaceProfile(own));
+        }
+    }
     let defaults = VisemeTable::default_table();
     // The whole list stays in view; the editor below scrolls on its own.
     ui.vertical(|ui| {
