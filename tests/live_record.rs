@@ -170,3 +170,49 @@ fn own_shapes_recorded_live_equal_the_bake() {
     // frame (no time passed) has not: from the next frame on they agree.
     assert!(worst <= 0.03, "live and bake differ by {worst}");
 }
+
+/// A line an agent gives as a recording (a real CMU ARCTIC sentence) is played instead of
+/// synthesised and lip-synced from its sound; the conversation goes on after it.
+#[test]
+fn a_recorded_line_from_an_agent_plays_with_its_mouth() {
+    let Some(wav) = common::shared_asset("speech/arctic_a0007.wav") else {
+        return;
+    };
+    let d = world_demo();
+    fs::create_dir_all(d.agent.join("lines")).unwrap();
+    fs::copy(&wav, d.agent.join("lines/0000.wav")).unwrap();
+    fs::write(
+        d.agent.join("conversations/c.jsonl"),
+        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"audio\": \"lines/0000.wav\"}\n\
+         {\"seq\": 1, \"speaker_id\": \"Bram\", \"text\": \"Good day.\"}\n",
+    )
+    .unwrap();
+    let record = d.tmp.path().join("record.jsonl");
+    common::render_recorded(&d, 150, &record);
+    let lines: Vec<Value> = fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let jaw = ArkitTarget::JawOpen.index();
+    let elara: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["npc"] == "Elara" && l["line"]["seq"] == 0)
+        .collect();
+    let heard = elara
+        .iter()
+        .filter_map(|l| l["line"]["audio_ms"].as_f64())
+        .fold(0.0, f64::max);
+    assert!(heard > 2000.0, "the recording plays ({heard} ms heard)");
+    let opened = elara
+        .iter()
+        .map(|l| l["weights"][jaw].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(opened > 0.1, "the jaw follows the recording ({opened})");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["npc"] == "Bram" && l["line"]["seq"] == 1),
+        "the conversation goes on"
+    );
+}

@@ -187,6 +187,62 @@ mod agent {
         assert!(log.warnings.is_empty(), "{:?}", log.warnings);
     }
 
+    /// A line may carry a recording inside the agent directory: it is handed out with the
+    /// file's full path; one whose file is missing, not WAV or outside the directory is
+    /// rejected with its file:line and the reason, and the conversation goes on.
+    #[test]
+    fn recorded_lines_are_checked_and_bad_ones_rejected() {
+        let dir = new_dir();
+        let root = dir.path();
+        write_active(
+            root,
+            serde_json::json!({"conversation": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}),
+        );
+        fs::create_dir(root.join("lines")).expect("mkdir");
+        let wav = root.join("lines/0000.wav");
+        let spec = hound::WavSpec {
+            channels: 1,
+            sample_rate: 16_000,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let mut w = hound::WavWriter::create(&wav, spec).expect("wav");
+        for i in 0..1600 {
+            w.write_sample(((f64::from(i) * 0.3).sin() * 8000.0) as i16)
+                .expect("sample");
+        }
+        w.finalize().expect("wav");
+        fs::write(root.join("lines/not.wav"), "RIFF nonsense").expect("write");
+        let lines = [
+            serde_json::json!({"seq": 0, "speaker_id": "Elara", "audio": "lines/0000.wav"}),
+            serde_json::json!({"seq": 1, "speaker_id": "Bram", "text": "x", "audio": "lines/gone.wav"}),
+            serde_json::json!({"seq": 2, "speaker_id": "Bram", "text": "x", "audio": "lines/not.wav"}),
+            serde_json::json!({"seq": 3, "speaker_id": "Bram", "text": "x", "audio": "../outside.wav"}),
+            serde_json::json!({"seq": 4, "speaker_id": "Bram", "audio": 7}),
+            serde_json::json!({"seq": 5, "speaker_id": "Bram", "text": "Good day."}),
+        ];
+        for l in lines {
+            append(root, "conversations/c.jsonl", format!("{l}\n").as_bytes());
+        }
+        let mut agent = AgentDirectory::open(root, &roster(), options()).expect("open");
+        let mut log = Run::default();
+        run(&mut agent, Instant::now(), &mut log);
+        assert_eq!(seqs_of(&log, "conversations/c.jsonl"), [0, 5], "{log:?}");
+        assert_eq!(log.rejected.len(), 4, "{log:?}");
+        for (i, (file_line, reason)) in log.rejected.iter().enumerate() {
+            assert!(
+                file_line.ends_with(&format!(":{}", i + 2)),
+                "{file_line}: {reason}"
+            );
+            assert!(reason.contains("\"audio\""), "{reason}");
+        }
+        assert!(
+            log.rejected[0].1.contains("lines/gone.wav"),
+            "{:?}",
+            log.rejected[0]
+        );
+    }
+
     #[test]
     fn two_conversations_both_progress() {
         let dir = new_dir();

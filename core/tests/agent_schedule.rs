@@ -16,6 +16,7 @@ mod agent {
             phase: None,
             gender: None,
             text: format!("line {seq}"),
+            audio: None,
             extra: serde_json::Map::new(),
         }
     }

@@ -158,6 +158,19 @@ pub struct AgentDirectory {
 }
 
 /// Reads a small JSON file of the agent directory. `Ok(None)`: it does not exist.
+/// Resolves a line's recording inside the agent directory and checks that it reads as WAV;
+/// the line then names it by its full path.
+fn resolve_audio(root: &Path, line: &mut Line) -> Result<(), String> {
+    let Some(name) = &line.audio else {
+        return Ok(());
+    };
+    let path = confine(root, name).map_err(|e| format!("\"audio\": {e}"))?;
+    hound::WavReader::open(&path)
+        .map_err(|e| format!("\"audio\": {name} cannot be read as WAV ({e})"))?;
+    line.audio = Some(path.display().to_string());
+    Ok(())
+}
+
 fn read_small(root: &Path, name: &str, limit: u64) -> Result<Option<Vec<u8>>, String> {
     let path = confine(root, name).map_err(|e| e.to_string())?;
     let meta = match fs::metadata(&path) {
@@ -387,8 +400,21 @@ impl AgentDirectory {
                 self.more_input |= out.more;
                 for item in out.items {
                     match item {
-                        ReadItem::Line { line, warnings, .. } => {
+                        ReadItem::Line {
+                            mut line,
+                            warnings,
+                            file_line,
+                        } => {
                             events.extend(warnings.into_iter().map(AgentEvent::Warning));
+                            if let Err(reason) = resolve_audio(&self.root, &mut line) {
+                                conv.queue.mark_rejected(line.seq);
+                                events.push(AgentEvent::Rejected {
+                                    conversation: name.to_owned(),
+                                    file_line,
+                                    reason,
+                                });
+                                continue;
+                            }
                             self.speakers.claim(&line.speaker_id);
                             conv.queue.push(line);
                         }

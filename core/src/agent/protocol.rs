@@ -12,7 +12,8 @@
 //! |--------------|------|
 //! | `seq`        | required, a JSON integer `>= 0`; otherwise the line is **rejected** |
 //! | `speaker_id` | required, a non-empty string (surrounding spaces are trimmed); otherwise **rejected** |
-//! | `text`       | required, a string with something besides white space; otherwise **rejected** |
+//! | `text`       | required (unless the line has `audio`), a string with something besides white space; otherwise **rejected** |
+//! | `audio`      | optional: a recording (WAV) to play instead of synthesising, a path inside the agent directory; not a string, or not a safe relative path: **rejected** (a missing or unreadable file is rejected by the directory) |
 //! | `phase`      | optional string; `null` = absent; another type is dropped with a warning |
 //! | `gender`     | optional `"female"` / `"male"` (any case); `null` = absent; anything else is dropped with a warning |
 //! | other fields | kept in [`Line::extra`] and ignored by this version |
@@ -78,6 +79,10 @@ pub struct Line {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gender: Option<Gender>,
     pub text: String,
+    /// A recording to play instead of synthesising the text: a path relative to the agent
+    /// directory (resolved inside it by the directory when the line is read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio: Option<String>,
     /// Fields this version does not know (emotion, gesture cues, ...), kept as written.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -178,7 +183,21 @@ impl Line {
                 )));
             }
         };
+        let audio = match map.remove("audio") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => {
+                super::paths::check_name(&s).map_err(|e| reject(format!("\"audio\": {e}")))?;
+                Some(s)
+            }
+            Some(v) => {
+                return Err(reject(format!(
+                    "\"audio\" must be a string, got {}",
+                    type_name(&v)
+                )));
+            }
+        };
         let text = match map.remove("text") {
+            None if audio.is_some() => String::new(),
             None => return Err(reject("no \"text\"".to_owned())),
             Some(Value::String(s)) if !s.trim().is_empty() => s,
             Some(Value::String(_)) => return Err(reject("\"text\" is empty".to_owned())),
@@ -215,6 +234,7 @@ impl Line {
                 phase,
                 gender,
                 text,
+                audio,
                 extra: map,
             },
             warnings,

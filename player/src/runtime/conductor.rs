@@ -9,7 +9,7 @@
 //! and then marked finished (`line_finished`, so `spoken.json` passes over it): one bad line
 //! must not stall its conversation forever, and retrying would fail the same way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,8 +17,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use npc_core::LineCue;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
+use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Npc, Project, Voice};
-use npc_core::speech::{SpeechError, Utterance};
+use npc_core::speech::{LineSource, SpeechError, Utterance};
 
 use super::events::{EventLog, LineEvent};
 use super::speaker::Speaker;
@@ -128,7 +129,10 @@ impl Conductor {
                     let _ = speaker.synthesize(WARM_UP_TEXT, voice);
                 }
                 for job in job_rx {
-                    let result = speaker.synthesize(&job.line.text, &job.voice);
+                    let result = match &job.line.audio {
+                        Some(path) => recorded(Path::new(path)),
+                        None => speaker.synthesize(&job.line.text, &job.voice),
+                    };
                     if done_tx.send(Done { job, result }).is_err() {
                         break;
                     }
@@ -241,8 +245,15 @@ impl Conductor {
             Instant::now().max(now)
         };
         let performed = result.and_then(|u| {
-            let cue =
-                LineCue::from_utterance(&u).map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+            let cue = if job.line.audio.is_some() {
+                // A recording: its visemes come from its sound, and the jaw its loudness.
+                let track = VisemeTrack::from_events(u.visemes.clone())
+                    .map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+                let samples: Vec<f32> = u.pcm.iter().map(|&s| f32::from(s) / 32768.0).collect();
+                LineCue::from_recording(track, &samples, u.sample_rate)
+            } else {
+                LineCue::from_utterance(&u).map_err(|e| SpeechError::Synthesis(e.to_string()))?
+            };
             Ok((u, cue))
         });
         match performed {
@@ -393,4 +404,25 @@ fn voice_for(roster: &[Npc], npc: &str, line: &Line) -> Voice {
             gender: line.gender.unwrap_or(Gender::Female),
             ..Voice::default()
         })
+}
+
+/// A recorded line as an utterance: its audio, and visemes from its sound (audio analysis).
+fn recorded(path: &Path) -> Result<Utterance, SpeechError> {
+    let source =
+        LineSource::from_wav(path).map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
+    let Some((samples, sample_rate)) = source.audio else {
+        return Err(SpeechError::Synthesis(format!(
+            "{} has no audio",
+            path.display()
+        )));
+    };
+    Ok(Utterance {
+        pcm: samples
+            .iter()
+            .map(|&s| (s.clamp(-1.0, 1.0) * 32767.0).round() as i16)
+            .collect(),
+        sample_rate,
+        visemes: source.cue.track.events().to_vec(),
+        ..Utterance::default()
+    })
 }
