@@ -21,6 +21,16 @@ fn is_spoken_part(target: ArkitTarget) -> bool {
     )
 }
 
+/// A bake's frame times, ms.
+fn frame_times(bake: &Value) -> Vec<f64> {
+    bake["times_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect()
+}
+
 #[test]
 fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
     let d = world_demo();
@@ -31,12 +41,7 @@ fn a_line_recorded_live_equals_bake_npc_of_the_same_line() {
     let baked = d.tmp.path().join("bake.json");
     common::bake_elara(&d.project, LINE, &baked);
     let bake: Value = serde_json::from_slice(&fs::read(&baked).unwrap()).unwrap();
-    let times: Vec<f64> = bake["times_ms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_f64().unwrap())
-        .collect();
+    let times = frame_times(&bake);
     let finals = bake["stages"]["final"].as_array().unwrap();
     let names: Vec<&str> = bake["targets"]
         .as_array()
@@ -129,12 +134,7 @@ fn own_shapes_recorded_live_equal_the_bake() {
         targets.iter().any(|t| t == "h_expressions.MPB_Up_h"),
         "{targets:?}"
     );
-    let times: Vec<f64> = bake["times_ms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_f64().unwrap())
-        .collect();
+    let times = frame_times(&bake);
     let own = bake["own"]["weights"].as_array().unwrap();
     let (mut frames, mut worst, mut opened) = (0, 0.0_f64, 0.0_f64);
     for line in fs::read_to_string(&record).unwrap().lines() {
