@@ -37,6 +37,7 @@ fn bench_body(
                 inhale: false,
                 activity: Activity::Idle,
                 attention: Some(attention),
+                talk: None,
                 ground: Some(&ground),
             };
             body.update(&skeleton, black_box(&input));

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use npc_core::project::Voice;
-use npc_core::speech::{OfflineEngine, SpeechEngine, visemes_for_ipa};
+use npc_core::speech::{OfflineEngine, SpeechEngine, Stress, visemes_for_ipa};
 
 /// (espeak-ng language, a sentence with lips closing and rounding in it)
 const SENTENCES: [(&str, &str); 12] = [
@@ -75,5 +75,37 @@ fn every_language_maps_every_phoneme_and_closes_the_lips_on_bilabials() {
             "{language}: {bilabials} bilabials in {phonemes:?}"
         );
         assert!(rounded >= 1, "{language}: no rounded vowel in {phonemes:?}");
+    }
+}
+
+#[test]
+fn every_language_marks_stressed_vowels() {
+    let engine = OfflineEngine::new().unwrap();
+    for (language, text) in SENTENCES {
+        let voice = Voice {
+            language: language.to_owned(),
+            ..Voice::default()
+        };
+        let u = engine.synthesize(text, &voice).unwrap();
+        let stressed: Vec<&str> = u
+            .phonemes
+            .iter()
+            .filter(|p| p.stress == Stress::Primary)
+            .map(|p| p.ipa.as_str())
+            .collect();
+        eprintln!("{language}: stressed {stressed:?}");
+        // Each sentence has at least three content words, each with a stressed vowel.
+        assert!(stressed.len() >= 2, "{language}: stressed {stressed:?}");
+        let consonants: Vec<&&str> = stressed
+            .iter()
+            .filter(|p| {
+                visemes_for_ipa(p)
+                    .is_some_and(|v| v.as_slice().iter().all(|id| id.get() > 11 || id.get() == 0))
+            })
+            .collect();
+        assert!(
+            consonants.is_empty(),
+            "{language}: stressed consonants {consonants:?}"
+        );
     }
 }

@@ -90,7 +90,7 @@ impl Live {
 fn apply(world: &mut World, cue: Cue) {
     match cue {
         Cue::Speak { npc, line, cue } => match world.npc_index(&npc) {
-            Some(i) => world.npcs[i].speak(line, &cue),
+            Some(i) => world.speak(i, line, &cue),
             None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
         },
         Cue::Stop { npc } => {

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use npc_core::LineCue;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Clip;
 use npc_core::body::{
@@ -65,8 +66,7 @@ impl Default for BodyPreview {
 
 impl BodyPreview {
     /// Bakes the body of the project's first NPC (`project_file` resolves its paths) for
-    /// `duration_ms`, talking for `talking_ms` with a breath before each of the phrases at
-    /// `phrase_starts_ms`, seeded with `seed`.
+    /// `duration_ms`, talking for `talking_ms` with the gestures and breaths of `line`, seeded with `seed`.
     #[allow(clippy::too_many_arguments)]
     pub fn rebake(
         &mut self,
@@ -74,7 +74,7 @@ impl BodyPreview {
         project_file: Option<&Path>,
         duration_ms: f64,
         talking_ms: f64,
-        phrase_starts_ms: Vec<f64>,
+        line: Option<&LineCue>,
         seed: u64,
     ) {
         let npc = project.npcs.first();
@@ -95,14 +95,7 @@ impl BodyPreview {
         } else {
             IDLE_MS
         };
-        self.bake = self.bake_at(
-            project,
-            BODY_FPS,
-            duration_ms,
-            talking_ms,
-            phrase_starts_ms,
-            seed,
-        );
+        self.bake = self.bake_at(project, BODY_FPS, duration_ms, talking_ms, line, seed);
     }
 
     /// The loaded rig's body baked at `fps` over `duration_ms` with the project's settings for
@@ -114,7 +107,7 @@ impl BodyPreview {
         fps: f64,
         duration_ms: f64,
         talking_ms: f64,
-        phrase_starts_ms: Vec<f64>,
+        line: Option<&LineCue>,
         seed: u64,
     ) -> Option<BodyBake> {
         let rig = self.rig.as_ref()?;
@@ -132,7 +125,7 @@ impl BodyPreview {
                 duration_ms,
                 talking_ms,
                 seed,
-                phrase_starts_ms,
+                line: line.cloned(),
             },
         ))
     }
@@ -225,7 +218,7 @@ mod tests {
         let project_file = dir.path().join("p.ron");
         let project = npc_core::project::demo_project();
         let mut preview = BodyPreview::default();
-        preview.rebake(&project, Some(&project_file), 3000.0, 2000.0, Vec::new(), 1);
+        preview.rebake(&project, Some(&project_file), 3000.0, 2000.0, None, 1);
         assert!(preview.note.is_none(), "{:?}", preview.note);
         let file = dir.path().join("assets/avatar.glb").display().to_string();
         let early = preview.pose_for(&file, 0.0).unwrap().to_vec();

@@ -263,8 +263,7 @@ impl Studio {
             self.path.as_deref(),
             self.timeline.duration_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue.map(npc_core::LineCue::phrase_starts_ms)
-                .unwrap_or_default(),
+            cue,
             self.timeline.seed,
         );
     }
@@ -471,8 +470,7 @@ impl Studio {
             FPS,
             self.timeline.line_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue.map(npc_core::LineCue::phrase_starts_ms)
-                .unwrap_or_default(),
+            cue,
             self.timeline.seed,
         );
         let name = self.line_name();

@@ -5,6 +5,7 @@
 //! speaking flag that makes the gaze avert like a speaker's).
 
 use crate::anim::lipsync::{Loudness, TrackError, VisemeTrack};
+use crate::anim::stresses;
 use crate::speech::Utterance;
 use crate::viseme::VisemeId;
 
@@ -24,6 +25,9 @@ pub struct LineCue {
     pub loudness: Option<Loudness>,
     /// Length of the line's audio, ms; `None` for a bare viseme track.
     pub audio_ms: Option<f64>,
+    /// Where its stressed syllables start, ms, ascending (beats, nods and brow flashes are
+    /// timed to them): the engine's stress marks, or the loudness of a recording.
+    pub stresses_ms: Vec<f64>,
 }
 
 impl LineCue {
@@ -34,19 +38,26 @@ impl LineCue {
             .iter()
             .map(|&s| f32::from(s) / 32768.0)
             .collect();
-        Ok(Self::from_recording(
+        let mut cue = Self::from_recording(
             VisemeTrack::from_events(utterance.visemes.clone())?,
             &samples,
             utterance.sample_rate,
-        ))
+        );
+        let marked = stresses::from_phonemes(&utterance.phonemes);
+        if !marked.is_empty() {
+            cue.stresses_ms = marked;
+        }
+        Ok(cue)
     }
 
     /// The cue of recorded audio (mono samples in -1..1) whose visemes are `track`.
     #[must_use]
     pub fn from_recording(track: VisemeTrack, samples: &[f32], sample_rate: u32) -> Self {
+        let loudness = Loudness::from_samples(samples, sample_rate);
         Self {
             track,
-            loudness: Some(Loudness::from_samples(samples, sample_rate)),
+            stresses_ms: stresses::from_loudness(&loudness),
+            loudness: Some(loudness),
             audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(sample_rate.max(1))),
         }
     }
@@ -58,6 +69,7 @@ impl LineCue {
             track,
             loudness: None,
             audio_ms: None,
+            stresses_ms: Vec::new(),
         }
     }
 
@@ -65,21 +77,40 @@ impl LineCue {
     /// silence of at least [`PHRASE_PAUSE_MS`]. Bodies take a quick breath before each.
     #[must_use]
     pub fn phrase_starts_ms(&self) -> Vec<f64> {
-        let events = self.track.events();
-        let mut starts = Vec::new();
-        let mut silent_since: Option<f64> = Some(f64::NEG_INFINITY);
-        for e in events {
+        self.phrases_ms()
+            .into_iter()
+            .map(|(start, _)| start)
+            .collect()
+    }
+
+    /// The line's phrases as (start, end) ms: from a first sound to the silence that ends it,
+    /// a phrase ending at a silence of at least [`PHRASE_PAUSE_MS`] (or the track's end).
+    #[must_use]
+    pub fn phrases_ms(&self) -> Vec<(f64, f64)> {
+        let mut phrases = Vec::new();
+        // The phrase being read (its start), and when the silence in it began.
+        let mut open: Option<f64> = None;
+        let mut silent_since: Option<f64> = None;
+        let mut last_ms = 0.0;
+        for e in self.track.events() {
+            last_ms = e.offset_ms;
             if e.id == VisemeId::SILENCE {
                 silent_since.get_or_insert(e.offset_ms);
-            } else {
-                if let Some(since) = silent_since.take()
-                    && (starts.is_empty() || e.offset_ms - since >= PHRASE_PAUSE_MS)
-                {
-                    starts.push(e.offset_ms);
+                continue;
+            }
+            match (open, silent_since.take()) {
+                (None, _) => open = Some(e.offset_ms),
+                (Some(start), Some(since)) if e.offset_ms - since >= PHRASE_PAUSE_MS => {
+                    phrases.push((start, since));
+                    open = Some(e.offset_ms);
                 }
+                _ => {}
             }
         }
-        starts
+        if let Some(start) = open {
+            phrases.push((start, silent_since.unwrap_or(last_ms).max(start)));
+        }
+        phrases
     }
 
     /// How long a bake of this line runs by default: the audio or the last viseme, whichever
@@ -163,5 +194,7 @@ mod tests {
         let cue = LineCue::from_track(track);
         // The 100 ms gap at 400 is a breath too short to count; the 250 ms one at 700 is one.
         assert_eq!(cue.phrase_starts_ms(), vec![120.0, 950.0]);
+        // Each ends where the silence after its last sound begins.
+        assert_eq!(cue.phrases_ms(), vec![(120.0, 700.0), (950.0, 1100.0)]);
     }
 }

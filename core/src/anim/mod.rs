@@ -11,6 +11,7 @@ pub mod lipsync;
 mod own_lipsync;
 pub mod own_shapes;
 pub mod pose;
+pub mod stresses;
 pub mod timeline;
 
 pub use face::{FaceAnimator, FaceFrame, FaceSettings, Stage};

@@ -11,6 +11,8 @@ use super::humanoid_pose::PoseReader;
 use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
+use super::talk::{TalkMoment, TalkPlan};
+use crate::anim::LineCue;
 use crate::asset::Transform;
 
 /// What to bake.
@@ -23,8 +25,9 @@ pub struct BodyBakeOptions {
     pub talking_ms: f64,
     /// Seeds idle life (the player uses the NPC's face seed).
     pub seed: u64,
-    /// Where the line's phrases start, ms (`LineCue::phrase_starts_ms`): a breath before each.
-    pub phrase_starts_ms: Vec<f64>,
+    /// The line spoken from 0 ms, if any: a breath before each of its phrases, its talking
+    /// poses, beats and nods (what the player plans from the same cue).
+    pub line: Option<LineCue>,
 }
 
 /// Every frame's per-layer rotations.
@@ -95,7 +98,9 @@ pub fn bake_body(
     let mut rotations = Vec::with_capacity(frames);
     let mut poses = Vec::with_capacity(frames);
     let mut hips_position = Vec::new();
-    let mut inhales = Inhales::new(options.phrase_starts_ms.clone());
+    let line = options.line.as_ref();
+    let mut inhales = Inhales::new(line.map(LineCue::phrase_starts_ms).unwrap_or_default());
+    let plan = line.map(|cue| TalkPlan::speaking(cue, &settings.gestures, seed));
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
         let input = LayerInput {
@@ -109,6 +114,7 @@ pub fn bake_body(
                 Activity::Idle
             },
             attention: None,
+            talk: plan.as_ref().map(|plan| TalkMoment { plan, at_ms: t_ms }),
             ground: Some(&ground),
         };
         let mut layers = Vec::new();

@@ -155,6 +155,7 @@ mod tests {
             inhale: false,
             activity: Activity::Idle,
             attention: None,
+            talk: None,
             ground: Some(&ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
@@ -173,6 +174,7 @@ mod tests {
             inhale: false,
             activity: Activity::Idle,
             attention: None,
+            talk: None,
             ground: Some(ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);

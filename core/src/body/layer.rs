@@ -1,8 +1,8 @@
 //! Body animation as a stack of layers over the skeleton's local transforms: first the clips
 //! (idle, walk, talk, cross-blended), then procedural layers in order: posture, weight shifts,
-//! sway, breathing, hanging arms, relaxed hands (idle life), feet to the ground, the head
-//! toward what the NPC attends to. Further layers (gestures) implement [`BodyLayer`] and go on
-//! the stack; the skeleton code does not change. Every layer finds its joints through the
+//! sway, breathing, hanging arms, relaxed hands (idle life), talking hands and nods, feet to
+//! the ground, the head toward what the NPC attends to. Further layers implement [`BodyLayer`]
+//! and go on the stack; the skeleton code does not change. Every layer finds its joints through the
 //! humanoid map, so the same stack runs on any rig.
 
 use glam::Vec3;
@@ -14,6 +14,7 @@ use super::idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, 
 use super::look_at::LookAtLayer;
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
+use super::talk::{GestureLayer, TalkMoment};
 use crate::asset::Transform;
 
 /// What an NPC's body is doing.
@@ -38,6 +39,8 @@ pub struct LayerInput<'a> {
     pub activity: Activity,
     /// Where the NPC attends to, in the avatar's own space (metres; +Z is its front).
     pub attention: Option<Vec3>,
+    /// The line being spoken or listened to, and where its clock is (gestures and nods).
+    pub talk: Option<TalkMoment<'a>>,
     /// Height of the ground below a point, both in the avatar's own space (0 where the
     /// avatar stands); `None` where there is no ground to follow.
     pub ground: Option<&'a dyn Fn(Vec3) -> f32>,
@@ -52,6 +55,7 @@ impl std::fmt::Debug for LayerInput<'_> {
             .field("inhale", &self.inhale)
             .field("activity", &self.activity)
             .field("attention", &self.attention)
+            .field("talk", &self.talk)
             .field("ground", &self.ground.is_some())
             .finish()
     }
@@ -140,6 +144,12 @@ impl Body {
                 )),
                 Box::new(ArmLayer::new(map, &settings.arms, &settings.sway, seed)),
                 Box::new(HandLayer::new(skeleton, map, &settings.hands, seed)),
+                Box::new(GestureLayer::new(
+                    skeleton,
+                    map,
+                    &settings.gestures,
+                    &settings.hands,
+                )),
                 Box::new(FootIkLayer::new(map)),
                 Box::new(LookAtLayer::new(map)),
             ],

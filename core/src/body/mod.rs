@@ -7,6 +7,7 @@ mod bake;
 mod clip_layer;
 mod clips;
 mod foot_ik;
+mod hand_rig;
 pub mod humanoid;
 mod humanoid_pose;
 mod idle;
@@ -16,6 +17,7 @@ mod retarget;
 mod settings;
 mod skeleton;
 mod space;
+pub mod talk;
 mod two_bone;
 
 pub use bake::{BodyBake, BodyBakeOptions, bake_body};
@@ -29,7 +31,7 @@ pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, INHALE_LEAD_MS, Inhales,
 pub use look_at::LookAtLayer;
 pub use retarget::{ClipRig, Retarget};
 pub use settings::{
-    ArmSettings, BodySettings, BreathingSettings, HandSettings, PostureSettings, SwaySettings,
-    WeightShiftSettings,
+    ArmSettings, BodySettings, BreathingSettings, GestureSettings, HandSettings, PostureSettings,
+    SwaySettings, WeightShiftSettings,
 };
 pub use skeleton::Skeleton;

@@ -16,6 +16,8 @@ pub struct BodySettings {
     pub arms: ArmSettings,
     pub weight_shift: WeightShiftSettings,
     pub hands: HandSettings,
+    /// Talking with the hands and head: phrase gestures, beats, listeners' nods.
+    pub gestures: GestureSettings,
 }
 
 impl Default for BodySettings {
@@ -28,6 +30,7 @@ impl Default for BodySettings {
             arms: ArmSettings::default(),
             weight_shift: WeightShiftSettings::default(),
             hands: HandSettings::default(),
+            gestures: GestureSettings::default(),
         }
     }
 }
@@ -198,6 +201,50 @@ impl Default for HandSettings {
             curl_deg: 18.0,
             curl_spread: 0.15,
             drift_deg: 3.0,
+        }
+    }
+}
+
+/// Talking with the hands and head. For each phrase of a line the hands move into a talking
+/// pose (or drop), stressed syllables get a beat (a small down-flick of the raised hand and a
+/// nod), and listeners nod now and then as a phrase of the speaker ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GestureSettings {
+    pub enabled: bool,
+    /// Share of phrases the hands gesture through (0-1); in the others they drop.
+    pub phrase_share: f32,
+    /// How far the hands travel toward a talking pose (1: the pose itself; 0.5-1.5).
+    pub size: f32,
+    /// Share of stressed syllables that get a beat (0-1).
+    pub beat_share: f32,
+    /// How far a beat flicks the raised hand down, centimetres.
+    pub beat_cm: f32,
+    /// How far a beat nods the head, degrees.
+    pub beat_nod_deg: f32,
+    /// How long before the stressed syllable a beat's preparation starts, ms (150-250).
+    pub beat_lead_ms: f32,
+    /// How long after the stressed syllable starts the stroke's apex comes, ms (0-100).
+    pub apex_lag_ms: f32,
+    /// Share of the speaker's phrase ends a listener nods at (0-1).
+    pub listener_nod_share: f32,
+    /// How far a listener nods, degrees.
+    pub listener_nod_deg: f32,
+}
+
+impl Default for GestureSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            phrase_share: 0.8,
+            size: 1.0,
+            beat_share: 0.8,
+            beat_cm: 3.0,
+            beat_nod_deg: 3.0,
+            beat_lead_ms: 200.0,
+            apex_lag_ms: 40.0,
+            listener_nod_share: 0.5,
+            listener_nod_deg: 7.0,
         }
     }
 }

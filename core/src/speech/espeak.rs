@@ -9,8 +9,8 @@ use std::sync::{Mutex, OnceLock};
 
 use espeakng_sys as sys;
 
-use super::PhonemeTiming;
 use super::ipa::{PhonemeVisemes, visemes_for_ipa};
+use super::{PhonemeTiming, StressMarks};
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
 use crate::anim::lipsync::VisemeEvent;
 use crate::project::{Gender, Voice};
@@ -128,6 +128,8 @@ struct Timing<'a> {
     /// The word being spoken: text, start, and where a pause cut it short.
     pending_word: Option<(String, f64, Option<f64>)>,
     last_viseme: Option<(VisemeId, f64)>,
+    /// The line's transcript, giving each phoneme its stress.
+    marks: StressMarks,
     samples: usize,
     sample_rate: u32,
 }
@@ -167,9 +169,11 @@ impl Timing<'_> {
             visemes_for_ipa("t").unwrap_or(PhonemeVisemes::SILENCE)
         });
         if !ipa.is_empty() {
+            let stress = self.marks.next(ipa);
             (self.sink)(SpeechChunk::Phoneme(PhonemeTiming {
                 ipa: ipa.to_owned(),
                 offset_ms: at_ms,
+                stress,
             }));
         }
         let ids_slice = ids.as_slice();
@@ -300,6 +304,39 @@ unsafe fn prime() -> Result<(), SpeechError> {
     })
 }
 
+/// Separates phonemes in [`transcript`]'s output.
+const TRANSCRIPT_SEPARATOR: char = '_';
+
+/// espeak-ng's IPA transcript of `text` in the current voice, clause by clause, phonemes
+/// separated by [`TRANSCRIPT_SEPARATOR`], stressed vowels marked.
+///
+/// # Safety
+/// The library must be initialised, its lock held and the voice set.
+unsafe fn transcript(text: &CStr) -> String {
+    let mut out = String::new();
+    let mut at: *const c_void = text.as_ptr().cast::<c_void>();
+    let mode = sys::espeakPHONEMES_IPA as c_int | ((TRANSCRIPT_SEPARATOR as c_int) << 8);
+    // A clause per call; espeak-ng sets the pointer to null after the last. The bound guards
+    // against a library that never does.
+    for _ in 0..text.to_bytes().len() + 1 {
+        if at.is_null() {
+            break;
+        }
+        // SAFETY: `at` points into the NUL-terminated `text` (espeak-ng advances it within
+        // it); the returned string is the library's own buffer, copied before the next call.
+        let clause = unsafe {
+            sys::espeak_TextToPhonemes(&raw mut at, sys::espeakCHARS_UTF8 as c_int, mode)
+        };
+        if clause.is_null() {
+            break;
+        }
+        // SAFETY: a NUL-terminated string owned by the library, valid until the next call.
+        out.push_str(&unsafe { CStr::from_ptr(clause) }.to_string_lossy());
+        out.push(' ');
+    }
+    out
+}
+
 /// Synthesises `text` (UTF-8, plus `flags`) in synchronous mode, `user_data` reaching the
 /// callback with every event; the espeak-ng status when it is not OK.
 ///
@@ -353,6 +390,8 @@ impl SpeechEngine for OfflineEngine {
         }
         let c_text = CString::new(text.replace('\0', " "))
             .map_err(|e| SpeechError::Synthesis(e.to_string()))?;
+        // SAFETY: the library is initialised and locked (`guard`), the voice set.
+        let marks = StressMarks::parse(&unsafe { transcript(&c_text) }, TRANSCRIPT_SEPARATOR);
         // SAFETY: the library is initialised and locked (`guard`).
         unsafe { prime()? };
         sink(SpeechChunk::Start {
@@ -364,6 +403,7 @@ impl SpeechEngine for OfflineEngine {
             pending_phoneme: None,
             pending_word: None,
             last_viseme: None,
+            marks,
             samples: 0,
             sample_rate: guard.sample_rate,
         };

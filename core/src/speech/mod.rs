@@ -12,6 +12,7 @@ mod espeak;
 pub mod formants;
 pub mod ipa;
 mod line_source;
+mod stress;
 pub mod wav;
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,7 @@ use crate::project::Voice;
 pub use espeak::OfflineEngine;
 pub use ipa::{PhonemeVisemes, visemes_for_ipa};
 pub use line_source::{LineSource, LineSourceError, read_track};
+pub use stress::StressMarks;
 
 /// One word of an utterance and when it is heard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,6 +40,26 @@ pub struct WordTiming {
 pub struct PhonemeTiming {
     pub ipa: String,
     pub offset_ms: f64,
+    /// The stress the engine put on it: vowels of stressed syllables carry one.
+    #[serde(default, skip_serializing_if = "Stress::is_none")]
+    pub stress: Stress,
+}
+
+/// How strongly a syllable is stressed (espeak-ng's ˈ and ˌ marks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stress {
+    #[default]
+    None,
+    Secondary,
+    Primary,
+}
+
+impl Stress {
+    #[must_use]
+    pub fn is_none(&self) -> bool {
+        *self == Self::None
+    }
 }
 
 /// A synthesised line: mono 16-bit audio and its timing.

@@ -110,7 +110,7 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
                 duration_ms: report.duration_ms,
                 talking_ms: cue.baked_ms() - npc_core::TAIL_MS,
                 seed,
-                phrase_starts_ms: cue.phrase_starts_ms(),
+                line: Some(cue.clone()),
             },
         )?);
     }

@@ -8,8 +8,10 @@ mod npc;
 
 use std::path::Path;
 
+use crate::runtime::LineId;
 use anyhow::Context;
 use glam::Vec3;
+use npc_core::LineCue;
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
 use rayon::prelude::*;
@@ -141,6 +143,20 @@ impl World {
     #[must_use]
     pub fn npc_index(&self, id: &str) -> Option<usize> {
         self.npcs.iter().position(|n| n.id == id)
+    }
+
+    /// NPC `i` starts speaking `line`; the others within earshot listen to it.
+    pub fn speak(&mut self, i: usize, line: LineId, cue: &LineCue) {
+        let Some(speaker) = self.npcs.get_mut(i) else {
+            return;
+        };
+        speaker.speak(line, cue);
+        let at = speaker.position;
+        for (j, npc) in self.npcs.iter_mut().enumerate() {
+            if j != i && npc.position.distance(at) < LISTEN_REACH_M {
+                npc.listen(cue);
+            }
+        }
     }
 
     /// Sends an NPC walking to map coordinates (`x`, `y`), 0-1.

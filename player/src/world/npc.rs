@@ -8,7 +8,8 @@ use npc_core::asset::FaceRig;
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::{Activity, Body, BodySettings, Inhales, LayerInput};
+use npc_core::body::talk::{TalkMoment, TalkPlan};
+use npc_core::body::{Activity, Body, BodySettings, GestureSettings, Inhales, LayerInput};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -51,6 +52,11 @@ pub struct NpcActor {
     pub audio_ms: f64,
     /// The breaths before the phrases of the line being spoken.
     inhales: Inhales,
+    /// How it talks with its hands and head.
+    gestures: GestureSettings,
+    /// The gestures of the line it speaks or listens to, and where that line's clock is;
+    /// kept after the line ends until the last gesture has retracted.
+    talk: Option<(TalkPlan, f64)>,
     /// Per skin of the body: world joint matrices times inverse bind (avatar space).
     pub palettes: Vec<Vec<Mat4>>,
     /// World matrices of the body's nodes (avatar space).
@@ -112,6 +118,8 @@ impl NpcActor {
             line: None,
             audio_ms: 0.0,
             inhales: Inhales::default(),
+            gestures: body.gestures.clone(),
+            talk: None,
             palettes: Vec::new(),
             node_world: Vec::new(),
             weights,
@@ -128,7 +136,15 @@ impl NpcActor {
     pub fn speak(&mut self, line: LineId, cue: &LineCue) {
         self.face.start_line(cue);
         self.inhales = Inhales::new(cue.phrase_starts_ms());
+        self.talk = Some((TalkPlan::speaking(cue, &self.gestures, self.seed), 0.0));
         self.line = Some(line);
+    }
+
+    /// Listens to a line another NPC starts speaking now (nods as its phrases end).
+    pub fn listen(&mut self, cue: &LineCue) {
+        if self.line.is_none() {
+            self.talk = Some((TalkPlan::listening(cue, &self.gestures, self.seed), 0.0));
+        }
     }
 
     /// Stops speaking.
@@ -207,6 +223,18 @@ impl NpcActor {
             let on_ground = Vec3::new(w.x, ground.height(w.x, w.z), w.z);
             model_inverse.transform_point3(on_ground).y
         };
+        // The speaker's gestures follow its audio; after the line, and for listeners, their
+        // own clock runs on.
+        if let Some((plan, at_ms)) = &mut self.talk {
+            *at_ms = if self.line.is_some() {
+                audio_ms
+            } else {
+                *at_ms + f64::from(dt) * 1000.0
+            };
+            if *at_ms > plan.end_ms {
+                self.talk = None;
+            }
+        }
         let input = LayerInput {
             dt_s: dt,
             time_s: 0.0,
@@ -214,6 +242,10 @@ impl NpcActor {
             inhale: self.line.is_some() && self.inhales.due(audio_ms),
             activity,
             attention: attention.map(|a| model_inverse.transform_point3(a)),
+            talk: self.talk.as_ref().map(|(plan, at_ms)| TalkMoment {
+                plan,
+                at_ms: *at_ms,
+            }),
             ground: Some(&ground_below),
         };
         self.body.update(&avatar.skeleton, &input);

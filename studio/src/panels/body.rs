@@ -1,4 +1,4 @@
-//! The body: every idle-life layer's switch and settings, and for chosen bones how far each
+//! The body: every idle-life and talking layer's switch and settings, and for chosen bones how far each
 //! layer has turned them from rest over the line (or a stretch of idle), the way the face's
 //! stages are plotted.
 
@@ -10,7 +10,7 @@ use crate::body_preview::BodyPreview;
 use crate::command::Command;
 
 /// Bones offered for plotting.
-const PLOTTABLE: [HumanoidBone; 10] = [
+const PLOTTABLE: [HumanoidBone; 12] = [
     HumanoidBone::Hips,
     HumanoidBone::Spine,
     HumanoidBone::UpperChest,
@@ -18,6 +18,8 @@ const PLOTTABLE: [HumanoidBone; 10] = [
     HumanoidBone::Head,
     HumanoidBone::LeftUpperArm,
     HumanoidBone::LeftLowerArm,
+    HumanoidBone::LeftHand,
+    HumanoidBone::RightUpperArm,
     HumanoidBone::LeftUpperLeg,
     HumanoidBone::LeftLowerLeg,
     HumanoidBone::LeftIndexIntermediate,
@@ -121,6 +123,36 @@ pub fn panel(
                 0.0..=0.5,
             );
             changed |= slider(ui, "drift (deg)", &mut h.drift_deg, 0.0..=10.0);
+        });
+    egui::CollapsingHeader::new("Talking")
+        .default_open(false)
+        .show(ui, |ui| {
+            let g = &mut b.gestures;
+            changed |= ui.checkbox(&mut g.enabled, "on").changed();
+            changed |= slider(ui, "phrases with a gesture", &mut g.phrase_share, 0.0..=1.0);
+            changed |= slider(ui, "gesture size", &mut g.size, 0.3..=1.5);
+            changed |= slider(ui, "stresses with a beat", &mut g.beat_share, 0.0..=1.0);
+            changed |= slider(ui, "beat flick (cm)", &mut g.beat_cm, 0.0..=8.0);
+            changed |= slider(ui, "beat nod (deg)", &mut g.beat_nod_deg, 0.0..=8.0);
+            changed |= slider(ui, "beat lead (ms)", &mut g.beat_lead_ms, 150.0..=250.0);
+            changed |= slider(
+                ui,
+                "apex after stress (ms)",
+                &mut g.apex_lag_ms,
+                0.0..=100.0,
+            );
+            changed |= slider(
+                ui,
+                "listener nods at phrase ends",
+                &mut g.listener_nod_share,
+                0.0..=1.0,
+            );
+            changed |= slider(
+                ui,
+                "listener nod (deg)",
+                &mut g.listener_nod_deg,
+                0.0..=15.0,
+            );
         });
     if changed {
         b.weight_shift.max_interval_s = b

@@ -173,6 +173,7 @@ mod tests {
             inhale,
             activity: Activity::Talk,
             attention: None,
+            talk: None,
             ground: None,
         };
         let mut locals = skeleton.rest.clone();

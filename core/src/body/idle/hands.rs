@@ -3,114 +3,58 @@
 //! axes, which differ between tools), each finger toward the little one a little more, each
 //! drifting on its own slow rhythm.
 
-use glam::{Quat, Vec3};
-
 use super::rhythm::{HAND_STREAM, Wobble, stream};
 use crate::asset::Transform;
-use crate::body::humanoid::{ARMS, FINGERS, HumanoidMap};
+use crate::body::hand_rig::HandRig;
+use crate::body::humanoid::HumanoidMap;
 use crate::body::layer::{BodyLayer, LayerInput};
 use crate::body::settings::HandSettings;
 use crate::body::skeleton::Skeleton;
-use crate::body::space::{position, rotate_world};
 
-/// How much each joint of a finger curls, from the hand out (share of the finger's curl).
-const JOINT_SHARE: [f32; 3] = [0.8, 1.2, 0.9];
 /// The thumb curls this share of the index finger.
 const THUMB_SHARE: f32 = 0.35;
 /// Finger drift rhythm, seconds.
 const DRIFT_PERIOD_S: f32 = 6.0;
 
-/// One finger: its joints, its hinge in the hand's frame, its curl and its drift.
-#[derive(Clone, Debug)]
-struct Finger {
-    joints: Vec<usize>,
-    hinge: Vec3,
-    share: f32,
-    drift: Wobble,
-}
-
-/// One hand.
-#[derive(Clone, Debug)]
-struct Hand {
-    joint: usize,
-    fingers: Vec<Finger>,
-}
-
-/// The hand layer.
+/// Relaxed hands on a rig with fingers.
 #[derive(Debug)]
 pub struct HandLayer {
     pub settings: HandSettings,
-    hands: Vec<Hand>,
+    hands: Vec<HandRig>,
+    /// Each finger's drift, per hand, in the order of its fingers.
+    drifts: Vec<Vec<Wobble>>,
 }
 
 impl HandLayer {
     #[must_use]
     pub fn new(skeleton: &Skeleton, map: &HumanoidMap, settings: &HandSettings, seed: u64) -> Self {
-        let rest = skeleton.rest_world();
         let mut rng = stream(seed, HAND_STREAM);
-        let mut hands = Vec::new();
-        for (side, [_, _, _, hand]) in ARMS.into_iter().enumerate() {
-            let Some(hand) = map.joint(hand) else {
-                continue;
-            };
-            let at = |bone| map.joint(bone).map(|j| position(&rest, j));
-            let fingers = &FINGERS[side];
-            let (Some(index), Some(middle), Some(little)) =
-                (at(fingers[1][0]), at(fingers[2][0]), at(fingers[4][0]))
-            else {
-                continue;
-            };
-            let wrist = position(&rest, hand);
-            let along = (middle - wrist).normalize_or_zero();
-            let knuckles = (little - index).normalize_or_zero();
-            // The palm faces where the fingers curl: knuckles x fingers on the left hand,
-            // mirrored on the right; the thumb, which sits on the palm's side, confirms it.
-            let mut palm = if side == 0 {
-                knuckles.cross(along)
-            } else {
-                along.cross(knuckles)
-            }
-            .normalize_or_zero();
-            if let Some(thumb) = at(fingers[0][2]).or_else(|| at(fingers[0][1]))
-                && (thumb - wrist).dot(palm) < -0.2 * (thumb - wrist).length()
-            {
-                palm = -palm;
-            }
-            if palm == Vec3::ZERO {
-                continue;
-            }
-            let to_hand = skeleton.world_rotation(&skeleton.rest, hand).inverse();
-            let mut hand_fingers = Vec::new();
-            for (f, bones) in fingers.iter().enumerate() {
-                let joints: Vec<usize> = bones.iter().map_while(|b| map.joint(*b)).collect();
-                let (Some(&first), Some(&second)) = (joints.first(), joints.get(1)) else {
-                    continue;
-                };
-                let dir = (position(&rest, second) - position(&rest, first)).normalize_or_zero();
-                let Some(hinge) = dir.cross(palm).try_normalize() else {
-                    continue;
-                };
-                let share = if f == 0 {
-                    THUMB_SHARE
-                } else {
-                    1.0 + settings.curl_spread * (f as f32 - 1.0)
-                };
-                hand_fingers.push(Finger {
-                    joints,
-                    hinge: to_hand * hinge,
-                    share,
-                    drift: Wobble::new(&mut rng, DRIFT_PERIOD_S),
-                });
-            }
-            hands.push(Hand {
-                joint: hand,
-                fingers: hand_fingers,
-            });
-        }
+        let hands = HandRig::of(skeleton, map);
+        let drifts = hands
+            .iter()
+            .map(|h| {
+                h.fingers
+                    .iter()
+                    .map(|_| Wobble::new(&mut rng, DRIFT_PERIOD_S))
+                    .collect()
+            })
+            .collect();
         Self {
             settings: settings.clone(),
             hands,
+            drifts,
         }
+    }
+
+    /// How far a relaxed finger (0 thumb .. 4 little) curls by `settings`, radians.
+    #[must_use]
+    pub fn relaxed_curl(settings: &HandSettings, finger: usize) -> f32 {
+        let share = if finger == 0 {
+            THUMB_SHARE
+        } else {
+            1.0 + settings.curl_spread * (finger as f32 - 1.0)
+        };
+        settings.curl_deg.to_radians() * share
     }
 }
 
@@ -123,22 +67,12 @@ impl BodyLayer for HandLayer {
         if !self.settings.enabled {
             return;
         }
-        let curl = self.settings.curl_deg.to_radians();
         let drift = self.settings.drift_deg.to_radians();
-        for hand in &self.hands {
-            let hand_rotation = skeleton.world_rotation(locals, hand.joint);
-            for finger in &hand.fingers {
-                let hinge = hand_rotation * finger.hinge;
-                let angle = curl * finger.share + drift * finger.drift.at(input.time_s);
-                for (&j, share) in finger.joints.iter().zip(JOINT_SHARE) {
-                    rotate_world(
-                        skeleton,
-                        locals,
-                        j,
-                        Quat::from_axis_angle(hinge, angle * share),
-                    );
-                }
-            }
+        for (hand, drifts) in self.hands.iter().zip(&self.drifts) {
+            hand.curl(skeleton, locals, |k, finger| {
+                let wobble = drifts.get(k).map_or(0.0, |w| w.at(input.time_s));
+                Self::relaxed_curl(&self.settings, finger.finger) + drift * wobble
+            });
         }
     }
 }

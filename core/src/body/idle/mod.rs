@@ -14,5 +14,6 @@ pub use arms::ArmLayer;
 pub use breathing::BreathingLayer;
 pub use hands::HandLayer;
 pub use posture::PostureLayer;
+pub(crate) use rhythm::{LISTEN_STREAM, TALK_STREAM, smoothstep, stream};
 pub use sway::SwayLayer;
 pub use weight_shift::WeightShiftLayer;

@@ -59,6 +59,8 @@ pub const BREATH_STREAM: u64 = 3;
 pub const ARM_STREAM: u64 = 4;
 pub const SHIFT_STREAM: u64 = 5;
 pub const HAND_STREAM: u64 = 6;
+pub const TALK_STREAM: u64 = 7;
+pub const LISTEN_STREAM: u64 = 8;
 
 /// Smooth 0-1 ease of `x` (clamped).
 #[must_use]

@@ -1,0 +1,263 @@
+//! The talking layer: moves the hands into the plan's talking poses by two-bone arm IK (the
+//! elbow bending out and down, never through the body), turns the palms by the forearm,
+//! shapes the fingers, flicks the raised hand on beats and nods the head. Everything it does
+//! is a function of the plan and the line's clock, so every frame rate draws the same.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::plan::TalkPlan;
+use super::poses::{HandPlace, HandShape};
+use crate::asset::Transform;
+use crate::body::hand_rig::HandRig;
+use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap};
+use crate::body::idle::HandLayer;
+use crate::body::layer::{BodyLayer, LayerInput};
+use crate::body::settings::{GestureSettings, HandSettings};
+use crate::body::skeleton::Skeleton;
+use crate::body::space::{position, rotate_world};
+use crate::body::two_bone::{Limb, LimbAt, bend_pole, reach};
+
+/// The neck's share of a nod (the head takes the rest).
+const NECK_SHARE: f32 = 0.4;
+/// Which way elbows point while the hands talk: out, down and back.
+const ELBOW_OUT: f32 = 0.55;
+const ELBOW_DOWN: f32 = 0.7;
+const ELBOW_BACK: f32 = 0.35;
+
+/// A plan being played: the plan and where its line's clock is.
+#[derive(Clone, Copy, Debug)]
+pub struct TalkMoment<'a> {
+    pub plan: &'a TalkPlan,
+    pub at_ms: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Arm {
+    side: usize,
+    limb: Limb,
+    length: f32,
+    hand: Option<HandRig>,
+}
+
+/// Talking hands and head.
+#[derive(Debug)]
+pub struct GestureLayer {
+    pub settings: GestureSettings,
+    arms: Vec<Arm>,
+    neck: Option<usize>,
+    head: Option<usize>,
+    left: Vec3,
+    front: Vec3,
+    /// Idle life's finger curl, which hand shapes replace.
+    relaxed: HandSettings,
+    world: Vec<Mat4>,
+}
+
+impl GestureLayer {
+    #[must_use]
+    pub fn new(
+        skeleton: &Skeleton,
+        map: &HumanoidMap,
+        settings: &GestureSettings,
+        hands: &HandSettings,
+    ) -> Self {
+        let rest = skeleton.rest_world();
+        let mut rigs = HandRig::of(skeleton, map);
+        let arms = ARMS
+            .into_iter()
+            .enumerate()
+            .filter_map(|(side, [_, upper, lower, hand])| {
+                let limb = Limb {
+                    root: map.joint(upper)?,
+                    mid: map.joint(lower)?,
+                    end: map.joint(hand)?,
+                };
+                let length = position(&rest, limb.root).distance(position(&rest, limb.mid))
+                    + position(&rest, limb.mid).distance(position(&rest, limb.end));
+                let hand = rigs
+                    .iter()
+                    .position(|h| h.side == side)
+                    .map(|i| rigs.swap_remove(i));
+                Some(Arm {
+                    side,
+                    limb,
+                    length,
+                    hand,
+                })
+            })
+            .collect();
+        Self {
+            settings: settings.clone(),
+            arms,
+            neck: map.joint(HumanoidBone::Neck),
+            head: map.joint(HumanoidBone::Head),
+            left: map.left(),
+            front: map.front,
+            relaxed: if hands.enabled {
+                hands.clone()
+            } else {
+                HandSettings {
+                    curl_deg: 0.0,
+                    ..hands.clone()
+                }
+            },
+            world: Vec::new(),
+        }
+    }
+
+    fn arm(
+        &self,
+        arm: usize,
+        skeleton: &Skeleton,
+        plan: &TalkPlan,
+        t: f64,
+        locals: &mut [Transform],
+    ) {
+        let Arm {
+            side,
+            limb,
+            length,
+            ref hand,
+        } = self.arms[arm];
+        // (weight, place) of every pose this hand is in now.
+        let active: Vec<(f32, HandPlace)> = plan
+            .strokes
+            .iter()
+            .filter(|s| s.hands.has(side))
+            .map(|s| (s.phases.weight(t), s.pose.place()))
+            .filter(|(w, _)| *w > 0.0)
+            .collect();
+        let total: f32 = active.iter().map(|(w, _)| w).sum::<f32>().min(1.0);
+        if total <= 0.0 {
+            return;
+        }
+        let outward = if side == 0 { self.left } else { -self.left };
+        let mut at = LimbAt {
+            root: position(&self.world, limb.root),
+            mid: position(&self.world, limb.mid),
+            end: position(&self.world, limb.end),
+        };
+        let mut offset = Vec3::ZERO;
+        let mut palm_deg = 0.0;
+        for (w, place) in &active {
+            let goal = at.root
+                + length
+                    * (self.front * place.forward - Vec3::Y * place.down + outward * place.out);
+            offset += *w * (goal - at.end);
+            palm_deg += w * place.palm_deg;
+        }
+        palm_deg /= active.iter().map(|(w, _)| w).sum::<f32>().max(1e-6);
+        let flick = Vec3::Y * (plan.beat_m * plan.flick(t) * total);
+        let target = at.end + offset * plan.size + flick;
+        let pole = bend_pole(
+            &at,
+            (outward * ELBOW_OUT - Vec3::Y * ELBOW_DOWN - self.front * ELBOW_BACK).normalize(),
+        );
+        reach(skeleton, locals, limb, &mut at, target, pole);
+        let Some(hand) = hand else {
+            return;
+        };
+        self.turn_palm(skeleton, locals, limb, &at, hand, outward, palm_deg, total);
+        let relaxed = &self.relaxed;
+        hand.curl(skeleton, locals, |_, finger| {
+            active
+                .iter()
+                .map(|(w, place)| {
+                    let relaxed = HandLayer::relaxed_curl(relaxed, finger.finger);
+                    let want = match place.shape {
+                        HandShape::Relaxed => relaxed,
+                        shape => shape
+                            .curls_deg()
+                            .map_or(relaxed, |c| c[finger.finger.min(4)].to_radians()),
+                    };
+                    w * (want - relaxed)
+                })
+                .sum()
+        });
+    }
+
+    /// Turns the forearm and hand about the forearm so the palm faces `palm_deg` from the
+    /// body's middle toward up, by `amount`; half the turn in the forearm, half at the wrist.
+    #[allow(clippy::too_many_arguments)]
+    fn turn_palm(
+        &self,
+        skeleton: &Skeleton,
+        locals: &mut [Transform],
+        limb: Limb,
+        at: &LimbAt,
+        hand: &HandRig,
+        outward: Vec3,
+        palm_deg: f32,
+        amount: f32,
+    ) {
+        let Some(axis) = (at.end - at.mid).try_normalize() else {
+            return;
+        };
+        let flat = |v: Vec3| (v - axis * v.dot(axis)).try_normalize();
+        let (Some(palm), Some(inward), Some(up)) = (
+            flat(hand.palm_normal(skeleton, locals)),
+            flat(-outward),
+            flat(Vec3::Y),
+        ) else {
+            return;
+        };
+        let want = palm_deg.to_radians();
+        let Some(goal) = (inward * want.cos() + up * want.sin()).try_normalize() else {
+            return;
+        };
+        let angle = palm.cross(goal).dot(axis).atan2(palm.dot(goal)) * amount;
+        let half = Quat::from_axis_angle(axis, 0.5 * angle);
+        rotate_world(skeleton, locals, limb.mid, half);
+        rotate_world(skeleton, locals, limb.end, half);
+    }
+
+    fn nod(&self, skeleton: &Skeleton, deg: f32, locals: &mut [Transform]) {
+        let angle = deg.to_radians();
+        if angle == 0.0 {
+            return;
+        }
+        match (self.neck, self.head) {
+            (Some(neck), Some(head)) => {
+                rotate_world(
+                    skeleton,
+                    locals,
+                    neck,
+                    Quat::from_axis_angle(self.left, NECK_SHARE * angle),
+                );
+                rotate_world(
+                    skeleton,
+                    locals,
+                    head,
+                    Quat::from_axis_angle(self.left, (1.0 - NECK_SHARE) * angle),
+                );
+            }
+            (None, Some(j)) | (Some(j), None) => {
+                rotate_world(skeleton, locals, j, Quat::from_axis_angle(self.left, angle));
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+impl BodyLayer for GestureLayer {
+    fn name(&self) -> &'static str {
+        "gestures"
+    }
+
+    fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
+        let Some(talk) = input.talk else {
+            return;
+        };
+        if !self.settings.enabled {
+            return;
+        }
+        let t = talk.at_ms;
+        if !talk.plan.strokes.is_empty() {
+            skeleton.world_into(locals, &mut self.world);
+            for arm in 0..self.arms.len() {
+                self.arm(arm, skeleton, talk.plan, t, locals);
+            }
+        }
+        self.nod(skeleton, talk.plan.nod_deg(t), locals);
+    }
+}
