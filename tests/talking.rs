@@ -1,0 +1,283 @@
+//! Bodies that talk, driven through the world and read back from the frame record as a user
+//! would read it: beats land on the stressed syllables of the line being spoken (found by
+//! running the same world with and without beats, so nothing else differs), the hands move
+//! far more while talking than while listening, and stay outside the torso, on the project's
+//! body and on real avatars from other tools.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::{Quat, Vec3};
+use npc_core::LineCue;
+use npc_core::body::GestureSettings;
+use npc_core::project::Project;
+use npc_core::speech::{OfflineEngine, SpeechEngine};
+
+const ELARA_LINE: &str = "Welcome, traveller. The road to the north is long, but the inn at the ford is warm.";
+const BRAM_LINE: &str = "I have walked that road many times, and I will walk it again tomorrow.";
+const FPS: u32 = 60;
+
+/// One NPC's recorded frame.
+#[derive(Debug, Clone)]
+struct Frame {
+    /// The line's audio position while it speaks one.
+    audio_ms: Option<f64>,
+    joints: HashMap<String, Vec3>,
+    rotations: HashMap<String, Quat>,
+}
+
+impl Frame {
+    fn joint(&self, name: &str) -> Vec3 {
+        self.joints[name]
+    }
+}
+
+/// The record's frames by NPC.
+fn frames(record: &Path) -> HashMap<String, Vec<Frame>> {
+    let text = std::fs::read_to_string(record).unwrap();
+    let mut by_npc: HashMap<String, Vec<Frame>> = HashMap::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let floats = |x: &serde_json::Value| -> Vec<f32> { serde_json::from_value(x.clone()).unwrap() };
+        let joints = v["joints"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, p)| {
+                let a = floats(p);
+                (k.clone(), Vec3::new(a[0], a[1], a[2]))
+            })
+            .collect();
+        let rotations = v["rotations"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, q)| {
+                let a = floats(q);
+                (k.clone(), Quat::from_xyzw(a[0], a[1], a[2], a[3]))
+            })
+            .collect();
+        by_npc
+            .entry(v["npc"].as_str().unwrap().to_owned())
+            .or_default()
+            .push(Frame {
+                audio_ms: v["line"]["audio_ms"].as_f64(),
+                joints,
+                rotations,
+            });
+    }
+    by_npc
+}
+
+/// Sets every character's talking settings by `edit` and saves the project.
+fn set_gestures(project: &Path, edit: impl Fn(&mut GestureSettings)) {
+    let mut p = Project::load(project).unwrap();
+    edit(&mut p.body.gestures);
+    for npc in &mut p.npcs {
+        if let Some(body) = &mut npc.body {
+            edit(&mut body.gestures);
+        }
+    }
+    p.save(project).unwrap();
+}
+
+/// Draws the demo world for `frames` frames at `fps` with its agent lines, recording.
+fn render(d: &common::WorldDemo, frames: u32, fps: u32, record: &Path) {
+    npc_player::run_from([
+        "npc-player",
+        "render",
+        "--project",
+        d.project.to_str().unwrap(),
+        "--agent-dir",
+        d.agent.to_str().unwrap(),
+        "--frames",
+        &frames.to_string(),
+        "--fps",
+        &fps.to_string(),
+        "--size",
+        "32x18",
+        "--no-shadows",
+        "--record",
+        record.to_str().unwrap(),
+        "--out",
+        d.tmp.path().join("frames").to_str().unwrap(),
+    ])
+    .unwrap();
+}
+
+/// Where the stressed syllables of `text` start as `npc` of `project` speaks it, ms: the
+/// same synthesis the world runs.
+fn stresses_ms(project: &Path, npc: &str, text: &str) -> Vec<f64> {
+    let p = Project::load(project).unwrap();
+    let voice = &p.npcs.iter().find(|n| n.id == npc).unwrap().voice;
+    let u = OfflineEngine::new().unwrap().synthesize(text, voice).unwrap();
+    LineCue::from_utterance(&u).unwrap().stresses_ms
+}
+
+/// Local maxima of `values` standing at least `floor` high, as indexes.
+fn peaks(values: &[f32], floor: f32) -> Vec<usize> {
+    (1..values.len().saturating_sub(1))
+        .filter(|&i| values[i] >= floor && values[i] > values[i - 1] && values[i] >= values[i + 1])
+        .collect()
+}
+
+#[test]
+fn beats_land_on_the_stressed_syllables() {
+    let d = common::world_demo();
+    common::write_lines(&d.agent, &[("Elara", ELARA_LINE)]);
+    let frames_n = 6 * FPS;
+    let with = d.tmp.path().join("with.jsonl");
+    let without = d.tmp.path().join("without.jsonl");
+    set_gestures(&d.project, |g| g.beat_share = 1.0);
+    render(&d, frames_n, FPS, &with);
+    set_gestures(&d.project, |g| g.beat_share = 0.0);
+    // The agent directory remembers what was spoken; the second run speaks it again.
+    std::fs::remove_file(d.agent.join("spoken.json")).unwrap();
+    render(&d, frames_n, FPS, &without);
+    let (a, b) = (&frames(&with)["Elara"], &frames(&without)["Elara"]);
+    let stresses = stresses_ms(&d.project, "Elara", ELARA_LINE);
+    eprintln!("stresses {stresses:?}");
+    assert!(stresses.len() >= 6, "{stresses:?}");
+
+    // The nod: how far the head is turned in one run against the other, per frame.
+    let nod: Vec<(f64, f32)> = a
+        .iter()
+        .zip(b)
+        .filter_map(|(fa, fb)| {
+            let t = fa.audio_ms?;
+            let turn = fa.rotations["head"] * fb.rotations["head"].inverse();
+            Some((t, turn.angle_between(Quat::IDENTITY).to_degrees()))
+        })
+        .collect();
+    let angles: Vec<f32> = nod.iter().map(|(_, a)| *a).collect();
+    let apexes: Vec<f64> = peaks(&angles, 1.0).into_iter().map(|i| nod[i].0).collect();
+    eprintln!("nod apexes {apexes:?}");
+    let frame_ms = 1000.0 / f64::from(FPS);
+    for &s in &stresses {
+        // Spoken before the record's end.
+        if s + 200.0 > nod.last().unwrap().0 {
+            continue;
+        }
+        assert!(
+            apexes
+                .iter()
+                .any(|&apex| apex >= s - frame_ms && apex <= s + 100.0 + frame_ms),
+            "no nod apex within 0-100 ms of the stress at {s} ms: {apexes:?}"
+        );
+    }
+    assert!(apexes.len() <= stresses.len(), "nods off the stresses: {apexes:?}");
+
+    // The hand's flick: preparation 150-250 ms before an isolated stress, apex 0-100 after.
+    let flick: Vec<(f64, f32)> = a
+        .iter()
+        .zip(b)
+        .filter_map(|(fa, fb)| {
+            let t = fa.audio_ms?;
+            let lift = |f: &Frame| {
+                (f.joint("leftHand").y + f.joint("rightHand").y)
+                    - (f.joint("leftUpperArm").y + f.joint("rightUpperArm").y)
+            };
+            Some((t, lift(fa) - lift(fb)))
+        })
+        .collect();
+    let mut checked = 0;
+    for (k, &s) in stresses.iter().enumerate() {
+        // A stress in the line's first 250 ms has less time to prepare than that.
+        let isolated = s > 250.0 && (k == 0 || s - stresses[k - 1] > 600.0);
+        let near: Vec<&(f64, f32)> =
+            flick.iter().filter(|(t, _)| *t > s - 400.0 && *t < s + 400.0).collect();
+        let deepest = near.iter().min_by(|x, y| x.1.total_cmp(&y.1)).unwrap();
+        if !isolated || deepest.1 > -0.005 {
+            // A beat of a lowered hand (between poses) barely shows.
+            continue;
+        }
+        // Where the hand starts to lift (what the head's look-at lags by after an earlier
+        // nod stays well under this).
+        let start = near.iter().find(|(_, d)| d.abs() > 5e-4).unwrap().0;
+        assert!(
+            deepest.0 >= s - frame_ms && deepest.0 <= s + 100.0 + frame_ms,
+            "flick apex at {} ms for the stress at {s} ms",
+            deepest.0
+        );
+        let lead = s - start;
+        assert!(
+            (150.0 - frame_ms..=250.0 + frame_ms).contains(&lead),
+            "preparation {lead} ms before the stress at {s} ms"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1, "no isolated beat of a raised hand was seen");
+}
+
+/// How fast the hands move relative to the chest, m/s, over frames `range`.
+fn hand_speed(frames: &[Frame], range: std::ops::Range<usize>) -> f32 {
+    let rel = |f: &Frame, hand: &str| f.joint(hand) - f.joint("chest");
+    let mut total = 0.0;
+    for i in range.clone().skip(1) {
+        for hand in ["leftHand", "rightHand"] {
+            total += rel(&frames[i], hand).distance(rel(&frames[i - 1], hand));
+        }
+    }
+    total * FPS as f32 / range.len().max(1) as f32
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-9)).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
+}
+
+/// Elara speaks, then Bram answers; `avatar` (under ../shared/assets) is Elara's body, or
+/// the project's own. Her hands move at least twice as fast while she talks as while she
+/// listens, and stay outside her torso throughout.
+fn talks_faster_than_it_listens(avatar: Option<&str>) {
+    let mut d = common::world_demo();
+    if let Some(relative) = avatar {
+        let Some(path) = common::shared_asset(relative) else {
+            return;
+        };
+        d = d.with_elara_as(&path);
+    }
+    common::write_lines(&d.agent, &[("Elara", ELARA_LINE), ("Bram", BRAM_LINE)]);
+    let record = d.tmp.path().join("rec.jsonl");
+    render(&d, 14 * 30, 30, &record);
+    let all = frames(&record);
+    let (elara, bram) = (&all["Elara"], &all["Bram"]);
+    let talking: Vec<usize> = (0..elara.len()).filter(|&i| elara[i].audio_ms.is_some()).collect();
+    let listening: Vec<usize> = (0..bram.len()).filter(|&i| bram[i].audio_ms.is_some()).collect();
+    assert!(talking.len() > 60 && listening.len() > 60, "{} {}", talking.len(), listening.len());
+    let talk = hand_speed(elara, talking[0]..*talking.last().unwrap());
+    let listen = hand_speed(elara, listening[0]..*listening.last().unwrap());
+    eprintln!("{avatar:?}: hands {talk:.3} m/s talking, {listen:.3} m/s listening");
+    assert!(talk >= 2.0 * listen, "{avatar:?}: {talk} m/s talking, {listen} listening");
+
+    // The torso as a capsule from the hips to the neck, as wide as the shoulders are apart
+    // (less a margin for the arm's own thickness).
+    for (i, f) in elara.iter().enumerate() {
+        let radius = 0.3 * f.joint("leftUpperArm").distance(f.joint("rightUpperArm"));
+        for hand in ["leftHand", "rightHand"] {
+            let gap = to_segment(f.joint(hand), f.joint("hips"), f.joint("neck"));
+            assert!(gap > radius, "{avatar:?} frame {i}: {hand} {gap} m from the spine");
+        }
+    }
+}
+
+#[test]
+fn the_projects_body_talks_with_its_hands() {
+    talks_faster_than_it_listens(None);
+}
+
+#[test]
+fn a_quaternius_character_talks_with_its_hands() {
+    talks_faster_than_it_listens(Some("avatars/Quaternius_Superhero_Female.glb"));
+}
+
+#[test]
+fn a_valid_character_talks_with_its_hands() {
+    talks_faster_than_it_listens(Some("avatars/VALID_Black_F_1_Busi.glb"));
+}
