@@ -2,7 +2,7 @@
 //! would read it: beats land on the stressed syllables of the line being spoken (found by
 //! running the same world with and without beats, so nothing else differs), the hands move
 //! far more while talking than while listening, and stay outside the torso, on the project's
-//! body and on real avatars from other tools.
+//! body and on real avatars from other tools; brows flash as each turn starts.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
@@ -13,11 +13,13 @@ use std::path::Path;
 
 use glam::{Quat, Vec3};
 use npc_core::LineCue;
+use npc_core::arkit::ArkitTarget;
 use npc_core::body::GestureSettings;
 use npc_core::project::Project;
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
-const ELARA_LINE: &str = "Welcome, traveller. The road to the north is long, but the inn at the ford is warm.";
+const ELARA_LINE: &str =
+    "Welcome, traveller. The road to the north is long, but the inn at the ford is warm.";
 const BRAM_LINE: &str = "I have walked that road many times, and I will walk it again tomorrow.";
 const FPS: u32 = 60;
 
@@ -26,6 +28,8 @@ const FPS: u32 = 60;
 struct Frame {
     /// The line's audio position while it speaks one.
     audio_ms: Option<f64>,
+    /// The 52 ARKit weights drawn.
+    weights: Vec<f32>,
     joints: HashMap<String, Vec3>,
     rotations: HashMap<String, Quat>,
 }
@@ -42,7 +46,8 @@ fn frames(record: &Path) -> HashMap<String, Vec<Frame>> {
     let mut by_npc: HashMap<String, Vec<Frame>> = HashMap::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let floats = |x: &serde_json::Value| -> Vec<f32> { serde_json::from_value(x.clone()).unwrap() };
+        let floats =
+            |x: &serde_json::Value| -> Vec<f32> { serde_json::from_value(x.clone()).unwrap() };
         let joints = v["joints"]
             .as_object()
             .unwrap()
@@ -66,6 +71,7 @@ fn frames(record: &Path) -> HashMap<String, Vec<Frame>> {
             .or_default()
             .push(Frame {
                 audio_ms: v["line"]["audio_ms"].as_f64(),
+                weights: floats(&v["weights"]),
                 joints,
                 rotations,
             });
@@ -109,13 +115,54 @@ fn render(d: &common::WorldDemo, frames: u32, fps: u32, record: &Path) {
     .unwrap();
 }
 
-/// Where the stressed syllables of `text` start as `npc` of `project` speaks it, ms: the
-/// same synthesis the world runs.
-fn stresses_ms(project: &Path, npc: &str, text: &str) -> Vec<f64> {
+/// `text` as `npc` of `project` speaks it: the same synthesis the world runs.
+fn cue_of(project: &Path, npc: &str, text: &str) -> LineCue {
     let p = Project::load(project).unwrap();
     let voice = &p.npcs.iter().find(|n| n.id == npc).unwrap().voice;
-    let u = OfflineEngine::new().unwrap().synthesize(text, voice).unwrap();
-    LineCue::from_utterance(&u).unwrap().stresses_ms
+    let u = OfflineEngine::new()
+        .unwrap()
+        .synthesize(text, voice)
+        .unwrap();
+    LineCue::from_utterance(&u).unwrap()
+}
+
+/// Where the stressed syllables of `text` start as `npc` speaks it, ms.
+fn stresses_ms(project: &Path, npc: &str, text: &str) -> Vec<f64> {
+    cue_of(project, npc, text).stresses_ms
+}
+
+/// Each speaker's brows flash up as its turn starts: browInnerUp reaches most of the flash
+/// within 250 ms of the line's first sound and is down again after it (the project flashes
+/// on no stressed syllable).
+fn brows_flash_at_the_turn(project: &Path, speaker: &str, text: &str, frames: &[Frame]) {
+    let first = cue_of(project, speaker, text).phrases_ms()[0].0;
+    let amount = Project::load(project)
+        .unwrap()
+        .face_settings(speaker)
+        .brows
+        .amount;
+    let inner = ArkitTarget::BrowInnerUp as usize;
+    let top = frames
+        .iter()
+        .filter(|f| {
+            f.audio_ms
+                .is_some_and(|t| t >= first - 60.0 && t <= first + 250.0)
+        })
+        .map(|f| f.weights[inner])
+        .fold(0.0, f32::max);
+    let after = frames
+        .iter()
+        .filter(|f| {
+            f.audio_ms
+                .is_some_and(|t| t >= first + 300.0 && t <= first + 1500.0)
+        })
+        .map(|f| f.weights[inner])
+        .fold(0.0, f32::max);
+    eprintln!("{speaker}: browInnerUp {top} at the turn's start ({first} ms), {after} after");
+    assert!(
+        top >= 0.8 * amount && after < 0.1 * amount,
+        "{speaker}: browInnerUp {top} at the turn's start ({first} ms), {after} after"
+    );
 }
 
 /// Local maxima of `values` standing at least `floor` high, as indexes.
@@ -169,7 +216,10 @@ fn beats_land_on_the_stressed_syllables() {
             "no nod apex within 0-100 ms of the stress at {s} ms: {apexes:?}"
         );
     }
-    assert!(apexes.len() <= stresses.len(), "nods off the stresses: {apexes:?}");
+    assert!(
+        apexes.len() <= stresses.len(),
+        "nods off the stresses: {apexes:?}"
+    );
 
     // The hand's flick: preparation 150-250 ms before an isolated stress, apex 0-100 after.
     let flick: Vec<(f64, f32)> = a
@@ -188,8 +238,10 @@ fn beats_land_on_the_stressed_syllables() {
     for (k, &s) in stresses.iter().enumerate() {
         // A stress in the line's first 250 ms has less time to prepare than that.
         let isolated = s > 250.0 && (k == 0 || s - stresses[k - 1] > 600.0);
-        let near: Vec<&(f64, f32)> =
-            flick.iter().filter(|(t, _)| *t > s - 400.0 && *t < s + 400.0).collect();
+        let near: Vec<&(f64, f32)> = flick
+            .iter()
+            .filter(|(t, _)| *t > s - 400.0 && *t < s + 400.0)
+            .collect();
         let deepest = near.iter().min_by(|x, y| x.1.total_cmp(&y.1)).unwrap();
         if !isolated || deepest.1 > -0.005 {
             // A beat of a lowered hand (between poses) barely shows.
@@ -244,17 +296,39 @@ fn talks_faster_than_it_listens(avatar: Option<&str>) {
         d = d.with_elara_as(&path);
     }
     common::write_lines(&d.agent, &[("Elara", ELARA_LINE), ("Bram", BRAM_LINE)]);
+    let mut project = Project::load(&d.project).unwrap();
+    project.face.brows.stress_share = 0.0;
+    for npc in &mut project.npcs {
+        if let Some(face) = &mut npc.face {
+            face.brows.stress_share = 0.0;
+        }
+    }
+    project.save(&d.project).unwrap();
     let record = d.tmp.path().join("rec.jsonl");
     render(&d, 14 * 30, 30, &record);
     let all = frames(&record);
     let (elara, bram) = (&all["Elara"], &all["Bram"]);
-    let talking: Vec<usize> = (0..elara.len()).filter(|&i| elara[i].audio_ms.is_some()).collect();
-    let listening: Vec<usize> = (0..bram.len()).filter(|&i| bram[i].audio_ms.is_some()).collect();
-    assert!(talking.len() > 60 && listening.len() > 60, "{} {}", talking.len(), listening.len());
+    let talking: Vec<usize> = (0..elara.len())
+        .filter(|&i| elara[i].audio_ms.is_some())
+        .collect();
+    let listening: Vec<usize> = (0..bram.len())
+        .filter(|&i| bram[i].audio_ms.is_some())
+        .collect();
+    assert!(
+        talking.len() > 60 && listening.len() > 60,
+        "{} {}",
+        talking.len(),
+        listening.len()
+    );
     let talk = hand_speed(elara, talking[0]..*talking.last().unwrap());
     let listen = hand_speed(elara, listening[0]..*listening.last().unwrap());
     eprintln!("{avatar:?}: hands {talk:.3} m/s talking, {listen:.3} m/s listening");
-    assert!(talk >= 2.0 * listen, "{avatar:?}: {talk} m/s talking, {listen} listening");
+    assert!(
+        talk >= 2.0 * listen,
+        "{avatar:?}: {talk} m/s talking, {listen} listening"
+    );
+    brows_flash_at_the_turn(&d.project, "Elara", ELARA_LINE, elara);
+    brows_flash_at_the_turn(&d.project, "Bram", BRAM_LINE, bram);
 
     // The torso as a capsule from the hips to the neck, as wide as the shoulders are apart
     // (less a margin for the arm's own thickness).
@@ -262,7 +336,10 @@ fn talks_faster_than_it_listens(avatar: Option<&str>) {
         let radius = 0.3 * f.joint("leftUpperArm").distance(f.joint("rightUpperArm"));
         for hand in ["leftHand", "rightHand"] {
             let gap = to_segment(f.joint(hand), f.joint("hips"), f.joint("neck"));
-            assert!(gap > radius, "{avatar:?} frame {i}: {hand} {gap} m from the spine");
+            assert!(
+                gap > radius,
+                "{avatar:?} frame {i}: {hand} {gap} m from the spine"
+            );
         }
     }
 }

@@ -63,6 +63,7 @@ fn bake_writes_every_stage_for_every_frame() {
             "anticipation",
             "bilabial",
             "blink",
+            "brows",
             "final",
             "gaze",
             "smoothed",

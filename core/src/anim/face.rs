@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anim::LineCue;
 use crate::anim::blink::{BlinkSettings, Blinker};
+use crate::anim::brows::{BrowFlashes, BrowSettings};
 use crate::anim::gaze::{Gaze, GazeSettings, GazeState};
 use crate::anim::lipsync::{
     LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
@@ -28,6 +29,7 @@ pub struct FaceSettings {
     pub lipsync: LipSyncSettings,
     pub gaze: GazeSettings,
     pub blink: BlinkSettings,
+    pub brows: BrowSettings,
 }
 
 impl FaceSettings {
@@ -53,6 +55,8 @@ pub enum Stage {
     Bilabial,
     /// After lip-rounding anticipation: the finished mouth.
     Anticipation,
+    /// The mouth plus brow flashes (the turn's start, some stressed syllables).
+    Brows,
     /// The mouth plus the eyes' gaze.
     Gaze,
     /// The mouth, gaze and blinks.
@@ -62,11 +66,12 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::Target,
         Self::Smoothed,
         Self::Bilabial,
         Self::Anticipation,
+        Self::Brows,
         Self::Gaze,
         Self::Blink,
         Self::Final,
@@ -79,6 +84,7 @@ impl Stage {
             Self::Smoothed => "smoothed",
             Self::Bilabial => "bilabial",
             Self::Anticipation => "anticipation",
+            Self::Brows => "brows",
             Self::Gaze => "gaze",
             Self::Blink => "blink",
             Self::Final => "final",
@@ -131,6 +137,9 @@ pub struct FaceAnimator {
     frame: FaceFrame,
     /// Lip sync on the avatar's own shapes, when it has some.
     own: Option<OwnLipSync>,
+    /// The brow flashes of the line being spoken.
+    brows: BrowFlashes,
+    seed: u64,
 }
 
 impl FaceAnimator {
@@ -153,6 +162,8 @@ impl FaceAnimator {
             last_audio_ms: None,
             frame: FaceFrame::default(),
             own: None,
+            brows: BrowFlashes::default(),
+            seed,
         }
     }
 
@@ -190,6 +201,7 @@ impl FaceAnimator {
         self.track.finish();
         self.feed = None;
         self.loudness = cue.loudness.clone();
+        self.brows = BrowFlashes::plan(cue, &self.settings.brows, self.seed);
         self.last_audio_ms = None;
         self.speaking = true;
     }
@@ -209,6 +221,7 @@ impl FaceAnimator {
         self.track.clear();
         self.feed = None;
         self.loudness = None;
+        self.brows = BrowFlashes::default();
         self.last_audio_ms = None;
         self.speaking = false;
     }
@@ -260,6 +273,17 @@ impl FaceAnimator {
             Some(feed) => feed.drain_into(&mut self.track).map(|_| ()),
             None => Ok(()),
         };
+        if self.feed.is_some()
+            && self.settings.brows.enabled
+            && self.brows.starts_ms().is_empty()
+            && let Some(first) = self
+                .track
+                .events()
+                .iter()
+                .find(|e| e.id != VisemeId::SILENCE)
+        {
+            self.brows = BrowFlashes::turn(first.offset_ms);
+        }
         self.step(audio_ms, dt_ms.max(0.0));
         fed.map(|()| &self.frame)
     }
@@ -303,6 +327,9 @@ impl FaceAnimator {
         let after_bilabial = pose;
         anticipation(&mut pose, track, table, &lipsync.anticipation, track_ms);
         let after_anticipation = pose;
+        let up = self.brows.at(&settings.brows, audio_ms);
+        BrowFlashes::apply(&settings.brows, up, &mut pose);
+        let after_brows = pose;
 
         self.life_ms += dt_ms;
         self.gaze
@@ -319,6 +346,7 @@ impl FaceAnimator {
         frame.set(Stage::Smoothed, smoothed);
         frame.set(Stage::Bilabial, after_bilabial);
         frame.set(Stage::Anticipation, after_anticipation);
+        frame.set(Stage::Brows, after_brows);
         frame.set(Stage::Gaze, after_gaze);
         frame.set(Stage::Blink, after_blink);
         frame.set(Stage::Final, pose);

@@ -4,6 +4,7 @@
 //! lip sync on an avatar's own shapes ([`OwnShapes`]).
 
 pub mod blink;
+pub mod brows;
 pub mod face;
 pub mod gaze;
 mod line_cue;
