@@ -1,18 +1,22 @@
 //! Speed of one body update with every layer on (clips, idle life, foot IK, look-at): on the
 //! project's own body (with its clips) and, when ../shared is beside the project, on a
 //! Quaternius rig and a VALID rig (centimetres, 0.01 scale), both playing the built-in
-//! body's clips retargeted.
+//! body's clips retargeted. And one update while talking, with the talking layer on and off.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
+use npc_core::LineCue;
+use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::asset::Asset;
+use npc_core::body::talk::{TalkMoment, TalkPlan};
 use npc_core::body::{
     Activity, Body, BodySettings, ClipRig, ClipSource, HumanoidMap, LayerInput, Skeleton,
 };
 use npc_core::procedural::{body, head};
+use npc_core::viseme::VisemeId;
 use std::sync::Arc;
 
 fn bench_body(
@@ -83,5 +87,68 @@ fn updates(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, updates);
+/// A 6 s line of three phrases with a stressed syllable every 450 ms.
+fn talking_line() -> LineCue {
+    let id = |n| VisemeId::new(n).unwrap_or(VisemeId::SILENCE);
+    let mut events = vec![VisemeEvent::new(VisemeId::SILENCE, 0.0)];
+    for (start, end) in [(100.0, 1900.0), (2300.0, 4000.0), (4400.0, 5800.0)] {
+        let mut t = start;
+        let mut k = 0;
+        while t < end {
+            events.push(VisemeEvent::new(id([2, 21, 6, 11][k % 4]), t));
+            t += 90.0;
+            k += 1;
+        }
+        events.push(VisemeEvent::new(VisemeId::SILENCE, end));
+    }
+    let mut cue = LineCue::from_track(VisemeTrack::from_events(events).expect("track"));
+    cue.stresses_ms = (0..13).map(|k| 150.0 + 450.0 * f64::from(k)).collect();
+    cue
+}
+
+/// One body update while talking (the line's talking poses, beats and nods), with the
+/// talking layer on and off: the difference is what talking costs.
+fn talking(c: &mut Criterion) {
+    let own = Asset::from_bytes(&body::avatar_glb(&head::head_parts()), None).expect("avatar");
+    let skeleton = Skeleton::of(&own);
+    let map = HumanoidMap::of(&skeleton);
+    let cue = talking_line();
+    let ground = |_: Vec3| 0.0;
+    for (name, on) in [
+        ("talking_project_body", true),
+        ("talking_off_project_body", false),
+    ] {
+        let mut settings = BodySettings::default();
+        settings.gestures.enabled = on;
+        let plan = TalkPlan::speaking(&cue, &settings.gestures, 7);
+        let mut body = Body::new(
+            &skeleton,
+            &map,
+            ClipSource::Own(&own.clips),
+            &settings,
+            7,
+            0.0,
+        );
+        let mut at_ms = 0.0;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                at_ms = (at_ms + 1000.0 / 60.0) % 6000.0;
+                let input = LayerInput {
+                    dt_s: 1.0 / 60.0,
+                    time_s: 0.0,
+                    clip_pose: false,
+                    inhale: false,
+                    activity: Activity::Talk,
+                    attention: None,
+                    talk: Some(TalkMoment { plan: &plan, at_ms }),
+                    ground: Some(&ground),
+                };
+                body.update(&skeleton, black_box(&input));
+                black_box(body.locals[0].translation.y);
+            });
+        });
+    }
+}
+
+criterion_group!(benches, updates, talking);
 criterion_main!(benches);

@@ -6,7 +6,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::plan::TalkPlan;
-use super::poses::{HandPlace, HandShape};
+use super::poses::{HandShape, TalkPose};
 use crate::asset::Transform;
 use crate::body::hand_rig::HandRig;
 use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap};
@@ -19,6 +19,8 @@ use crate::body::two_bone::{Limb, LimbAt, bend_pole, reach};
 
 /// The neck's share of a nod (the head takes the rest).
 const NECK_SHARE: f32 = 0.4;
+/// Most strokes a hand is in at once.
+const MAX_OVERLAP: usize = 4;
 /// Which way elbows point while the hands talk: out, down and back.
 const ELBOW_OUT: f32 = 0.55;
 const ELBOW_DOWN: f32 = 0.7;
@@ -120,13 +122,17 @@ impl GestureLayer {
             ref hand,
         } = self.arms[arm];
         // (weight, place) of every pose this hand is in now.
-        let active: Vec<(f32, HandPlace)> = plan
-            .strokes
-            .iter()
-            .filter(|s| s.hands.has(side))
-            .map(|s| (s.phases.weight(t), s.pose.place()))
-            .filter(|(w, _)| *w > 0.0)
-            .collect();
+        // Handovers overlap two strokes at most; a few slots keep the frame allocation-free.
+        let mut slots = [(0.0, TalkPose::PalmsUp.place()); MAX_OVERLAP];
+        let mut n = 0;
+        for stroke in plan.strokes.iter().filter(|s| s.hands.has(side)) {
+            let w = stroke.phases.weight(t);
+            if w > 0.0 && n < MAX_OVERLAP {
+                slots[n] = (w, stroke.pose.place());
+                n += 1;
+            }
+        }
+        let active = &slots[..n];
         let total: f32 = active.iter().map(|(w, _)| w).sum::<f32>().min(1.0);
         if total <= 0.0 {
             return;
@@ -139,7 +145,7 @@ impl GestureLayer {
         };
         let mut offset = Vec3::ZERO;
         let mut palm_deg = 0.0;
-        for (w, place) in &active {
+        for (w, place) in active {
             let goal = at.root
                 + length
                     * (self.front * place.forward - Vec3::Y * place.down + outward * place.out);
