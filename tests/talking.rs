@@ -358,3 +358,51 @@ fn a_quaternius_character_talks_with_its_hands() {
 fn a_valid_character_talks_with_its_hands() {
     talks_faster_than_it_listens(Some("avatars/VALID_Black_F_1_Busi.glb"));
 }
+
+/// Writes one raw JSON line as the agents' conversation.
+fn write_raw(agent: &Path, line: &str) {
+    std::fs::write(agent.join("conversations/c.jsonl"), format!("{line}\n")).unwrap();
+}
+
+#[test]
+fn point_at_an_npc_aims_the_arm_at_it_and_unknown_cues_still_speak() {
+    let d = common::world_demo();
+    write_raw(
+        &d.agent,
+        r#"{"seq": 0, "speaker_id": "Elara", "text": "The inn is over there, past the old mill.", "gestures": ["point@Bram", "jazz_hands"], "look_at": "Bram", "emotion": "smug"}"#,
+    );
+    let record = d.tmp.path().join("rec.jsonl");
+    render(&d, 3 * 30, 30, &record);
+    let all = frames(&record);
+    let (elara, bram) = (&all["Elara"], &all["Bram"]);
+    let spoken: Vec<usize> = (0..elara.len())
+        .filter(|&i| elara[i].audio_ms.is_some())
+        .collect();
+    assert!(
+        spoken.len() > 30,
+        "the line was not spoken: {} frames",
+        spoken.len()
+    );
+    // In the hold, the arm from shoulder to hand points at Bram's head within 20 degrees.
+    let mut best = f32::MAX;
+    for &i in &spoken {
+        let t = elara[i].audio_ms.unwrap();
+        if !(700.0..=1400.0).contains(&t) {
+            continue;
+        }
+        let f = &elara[i];
+        let off = ["left", "right"]
+            .iter()
+            .map(|side| {
+                let shoulder = f.joint(&format!("{side}UpperArm"));
+                let arm = f.joint(&format!("{side}Hand")) - shoulder;
+                let to = bram[i].joint("head") - shoulder;
+                arm.angle_between(to).to_degrees()
+            })
+            .fold(f32::MAX, f32::min);
+        assert!(off <= 20.0, "at {t} ms the arm is {off} degrees off Bram");
+        best = best.min(off);
+    }
+    eprintln!("pointing: {best:.1} degrees off at best");
+    assert!(best < 20.0, "no frame of the hold was checked");
+}

@@ -140,7 +140,11 @@ fn talking(c: &mut Criterion) {
                     inhale: false,
                     activity: Activity::Talk,
                     attention: None,
-                    talk: Some(TalkMoment { plan: &plan, at_ms }),
+                    talk: Some(TalkMoment {
+                        plan: &plan,
+                        at_ms,
+                        point_at: None,
+                    }),
                     ground: Some(&ground),
                 };
                 body.update(&skeleton, black_box(&input));

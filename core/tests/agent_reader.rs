@@ -153,7 +153,7 @@ mod agent {
         assert!(rej[1].1.contains("speaker_id"), "{rej:?}");
         assert!(rej[2].1.contains("seq"), "{rej:?}");
         // The blank line 6 is skipped silently; line 7 (CRLF) is fine, gender dropped with a
-        // warning, the unknown field kept.
+        // warning, the emotion it does not know too (the field is kept as written).
         match out.items.last() {
             Some(ReadItem::Line {
                 line,
@@ -164,8 +164,12 @@ mod agent {
                 assert_eq!(line.seq, 5);
                 assert_eq!(line.gender, None);
                 assert_eq!(line.extra.get("emotion"), Some(&serde_json::json!("joy")));
-                assert_eq!(warnings.len(), 1, "{warnings:?}");
+                assert_eq!(warnings.len(), 2, "{warnings:?}");
                 assert!(warnings[0].contains("gender"), "{warnings:?}");
+                assert!(
+                    warnings[1].contains("unknown emotion \"joy\""),
+                    "{warnings:?}"
+                );
             }
             other => panic!("expected the last line, got {other:?}"),
         }

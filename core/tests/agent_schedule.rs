@@ -18,6 +18,7 @@ mod agent {
             text: format!("line {seq}"),
             audio: None,
             extra: serde_json::Map::new(),
+            behaviour: Default::default(),
         }
     }
 

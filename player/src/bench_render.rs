@@ -12,6 +12,7 @@ use std::time::Instant;
 use anyhow::Context;
 use glam::Vec3;
 use npc_core::LineCue;
+use npc_core::agent::cues::Behaviour;
 use npc_core::project::Project;
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
@@ -183,7 +184,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             conversation: "bench".to_owned(),
             seq: seq as u64,
         };
-        npc.speak(line, &cue);
+        npc.speak(line, &cue, &Behaviour::default(), &[]);
     }
     // Look at the crowd from its front edge.
     let centre = world.centre();

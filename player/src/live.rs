@@ -89,8 +89,13 @@ impl Live {
 /// Applies one cue to the world.
 fn apply(world: &mut World, cue: Cue) {
     match cue {
-        Cue::Speak { npc, line, cue } => match world.npc_index(&npc) {
-            Some(i) => world.speak(i, line, &cue),
+        Cue::Speak {
+            npc,
+            line,
+            cue,
+            behaviour,
+        } => match world.npc_index(&npc) {
+            Some(i) => world.speak(i, line, &cue, &behaviour),
             None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
         },
         Cue::Stop { npc } => {

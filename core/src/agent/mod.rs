@@ -21,6 +21,7 @@
 //! of `spoken.json` is handed out again after a restart; no file content makes it panic or
 //! stall (bad input becomes [`AgentEvent::Warning`] / [`AgentEvent::Rejected`]).
 
+pub mod cues;
 pub mod paths;
 pub mod protocol;
 pub mod reader;

@@ -59,6 +59,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::cues::Behaviour;
 use crate::project::Gender;
 
 /// A value read from an agent file, with what had to be repaired on the way.
@@ -83,9 +84,12 @@ pub struct Line {
     /// directory (resolved inside it by the directory when the line is read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio: Option<String>,
-    /// Fields this version does not know (emotion, gesture cues, ...), kept as written.
+    /// Fields other than the above, kept as written (the behaviour cues among them).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// What the line asks of the speaker's face and body, read from `extra`.
+    #[serde(skip)]
+    pub behaviour: Behaviour,
 }
 
 /// Why a conversation line was rejected.
@@ -227,6 +231,7 @@ impl Line {
                 None
             }),
         };
+        let behaviour = Behaviour::read(&map, &mut warnings);
         Ok(Parsed {
             value: Line {
                 seq,
@@ -236,6 +241,7 @@ impl Line {
                 text,
                 audio,
                 extra: map,
+                behaviour,
             },
             warnings,
         })

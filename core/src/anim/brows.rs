@@ -82,6 +82,27 @@ impl BrowFlashes {
         }
     }
 
+    /// Room for `n` flashes, so a streamed line's turn flash is set without allocating.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> Self {
+        Self {
+            starts_ms: Vec::with_capacity(n),
+        }
+    }
+
+    /// Keeps only the flash of a turn whose first sound is at `first_sound_ms`, in the room
+    /// already held.
+    pub fn set_turn(&mut self, first_sound_ms: f64) {
+        self.starts_ms.clear();
+        self.starts_ms
+            .push((first_sound_ms - PEAK_LEAD_MS).max(0.0));
+    }
+
+    /// No flashes (the room is kept).
+    pub fn clear(&mut self) {
+        self.starts_ms.clear();
+    }
+
     /// Where the flashes begin, ms.
     #[must_use]
     pub fn starts_ms(&self) -> &[f64] {

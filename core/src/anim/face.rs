@@ -115,6 +115,9 @@ impl FaceFrame {
     }
 }
 
+/// Room reserved for a streamed line's brow flash.
+const BROW_CAPACITY: usize = 4;
+
 /// Room reserved for a streamed track so that appending events does not reallocate mid-line.
 const STREAM_CAPACITY: usize = 512;
 
@@ -162,7 +165,7 @@ impl FaceAnimator {
             last_audio_ms: None,
             frame: FaceFrame::default(),
             own: None,
-            brows: BrowFlashes::default(),
+            brows: BrowFlashes::with_capacity(BROW_CAPACITY),
             seed,
         }
     }
@@ -210,6 +213,7 @@ impl FaceAnimator {
     /// speech engine); the face is the speaker, as with [`Self::start_line`].
     pub fn start_streamed_line(&mut self, feed: TrackReceiver) {
         self.track.clear();
+        self.brows.clear();
         self.feed = Some(feed);
         self.loudness = None;
         self.last_audio_ms = None;
@@ -221,7 +225,7 @@ impl FaceAnimator {
         self.track.clear();
         self.feed = None;
         self.loudness = None;
-        self.brows = BrowFlashes::default();
+        self.brows.clear();
         self.last_audio_ms = None;
         self.speaking = false;
     }
@@ -282,7 +286,7 @@ impl FaceAnimator {
                 .iter()
                 .find(|e| e.id != VisemeId::SILENCE)
         {
-            self.brows = BrowFlashes::turn(first.offset_ms);
+            self.brows.set_turn(first.offset_ms);
         }
         self.step(audio_ms, dt_ms.max(0.0));
         fed.map(|()| &self.frame)

@@ -28,6 +28,8 @@ pub struct LineCue {
     /// Where its stressed syllables start, ms, ascending (beats, nods and brow flashes are
     /// timed to them): the engine's stress marks, or the loudness of a recording.
     pub stresses_ms: Vec<f64>,
+    /// Where each word starts, ms (requested gestures start at a word); empty when unknown.
+    pub words_ms: Vec<f64>,
 }
 
 impl LineCue {
@@ -47,6 +49,7 @@ impl LineCue {
         if !marked.is_empty() {
             cue.stresses_ms = marked;
         }
+        cue.words_ms = utterance.words.iter().map(|w| w.offset_ms).collect();
         Ok(cue)
     }
 
@@ -57,6 +60,7 @@ impl LineCue {
         Self {
             track,
             stresses_ms: stresses::from_loudness(&loudness),
+            words_ms: Vec::new(),
             loudness: Some(loudness),
             audio_ms: Some(samples.len() as f64 * 1000.0 / f64::from(sample_rate.max(1))),
         }
@@ -70,6 +74,7 @@ impl LineCue {
             loudness: None,
             audio_ms: None,
             stresses_ms: Vec::new(),
+            words_ms: Vec::new(),
         }
     }
 

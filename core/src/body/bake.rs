@@ -114,7 +114,11 @@ pub fn bake_body(
                 Activity::Idle
             },
             attention: None,
-            talk: plan.as_ref().map(|plan| TalkMoment { plan, at_ms: t_ms }),
+            talk: plan.as_ref().map(|plan| TalkMoment {
+                plan,
+                at_ms: t_ms,
+                point_at: None,
+            }),
             ground: Some(&ground),
         };
         let mut layers = Vec::new();

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use npc_core::LineCue;
+use npc_core::agent::cues::Behaviour;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
 use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Npc, Project, Voice};
@@ -40,6 +41,8 @@ pub enum Cue {
         npc: String,
         line: LineId,
         cue: LineCue,
+        /// What the line asks of the speaker's body (targets checked against the roster).
+        behaviour: Behaviour,
     },
     /// `npc`'s line ended.
     Stop { npc: String },
@@ -261,6 +264,13 @@ impl Conductor {
                 let clock = self
                     .audio
                     .play(&utterance.pcm, utterance.sample_rate, 1.0, now);
+                let mut behaviour = job.line.behaviour.clone();
+                let mut warnings = Vec::new();
+                let roster = &self.roster;
+                behaviour.keep_known(|id| roster.iter().any(|n| n.id == id), &mut warnings);
+                for w in warnings {
+                    tracing::warn!("{} seq {}: {w}", job.conversation, job.line.seq);
+                }
                 cues.push(Cue::Speak {
                     npc: job.npc.clone(),
                     line: LineId {
@@ -268,6 +278,7 @@ impl Conductor {
                         seq: job.line.seq,
                     },
                     cue,
+                    behaviour,
                 });
                 let latency = now.saturating_duration_since(job.seen);
                 if let Some(log) = self.log.as_mut() {

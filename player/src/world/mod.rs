@@ -12,6 +12,7 @@ use crate::runtime::LineId;
 use anyhow::Context;
 use glam::Vec3;
 use npc_core::LineCue;
+use npc_core::agent::cues::{Behaviour, Target};
 use npc_core::daylight::daylight;
 use npc_core::project::Project;
 use rayon::prelude::*;
@@ -64,6 +65,8 @@ pub struct World {
     pub time_of_day: f64,
     /// Whether the clock advances the time of day (agents may set it instead).
     pub clock_runs: bool,
+    /// Where the player's camera was at the last update (what `player` targets mean).
+    pub camera_position: Vec3,
 }
 
 impl World {
@@ -111,6 +114,7 @@ impl World {
         let mut world = Self {
             time_of_day: project.scene.start_time,
             clock_runs: true,
+            camera_position: Vec3::ZERO,
             project,
             content,
             npcs,
@@ -145,16 +149,33 @@ impl World {
         self.npcs.iter().position(|n| n.id == id)
     }
 
-    /// NPC `i` starts speaking `line`; the others within earshot listen to it.
-    pub fn speak(&mut self, i: usize, line: LineId, cue: &LineCue) {
+    /// NPC `i` starts speaking `line` as `behaviour` asks; the others within earshot listen.
+    pub fn speak(&mut self, i: usize, line: LineId, cue: &LineCue, behaviour: &Behaviour) {
+        let targets: Vec<Option<Vec3>> = behaviour
+            .gestures
+            .iter()
+            .map(|g| g.target.as_ref().and_then(|t| self.target_position(t)))
+            .collect();
         let Some(speaker) = self.npcs.get_mut(i) else {
             return;
         };
-        speaker.speak(line, cue);
+        speaker.speak(line, cue, behaviour, &targets);
         let at = speaker.position;
         for (j, npc) in self.npcs.iter_mut().enumerate() {
             if j != i && npc.position.distance(at) < LISTEN_REACH_M {
                 npc.listen(cue);
+            }
+        }
+    }
+
+    /// Where a line's target is now: an NPC's face, or the player's camera.
+    #[must_use]
+    pub fn target_position(&self, target: &Target) -> Option<Vec3> {
+        match target {
+            Target::Player => Some(self.camera_position),
+            Target::Npc(id) => {
+                let npc = &self.npcs[self.npc_index(id)?];
+                Some(npc.head_position(&self.content.avatars[npc.avatar]))
             }
         }
     }
@@ -170,6 +191,19 @@ impl World {
     /// Advances the world by `dt_s`. `audio_ms(i)` gives NPC `i`'s line position (ignored
     /// while it is silent); `camera` is where the player stands.
     pub fn update(&mut self, dt_s: f32, camera: Vec3, audio_ms: &(dyn Fn(usize) -> f64 + Sync)) {
+        self.camera_position = camera;
+        // Where each speaker's line asks it to look and point, resolved before anyone moves.
+        let aims: Vec<(Option<Vec3>, Option<Vec3>)> = self
+            .npcs
+            .iter()
+            .map(|n| {
+                let (look, point) = n.aims();
+                (
+                    look.and_then(|t| self.target_position(t)),
+                    point.and_then(|t| self.target_position(t)),
+                )
+            })
+            .collect();
         if self.clock_runs && self.project.scene.day_length_s > 0.0 {
             self.time_of_day = (self.time_of_day
                 + f64::from(dt_s) / self.project.scene.day_length_s)
@@ -193,14 +227,16 @@ impl World {
                     a.distance_squared(npc.position)
                         .total_cmp(&b.distance_squared(npc.position))
                 });
+            let (look, point) = aims.get(i).copied().unwrap_or((None, None));
             let attention = match nearest_speaker {
+                _ if look.is_some() => look,
                 Some(&p) if !npc.speaking() && p.distance(npc.position) < LISTEN_REACH_M => {
                     Some(p + Vec3::Y * SPEAKER_FACE_HEIGHT_M)
                 }
                 _ if camera.distance(npc.position) < PLAYER_NOTICED_M => Some(camera),
                 _ => None,
             };
-            npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention);
+            npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention, point);
         };
         // NPCs animate independently: large crowds are split over the cores (a pool that
         // lives for the process). The result does not depend on the split.

@@ -8,7 +8,8 @@ use npc_core::asset::FaceRig;
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::body::talk::{TalkMoment, TalkPlan};
+use npc_core::agent::cues::{Behaviour, Emotion, GestureCue, GestureName, Target};
+use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
 use npc_core::body::{Activity, Body, BodySettings, GestureSettings, Inhales, LayerInput};
 
 /// Fastest walking speed, metres per second.
@@ -26,6 +27,17 @@ const HEAD_ONLY_TURN_DEG: f32 = 50.0;
 const TURN_DONE_DEG: f32 = 1.0;
 /// Head height assumed for an avatar without a head joint, metres.
 const HEADLESS_EYE_HEIGHT_M: f32 = 1.6;
+
+/// How much bigger (or smaller) gestures are in an emotion at full intensity.
+fn emotion_size(emotion: Emotion) -> f32 {
+    match emotion {
+        Emotion::Happy | Emotion::Surprised => 1.3,
+        Emotion::Angry => 1.15,
+        Emotion::Thinking | Emotion::Concerned => 0.7,
+        Emotion::Sad => 0.6,
+        Emotion::Neutral => 1.0,
+    }
+}
 
 /// An NPC of the roster, alive in the world.
 #[derive(Debug)]
@@ -57,6 +69,10 @@ pub struct NpcActor {
     /// The gestures of the line it speaks or listens to, and where that line's clock is;
     /// kept after the line ends until the last gesture has retracted.
     talk: Option<(TalkPlan, f64)>,
+    /// Whom the line asks it to look at, while it speaks.
+    look_at: Option<Target>,
+    /// Whom its line's pointing gesture aims at.
+    point_at: Option<Target>,
     /// Per skin of the body: world joint matrices times inverse bind (avatar space).
     pub palettes: Vec<Vec<Mat4>>,
     /// World matrices of the body's nodes (avatar space).
@@ -120,6 +136,8 @@ impl NpcActor {
             inhales: Inhales::default(),
             gestures: body.gestures.clone(),
             talk: None,
+            look_at: None,
+            point_at: None,
             palettes: Vec::new(),
             node_world: Vec::new(),
             weights,
@@ -132,12 +150,61 @@ impl NpcActor {
         Mat4::from_rotation_translation(Quat::from_rotation_y(self.heading), self.position)
     }
 
-    /// Starts speaking a line (its clock is the line's audio position).
-    pub fn speak(&mut self, line: LineId, cue: &LineCue) {
+    /// Starts speaking a line (its clock is the line's audio position) as `behaviour` asks;
+    /// `targets` are where each requested gesture's target stands now (world space).
+    pub fn speak(
+        &mut self,
+        line: LineId,
+        cue: &LineCue,
+        behaviour: &Behaviour,
+        targets: &[Option<Vec3>],
+    ) {
         self.face.start_line(cue);
         self.inhales = Inhales::new(cue.phrase_starts_ms());
-        self.talk = Some((TalkPlan::speaking(cue, &self.gestures, self.seed), 0.0));
+        let mut gestures = self.gestures.clone();
+        if let Some((emotion, intensity)) = behaviour.emotion {
+            gestures.size *= 1.0 + (emotion_size(emotion) - 1.0) * intensity;
+        }
+        let model_inverse = self.model().inverse();
+        let hand_for = |request: &GestureCue| {
+            let i = behaviour
+                .gestures
+                .iter()
+                .position(|g| std::ptr::eq(g, request));
+            let side = i
+                .and_then(|i| targets.get(i).copied().flatten())
+                .map(|p| model_inverse.transform_point3(p).x);
+            // +X is the avatar's left for a body facing +Z.
+            match side {
+                Some(x) if x > 0.0 => Hands::Left,
+                _ => Hands::Right,
+            }
+        };
+        let plan = TalkPlan::speaking(cue, &gestures, self.seed).with_requests(
+            &behaviour.gestures,
+            cue,
+            hand_for,
+        );
+        self.talk = Some((plan, 0.0));
+        self.look_at = behaviour.look_at.clone();
+        self.point_at = behaviour
+            .gestures
+            .iter()
+            .find(|g| g.name == GestureName::Point)
+            .and_then(|g| g.target.clone());
         self.line = Some(line);
+    }
+
+    /// Whom the line being spoken asks it to look at and to point at.
+    #[must_use]
+    pub fn aims(&self) -> (Option<&Target>, Option<&Target>) {
+        if self.line.is_none() && self.talk.is_none() {
+            return (None, None);
+        }
+        (
+            self.look_at.as_ref().filter(|_| self.line.is_some()),
+            self.point_at.as_ref(),
+        )
     }
 
     /// Listens to a line another NPC starts speaking now (nods as its phrases end).
@@ -149,6 +216,7 @@ impl NpcActor {
 
     /// Stops speaking.
     pub fn stop(&mut self) {
+        self.look_at = None;
         self.face.end_line();
         self.inhales = Inhales::default();
         self.line = None;
@@ -170,6 +238,7 @@ impl NpcActor {
         dt_s: f32,
         audio_ms: f64,
         attention: Option<Vec3>,
+        point_at: Option<Vec3>,
     ) {
         let dt = if dt_s.is_finite() {
             dt_s.clamp(0.0, MAX_STEP_S)
@@ -233,6 +302,7 @@ impl NpcActor {
             };
             if *at_ms > plan.end_ms {
                 self.talk = None;
+                self.point_at = None;
             }
         }
         let input = LayerInput {
@@ -243,6 +313,7 @@ impl NpcActor {
             activity,
             attention: attention.map(|a| model_inverse.transform_point3(a)),
             talk: self.talk.as_ref().map(|(plan, at_ms)| TalkMoment {
+                point_at: point_at.map(|p| model_inverse.transform_point3(p)),
                 plan,
                 at_ms: *at_ms,
             }),

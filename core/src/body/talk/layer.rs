@@ -19,6 +19,11 @@ use crate::body::two_bone::{Limb, LimbAt, bend_pole, reach};
 
 /// The neck's share of a nod (the head takes the rest).
 const NECK_SHARE: f32 = 0.4;
+/// A pointing arm reaches this share of its length toward the target.
+const POINT_REACH: f32 = 0.97;
+/// A wave swings the hand this far either way, metres, this often, ms.
+const WAVE_M: f32 = 0.06;
+const WAVE_PERIOD_MS: f64 = 450.0;
 /// Most strokes a hand is in at once.
 const MAX_OVERLAP: usize = 4;
 /// Which way elbows point while the hands talk: out, down and back.
@@ -31,6 +36,8 @@ const ELBOW_BACK: f32 = 0.35;
 pub struct TalkMoment<'a> {
     pub plan: &'a TalkPlan,
     pub at_ms: f64,
+    /// What a pointing hand aims at, in the avatar's own space.
+    pub point_at: Option<Vec3>,
 }
 
 #[derive(Clone, Debug)]
@@ -111,10 +118,10 @@ impl GestureLayer {
         &self,
         arm: usize,
         skeleton: &Skeleton,
-        plan: &TalkPlan,
-        t: f64,
+        talk: &TalkMoment<'_>,
         locals: &mut [Transform],
     ) {
+        let (plan, t) = (talk.plan, talk.at_ms);
         let Arm {
             side,
             limb,
@@ -123,12 +130,12 @@ impl GestureLayer {
         } = self.arms[arm];
         // (weight, place) of every pose this hand is in now.
         // Handovers overlap two strokes at most; a few slots keep the frame allocation-free.
-        let mut slots = [(0.0, TalkPose::PalmsUp.place()); MAX_OVERLAP];
+        let mut slots = [(0.0, TalkPose::PalmsUp); MAX_OVERLAP];
         let mut n = 0;
         for stroke in plan.strokes.iter().filter(|s| s.hands.has(side)) {
             let w = stroke.phases.weight(t);
             if w > 0.0 && n < MAX_OVERLAP {
-                slots[n] = (w, stroke.pose.place());
+                slots[n] = (w, stroke.pose);
                 n += 1;
             }
         }
@@ -145,11 +152,26 @@ impl GestureLayer {
         };
         let mut offset = Vec3::ZERO;
         let mut palm_deg = 0.0;
-        for (w, place) in active {
-            let goal = at.root
-                + length
-                    * (self.front * place.forward - Vec3::Y * place.down + outward * place.out);
-            offset += *w * (goal - at.end);
+        for &(w, pose) in active {
+            let place = pose.place();
+            let aim = talk
+                .point_at
+                .filter(|_| pose == TalkPose::Point)
+                .and_then(|p| (p - at.root).try_normalize());
+            let mut goal = match aim {
+                Some(dir) => at.root + dir * (length * POINT_REACH),
+                None => {
+                    at.root
+                        + length
+                            * (self.front * place.forward - Vec3::Y * place.down
+                                + outward * place.out)
+                }
+            };
+            if pose == TalkPose::Wave {
+                let swing = (t / WAVE_PERIOD_MS * std::f64::consts::TAU).sin() as f32;
+                goal += outward * (WAVE_M * swing);
+            }
+            offset += w * (goal - at.end);
             palm_deg += w * place.palm_deg;
         }
         palm_deg /= active.iter().map(|(w, _)| w).sum::<f32>().max(1e-6);
@@ -168,9 +190,9 @@ impl GestureLayer {
         hand.curl(skeleton, locals, |_, finger| {
             active
                 .iter()
-                .map(|(w, place)| {
+                .map(|(w, pose)| {
                     let relaxed = HandLayer::relaxed_curl(relaxed, finger.finger);
-                    let want = match place.shape {
+                    let want = match pose.place().shape {
                         HandShape::Relaxed => relaxed,
                         shape => shape
                             .curls_deg()
@@ -245,6 +267,26 @@ impl GestureLayer {
     }
 }
 
+impl GestureLayer {
+    /// Turns the head aside by `deg` about the vertical (a shake), the neck taking its share.
+    fn shake(&self, skeleton: &Skeleton, deg: f32, locals: &mut [Transform]) {
+        let angle = deg.to_radians();
+        if angle == 0.0 {
+            return;
+        }
+        for (joint, share) in [(self.neck, NECK_SHARE), (self.head, 1.0 - NECK_SHARE)] {
+            if let Some(j) = joint {
+                rotate_world(
+                    skeleton,
+                    locals,
+                    j,
+                    Quat::from_axis_angle(Vec3::Y, share * angle),
+                );
+            }
+        }
+    }
+}
+
 impl BodyLayer for GestureLayer {
     fn name(&self) -> &'static str {
         "gestures"
@@ -261,9 +303,10 @@ impl BodyLayer for GestureLayer {
         if !talk.plan.strokes.is_empty() {
             skeleton.world_into(locals, &mut self.world);
             for arm in 0..self.arms.len() {
-                self.arm(arm, skeleton, talk.plan, t, locals);
+                self.arm(arm, skeleton, &talk, locals);
             }
         }
         self.nod(skeleton, talk.plan.nod_deg(t), locals);
+        self.shake(skeleton, talk.plan.shake_deg(t), locals);
     }
 }

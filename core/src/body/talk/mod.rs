@@ -6,6 +6,7 @@ mod layer;
 mod phases;
 mod plan;
 mod poses;
+mod requests;
 
 pub use layer::{GestureLayer, TalkMoment};
 pub use phases::Phases;

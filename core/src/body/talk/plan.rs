@@ -42,6 +42,8 @@ pub struct Stroke {
     pub pose: TalkPose,
     pub hands: Hands,
     pub phases: Phases,
+    /// Asked for by an agent (it replaces the phrase's own pose).
+    pub requested: bool,
 }
 
 /// A beat on a stressed syllable: the raised hand lifts a little, flicks down to the apex and
@@ -91,6 +93,8 @@ pub struct TalkPlan {
     pub strokes: Vec<Stroke>,
     pub beats: Vec<Beat>,
     pub nods: Vec<Nod>,
+    /// Head shakes asked for.
+    pub shakes: Vec<Phases>,
     /// After this nothing moves, ms.
     pub end_ms: f64,
     /// How far the hands travel toward a pose (the settings' size).
@@ -139,6 +143,7 @@ impl TalkPlan {
                 pose,
                 hands,
                 phases,
+                requested: false,
             });
         }
         // Hand over from one pose to the next in one window instead of dropping between.
@@ -214,13 +219,14 @@ impl TalkPlan {
         }
     }
 
-    fn finish(mut self) -> Self {
+    pub(super) fn finish(mut self) -> Self {
         self.end_ms = self
             .strokes
             .iter()
             .map(|s| s.phases.end_ms)
             .chain(self.beats.iter().map(|b| b.phases.end_ms))
             .chain(self.nods.iter().map(|n| n.phases.end_ms))
+            .chain(self.shakes.iter().map(|p| p.end_ms))
             .fold(0.0, f64::max);
         self
     }

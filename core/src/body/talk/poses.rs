@@ -64,6 +64,16 @@ pub enum TalkPose {
     Pinch,
     /// Both hands together in front of the body.
     Together,
+    /// Asked for by an agent: the arm stretched toward a target, index finger out.
+    Point,
+    /// Asked for: both hands out and low, palms up.
+    Shrug,
+    /// Asked for: both hands open and wide, palms up.
+    OpenPalms,
+    /// Asked for: one hand up by the chin.
+    Thinking,
+    /// Asked for: one hand up beside the head, waving.
+    Wave,
 }
 
 /// Where a talking pose puts a hand and how it turns it.
@@ -81,6 +91,7 @@ pub struct HandPlace {
 }
 
 impl TalkPose {
+    /// The poses a phrase chooses from (the others come only when an agent asks).
     pub const ALL: [Self; 5] = [
         Self::PalmsUp,
         Self::Leading,
@@ -92,7 +103,10 @@ impl TalkPose {
     /// Whether the pose is made with one hand (the other hangs).
     #[must_use]
     pub fn one_handed(self) -> bool {
-        matches!(self, Self::Leading | Self::Pinch)
+        matches!(
+            self,
+            Self::Leading | Self::Pinch | Self::Point | Self::Thinking | Self::Wave
+        )
     }
 
     /// Where the pose puts a hand.
@@ -111,6 +125,12 @@ impl TalkPose {
             Self::PalmsDown => at(0.5, 0.6, 0.1, -70.0, HandShape::Open),
             Self::Pinch => at(0.52, 0.42, -0.15, 10.0, HandShape::Pinch),
             Self::Together => at(0.45, 0.6, -0.28, 0.0, HandShape::Relaxed),
+            // Pointing aims at its target instead; this is where the hand goes without one.
+            Self::Point => at(0.9, 0.2, 0.1, -80.0, HandShape::Point),
+            Self::Shrug => at(0.35, 0.7, 0.3, 90.0, HandShape::Open),
+            Self::OpenPalms => at(0.5, 0.55, 0.25, 80.0, HandShape::Open),
+            Self::Thinking => at(0.3, 0.1, -0.23, 0.0, HandShape::Fist),
+            Self::Wave => at(0.2, -0.3, 0.3, 0.0, HandShape::Open),
         }
     }
 }

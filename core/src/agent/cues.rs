@@ -1,0 +1,344 @@
+//! What an agent may ask of the speaker's body and face with a line: an emotion, gestures
+//! (`"point@Mira"`, `"shrug"`, or `{"name", "target", "word"}`) and whom to look at. A name
+//! or value this version does not know is dropped with a warning; the line is still spoken.
+
+use serde_json::{Map, Value};
+
+/// An emotion the face and body show through a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emotion {
+    Neutral,
+    Happy,
+    Sad,
+    Angry,
+    Surprised,
+    Thinking,
+    Concerned,
+}
+
+impl Emotion {
+    pub const ALL: [Self; 7] = [
+        Self::Neutral,
+        Self::Happy,
+        Self::Sad,
+        Self::Angry,
+        Self::Surprised,
+        Self::Thinking,
+        Self::Concerned,
+    ];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Neutral => "neutral",
+            Self::Happy => "happy",
+            Self::Sad => "sad",
+            Self::Angry => "angry",
+            Self::Surprised => "surprised",
+            Self::Thinking => "thinking",
+            Self::Concerned => "concerned",
+        }
+    }
+
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
+
+/// A gesture an agent can ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GestureName {
+    Point,
+    Shrug,
+    Nod,
+    Headshake,
+    Wave,
+    Thinking,
+    OpenPalms,
+}
+
+impl GestureName {
+    pub const ALL: [Self; 7] = [
+        Self::Point,
+        Self::Shrug,
+        Self::Nod,
+        Self::Headshake,
+        Self::Wave,
+        Self::Thinking,
+        Self::OpenPalms,
+    ];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Point => "point",
+            Self::Shrug => "shrug",
+            Self::Nod => "nod",
+            Self::Headshake => "headshake",
+            Self::Wave => "wave",
+            Self::Thinking => "thinking",
+            Self::OpenPalms => "open_palms",
+        }
+    }
+
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+/// Whom a line is aimed at: an NPC of the roster (its speaker id) or the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Npc(String),
+    Player,
+}
+
+impl Target {
+    fn parse(s: &str) -> Option<Self> {
+        let s = s.trim();
+        match s {
+            "" => None,
+            "player" => Some(Self::Player),
+            id => Some(Self::Npc(id.to_owned())),
+        }
+    }
+}
+
+/// One requested gesture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GestureCue {
+    pub name: GestureName,
+    pub target: Option<Target>,
+    /// It starts at this word of the line (0 is the first); at the line's start when absent.
+    pub word: Option<usize>,
+}
+
+/// Everything a line asks of its speaker besides the words.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Behaviour {
+    /// The emotion and its intensity (0-1).
+    pub emotion: Option<(Emotion, f32)>,
+    pub gestures: Vec<GestureCue>,
+    pub look_at: Option<Target>,
+}
+
+impl Behaviour {
+    /// Reads `emotion`, `gestures` and `look_at` from a line's fields, leaving them there;
+    /// what cannot be used is reported in `warnings` and dropped.
+    #[must_use]
+    pub fn read(map: &Map<String, Value>, warnings: &mut Vec<String>) -> Self {
+        Self {
+            emotion: map.get("emotion").and_then(|v| read_emotion(v, warnings)),
+            gestures: map
+                .get("gestures")
+                .map(|v| read_gestures(v, warnings))
+                .unwrap_or_default(),
+            look_at: match map.get("look_at") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Target::parse(s).or_else(|| {
+                    warnings.push("\"look_at\" is empty; ignored".to_owned());
+                    None
+                }),
+                Some(_) => {
+                    warnings
+                        .push("\"look_at\" must be an NPC's id or \"player\"; ignored".to_owned());
+                    None
+                }
+            },
+        }
+    }
+
+    /// The NPC ids this behaviour names (targets and the look), for checking against the
+    /// roster.
+    pub fn named_npcs(&self) -> impl Iterator<Item = &str> {
+        self.gestures
+            .iter()
+            .filter_map(|g| g.target.as_ref())
+            .chain(self.look_at.as_ref())
+            .filter_map(|t| match t {
+                Target::Npc(id) => Some(id.as_str()),
+                Target::Player => None,
+            })
+    }
+
+    /// Drops every target and look naming an NPC `known` does not accept, one warning each.
+    pub fn keep_known(&mut self, known: impl Fn(&str) -> bool, warnings: &mut Vec<String>) {
+        let unknown = |t: &Option<Target>| matches!(t, Some(Target::Npc(id)) if !known(id));
+        self.gestures.retain(|g| {
+            let bad = unknown(&g.target);
+            if let (true, Some(Target::Npc(id))) = (bad, &g.target) {
+                warnings.push(format!(
+                    "gesture {}@{id}: no NPC {id} in the world; ignored",
+                    g.name.name()
+                ));
+            }
+            !bad
+        });
+        if unknown(&self.look_at) {
+            if let Some(Target::Npc(id)) = &self.look_at {
+                warnings.push(format!("\"look_at\": no NPC {id} in the world; ignored"));
+            }
+            self.look_at = None;
+        }
+    }
+}
+
+fn read_emotion(v: &Value, warnings: &mut Vec<String>) -> Option<(Emotion, f32)> {
+    let (name, intensity) = match v {
+        Value::Null => return None,
+        Value::String(s) => (s.as_str(), 1.0),
+        Value::Object(o) => {
+            let Some(name) = o.get("name").and_then(Value::as_str) else {
+                warnings.push("\"emotion\" needs a \"name\"; ignored".to_owned());
+                return None;
+            };
+            let intensity = match o.get("intensity") {
+                None => 1.0,
+                Some(i) => match i.as_f64() {
+                    Some(x) if (0.0..=1.0).contains(&x) => x as f32,
+                    Some(x) => {
+                        warnings.push(format!("\"emotion\" intensity {x} is outside 0-1; clamped"));
+                        x.clamp(0.0, 1.0) as f32
+                    }
+                    None => {
+                        warnings.push("\"emotion\" intensity must be a number; 1 used".into());
+                        1.0
+                    }
+                },
+            };
+            (name, intensity)
+        }
+        _ => {
+            warnings.push(
+                "\"emotion\" must be a name or {\"name\", \"intensity\"}; ignored".to_owned(),
+            );
+            return None;
+        }
+    };
+    let emotion = Emotion::from_name(name.trim());
+    if emotion.is_none() {
+        let known: Vec<&str> = Emotion::ALL.iter().map(|e| e.name()).collect();
+        warnings.push(format!(
+            "unknown emotion {name:?} (known: {}); ignored",
+            known.join(", ")
+        ));
+    }
+    emotion.map(|e| (e, intensity))
+}
+
+fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
+    let Value::Array(items) = v else {
+        warnings.push("\"gestures\" must be an array; ignored".to_owned());
+        return Vec::new();
+    };
+    let known = || {
+        GestureName::ALL
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let (name, target, word) = match item {
+            Value::String(s) => match s.split_once('@') {
+                Some((name, target)) => (name.to_owned(), Target::parse(target), None),
+                None => (s.clone(), None, None),
+            },
+            Value::Object(o) => {
+                let Some(name) = o.get("name").and_then(Value::as_str) else {
+                    warnings.push("a gesture needs a \"name\"; ignored".to_owned());
+                    continue;
+                };
+                let target = o
+                    .get("target")
+                    .and_then(Value::as_str)
+                    .and_then(Target::parse);
+                let word = match o.get("word") {
+                    None | Some(Value::Null) => None,
+                    Some(w) => match w.as_u64() {
+                        Some(n) => usize::try_from(n).ok(),
+                        None => {
+                            warnings.push(format!(
+                                "gesture {name}: \"word\" must be an integer >= 0; it starts \
+                                 with the line"
+                            ));
+                            None
+                        }
+                    },
+                };
+                (name.to_owned(), target, word)
+            }
+            _ => {
+                warnings.push("a gesture must be a name or an object; ignored".to_owned());
+                continue;
+            }
+        };
+        let Some(gesture) = GestureName::from_name(name.trim()) else {
+            warnings.push(format!(
+                "unknown gesture {name:?} (known: {}); ignored",
+                known()
+            ));
+            continue;
+        };
+        if gesture == GestureName::Point && target.is_none() {
+            warnings
+                .push("gesture point needs a target (point@NPC or point@player); ignored".into());
+            continue;
+        }
+        out.push(GestureCue {
+            name: gesture,
+            target,
+            word,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(json: &str) -> (Behaviour, Vec<String>) {
+        let map: Map<String, Value> = serde_json::from_str(json).unwrap_or_default();
+        let mut warnings = Vec::new();
+        (Behaviour::read(&map, &mut warnings), warnings)
+    }
+
+    #[test]
+    fn names_objects_and_targets_are_read() {
+        let (b, w) = read(
+            r#"{"emotion": {"name": "happy", "intensity": 0.5}, "look_at": "player",
+                "gestures": ["point@Mira", "shrug", {"name": "nod", "word": 3}]}"#,
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(b.emotion, Some((Emotion::Happy, 0.5)));
+        assert_eq!(b.look_at, Some(Target::Player));
+        assert_eq!(b.gestures.len(), 3);
+        assert_eq!(b.gestures[0].target, Some(Target::Npc("Mira".into())));
+        assert_eq!(b.gestures[2].word, Some(3));
+        assert_eq!(b.named_npcs().collect::<Vec<_>>(), ["Mira"]);
+    }
+
+    #[test]
+    fn what_is_unknown_warns_once_and_the_rest_stays() {
+        let (mut b, w) = read(
+            r#"{"emotion": "smug", "gestures": ["jazz_hands", "point", "wave", "point@Zed"]}"#,
+        );
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w[0].contains("unknown emotion \"smug\""), "{w:?}");
+        assert!(w[1].contains("unknown gesture \"jazz_hands\""), "{w:?}");
+        assert!(w[2].contains("point needs a target"), "{w:?}");
+        assert_eq!(b.emotion, None);
+        let mut more = Vec::new();
+        b.keep_known(|id| id == "Mira", &mut more);
+        assert_eq!(
+            more,
+            ["gesture point@Zed: no NPC Zed in the world; ignored"]
+        );
+        assert_eq!(b.gestures.len(), 1);
+        assert_eq!(b.gestures[0].name, GestureName::Wave);
+    }
+}
