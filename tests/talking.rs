@@ -93,26 +93,7 @@ fn set_gestures(project: &Path, edit: impl Fn(&mut GestureSettings)) {
 
 /// Draws the demo world for `frames` frames at `fps` with its agent lines, recording.
 fn render(d: &common::WorldDemo, frames: u32, fps: u32, record: &Path) {
-    npc_player::run_from([
-        "npc-player",
-        "render",
-        "--project",
-        d.project.to_str().unwrap(),
-        "--agent-dir",
-        d.agent.to_str().unwrap(),
-        "--frames",
-        &frames.to_string(),
-        "--fps",
-        &fps.to_string(),
-        "--size",
-        "32x18",
-        "--no-shadows",
-        "--record",
-        record.to_str().unwrap(),
-        "--out",
-        d.tmp.path().join("frames").to_str().unwrap(),
-    ])
-    .unwrap();
+    common::render_recorded_at(d, frames, fps, record);
 }
 
 /// `text` as `npc` of `project` speaks it: the same synthesis the world runs.

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use npc_core::project::Voice;
-use npc_core::speech::{OfflineEngine, SpeechEngine, Stress, visemes_for_ipa};
+use npc_core::speech::{OfflineEngine, SpeechEngine, Stress, Utterance, visemes_for_ipa};
 
 /// (espeak-ng language, a sentence with lips closing and rounding in it)
 const SENTENCES: [(&str, &str); 12] = [
@@ -26,15 +26,20 @@ const SENTENCES: [(&str, &str); 12] = [
 const BILABIAL: [char; 6] = ['p', 'b', 'm', 'β', 'ɸ', 'ɓ'];
 const ROUNDED: [char; 9] = ['u', 'o', 'y', 'ø', 'œ', 'ɔ', 'ʊ', 'ʏ', 'ɒ'];
 
+/// `text` spoken by the offline engine in `language`'s default voice.
+fn speak(engine: &OfflineEngine, language: &str, text: &str) -> Utterance {
+    let voice = Voice {
+        language: language.to_owned(),
+        ..Voice::default()
+    };
+    engine.synthesize(text, &voice).unwrap()
+}
+
 #[test]
 fn every_language_maps_every_phoneme_and_closes_the_lips_on_bilabials() {
     let engine = OfflineEngine::new().unwrap();
     for (language, text) in SENTENCES {
-        let voice = Voice {
-            language: language.to_owned(),
-            ..Voice::default()
-        };
-        let u = engine.synthesize(text, &voice).unwrap();
+        let u = speak(&engine, language, text);
         let phonemes: Vec<&str> = u.phonemes.iter().map(|p| p.ipa.as_str()).collect();
         eprintln!("{language}: {phonemes:?}");
         assert!(phonemes.len() > 8, "{language}: {phonemes:?}");
@@ -82,11 +87,7 @@ fn every_language_maps_every_phoneme_and_closes_the_lips_on_bilabials() {
 fn every_language_marks_stressed_vowels() {
     let engine = OfflineEngine::new().unwrap();
     for (language, text) in SENTENCES {
-        let voice = Voice {
-            language: language.to_owned(),
-            ..Voice::default()
-        };
-        let u = engine.synthesize(text, &voice).unwrap();
+        let u = speak(&engine, language, text);
         let stressed: Vec<&str> = u
             .phonemes
             .iter()

@@ -126,7 +126,13 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// Draws `frames` frames of the demo world at 30 fps (tiny, no shadows) with its agent
 /// directory's lines, recording them to `record`.
 pub fn render_recorded(d: &WorldDemo, frames: u32, record: &Path) {
+    render_recorded_at(d, frames, 30, record);
+}
+
+/// [`render_recorded`] at `fps` frames a second.
+pub fn render_recorded_at(d: &WorldDemo, frames: u32, fps: u32, record: &Path) {
     let frames = frames.to_string();
+    let fps = fps.to_string();
     npc_player::run_from([
         "npc-player",
         "render",
@@ -137,7 +143,7 @@ pub fn render_recorded(d: &WorldDemo, frames: u32, record: &Path) {
         "--frames",
         &frames,
         "--fps",
-        "30",
+        &fps,
         "--size",
         "32x18",
         "--no-shadows",
