@@ -45,6 +45,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
         seed: 11,
         speaking: true,
         duration_ms: None,
+        emotion: None,
     };
     let baked = bake(&settings, &cue, &options).unwrap();
     let expected =

@@ -387,3 +387,61 @@ fn point_at_an_npc_aims_the_arm_at_it_and_unknown_cues_still_speak() {
     eprintln!("pointing: {best:.1} degrees off at best");
     assert!(best < 20.0, "no frame of the hold was checked");
 }
+
+#[test]
+fn a_happy_line_smiles_and_keeps_its_lip_closures() {
+    let d = common::world_demo();
+    let text = "Bob may pour some blue paint, maybe by the bay.";
+    let line = |emotion: &str| {
+        format!(r#"{{"seq": 0, "speaker_id": "Elara", "text": "{text}"{emotion}}}"#)
+    };
+    let happy_record = d.tmp.path().join("happy.jsonl");
+    let neutral_record = d.tmp.path().join("neutral.jsonl");
+    write_raw(&d.agent, &line(r#", "emotion": "happy""#));
+    render(&d, 4 * 30, 30, &happy_record);
+    std::fs::remove_file(d.agent.join("spoken.json")).unwrap();
+    write_raw(&d.agent, &line(""));
+    render(&d, 4 * 30, 30, &neutral_record);
+    let (happy, neutral) = (
+        &frames(&happy_record)["Elara"],
+        &frames(&neutral_record)["Elara"],
+    );
+    let smile = ArkitTarget::MouthSmileLeft as usize;
+    let close = ArkitTarget::MouthClose as usize;
+    let mean = |frames: &[Frame], k: usize| {
+        let spoken: Vec<f32> = frames
+            .iter()
+            .filter(|f| f.audio_ms.is_some())
+            .map(|f| f.weights[k])
+            .collect();
+        spoken.iter().sum::<f32>() / spoken.len().max(1) as f32
+    };
+    // The visemes smile a little on their own (spread vowels); the emotion adds a smile.
+    let (smiling, plain) = (mean(happy, smile), mean(neutral, smile));
+    eprintln!("mouthSmileLeft {smiling} happy, {plain} neutral (mean over the line)");
+    assert!(smiling >= plain + 0.25, "{smiling} {plain}");
+    // At every p, b and m the lips close as far as without the emotion.
+    let cue = cue_of(&d.project, "Elara", text);
+    let mut closures = 0;
+    for e in cue.track.events().iter().filter(|e| e.id.is_bilabial()) {
+        let near = |frames: &[Frame]| {
+            frames
+                .iter()
+                .filter(|f| f.audio_ms.is_some_and(|t| (t - e.offset_ms).abs() <= 80.0))
+                .map(|f| f.weights[close])
+                .fold(0.0, f32::max)
+        };
+        let (with, without) = (near(happy), near(neutral));
+        if without < 0.05 {
+            continue;
+        }
+        assert!(
+            with >= 0.95 * without,
+            "mouthClose {with} happy against {without} neutral at {} ms",
+            e.offset_ms
+        );
+        closures += 1;
+    }
+    eprintln!("{closures} closures compared");
+    assert!(closures >= 5, "{closures} closures compared");
+}

@@ -19,6 +19,7 @@ fn options(fps: f64) -> BakeOptions {
         seed: 3,
         speaking: true,
         duration_ms: None,
+        emotion: None,
     }
 }
 

@@ -64,6 +64,7 @@ fn bake_writes_every_stage_for_every_frame() {
             "bilabial",
             "blink",
             "brows",
+            "emotion",
             "final",
             "gaze",
             "smoothed",

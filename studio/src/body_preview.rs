@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use npc_core::LineCue;
+use npc_core::anim::emotion::Emotion;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Clip;
 use npc_core::body::{
@@ -74,7 +75,7 @@ impl BodyPreview {
         project_file: Option<&Path>,
         duration_ms: f64,
         talking_ms: f64,
-        line: Option<&LineCue>,
+        line: Option<(&LineCue, Option<(Emotion, f32)>)>,
         seed: u64,
     ) {
         let npc = project.npcs.first();
@@ -107,7 +108,7 @@ impl BodyPreview {
         fps: f64,
         duration_ms: f64,
         talking_ms: f64,
-        line: Option<&LineCue>,
+        line: Option<(&LineCue, Option<(Emotion, f32)>)>,
         seed: u64,
     ) -> Option<BodyBake> {
         let rig = self.rig.as_ref()?;
@@ -125,7 +126,8 @@ impl BodyPreview {
                 duration_ms,
                 talking_ms,
                 seed,
-                line: line.cloned(),
+                line: line.map(|l| l.0.clone()),
+                emotion: line.and_then(|l| l.1),
             },
         ))
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use npc_core::ArkitTarget;
 use npc_core::VisemeId;
 use npc_core::anim::blink::BlinkSettings;
+use npc_core::anim::emotion::Emotion;
 use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::body::{BodySettings, HumanoidBone};
@@ -71,6 +72,8 @@ pub enum Command {
     },
     // The timeline.
     SetLineText(String),
+    /// The emotion the timeline's line is spoken in, and its intensity (0-1).
+    SetLineEmotion(Option<(Emotion, f32)>),
     SpeakLine,
     OpenWav(PathBuf),
     OpenVisemes(PathBuf),

@@ -263,7 +263,7 @@ impl Studio {
             self.path.as_deref(),
             self.timeline.duration_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue,
+            cue.map(|c| (c, self.timeline.emotion)),
             self.timeline.seed,
         );
     }
@@ -324,6 +324,10 @@ impl Studio {
                 self.rebake();
             }
             Command::SetLineText(text) => self.timeline.text = text,
+            Command::SetLineEmotion(emotion) => {
+                self.timeline.emotion = emotion;
+                self.rebake();
+            }
             Command::SpeakLine => {
                 let voice = self
                     .doc
@@ -470,7 +474,7 @@ impl Studio {
             FPS,
             self.timeline.line_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue,
+            cue.map(|c| (c, self.timeline.emotion)),
             self.timeline.seed,
         );
         let name = self.line_name();
@@ -652,6 +656,7 @@ impl Studio {
             | Command::SetBodyPlotBone { .. }
             | Command::SetPreviewSpeaking(_)
             | Command::SetLineText(_)
+            | Command::SetLineEmotion(_)
             | Command::SpeakLine
             | Command::OpenWav(_)
             | Command::OpenVisemes(_)

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use npc_core::ArkitTarget;
 use npc_core::anim::OwnShapes;
+use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::FaceFrame;
 use npc_core::anim::timeline::{Bake, BakeOptions, bake_with_shapes};
 use npc_core::project::Project;
@@ -31,6 +32,8 @@ pub struct Timeline {
     pub seed: u64,
     /// Whether the face is speaking (gaze looks away more) or listening.
     pub speaking: bool,
+    /// The emotion the line is spoken in (face and gesture size), and its intensity.
+    pub emotion: Option<(Emotion, f32)>,
     pub playhead_ms: f64,
     pub playing: bool,
     /// Targets whose stages are plotted.
@@ -52,6 +55,7 @@ impl Default for Timeline {
             npc: None,
             seed: 0,
             speaking: true,
+            emotion: None,
             playhead_ms: 0.0,
             playing: false,
             plot_targets: vec![
@@ -96,6 +100,7 @@ impl Timeline {
             seed: self.seed,
             speaking: self.speaking,
             duration_ms: None,
+            emotion: self.emotion,
         };
         let face = self
             .npc

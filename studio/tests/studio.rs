@@ -400,3 +400,30 @@ fn opening_another_project_over_unsaved_changes_asks_first() {
     assert_eq!(h.state().studio.doc.project.npcs.len(), 1);
     assert_eq!(h.state().studio.path.as_deref(), Some(other.as_path()));
 }
+
+#[test]
+fn a_line_spoken_happy_smiles_in_the_timeline_and_the_view() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut().studio.apply(Command::SpeakLine);
+    h.run_steps(2);
+    let at = 1000.0;
+    h.state_mut().studio.apply(Command::Seek(at));
+    h.run_steps(1);
+    let neutral = drawn(&h, ArkitTarget::MouthSmileLeft);
+    h.state_mut().studio.apply(Command::SetLineEmotion(Some((
+        npc_core::anim::emotion::Emotion::Happy,
+        1.0,
+    ))));
+    h.state_mut().studio.apply(Command::Seek(at));
+    h.run_steps(1);
+    let happy = drawn(&h, ArkitTarget::MouthSmileLeft);
+    let frame = *h.state().studio.frame_at_playhead().unwrap();
+    let baseline = frame
+        .stage(npc_core::anim::face::Stage::Emotion)
+        .get(ArkitTarget::MouthSmileLeft)
+        - frame
+            .stage(npc_core::anim::face::Stage::Anticipation)
+            .get(ArkitTarget::MouthSmileLeft);
+    assert!(happy > neutral + 0.3, "{happy} happy, {neutral} neutral");
+    assert!(baseline > 0.3, "the emotion stage adds {baseline}");
+}

@@ -4,47 +4,7 @@
 
 use serde_json::{Map, Value};
 
-/// An emotion the face and body show through a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Emotion {
-    Neutral,
-    Happy,
-    Sad,
-    Angry,
-    Surprised,
-    Thinking,
-    Concerned,
-}
-
-impl Emotion {
-    pub const ALL: [Self; 7] = [
-        Self::Neutral,
-        Self::Happy,
-        Self::Sad,
-        Self::Angry,
-        Self::Surprised,
-        Self::Thinking,
-        Self::Concerned,
-    ];
-
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Neutral => "neutral",
-            Self::Happy => "happy",
-            Self::Sad => "sad",
-            Self::Angry => "angry",
-            Self::Surprised => "surprised",
-            Self::Thinking => "thinking",
-            Self::Concerned => "concerned",
-        }
-    }
-
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.name() == name)
-    }
-}
+pub use crate::anim::emotion::Emotion;
 
 /// A gesture an agent can ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::anim::LineCue;
 use crate::anim::blink::{BlinkSettings, Blinker};
 use crate::anim::brows::{BrowFlashes, BrowSettings};
+use crate::anim::emotion::{Emotion, EmotionSettings, EmotionState};
 use crate::anim::gaze::{Gaze, GazeSettings, GazeState};
 use crate::anim::lipsync::{
     LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
@@ -30,6 +31,7 @@ pub struct FaceSettings {
     pub gaze: GazeSettings,
     pub blink: BlinkSettings,
     pub brows: BrowSettings,
+    pub emotions: EmotionSettings,
 }
 
 impl FaceSettings {
@@ -55,7 +57,9 @@ pub enum Stage {
     Bilabial,
     /// After lip-rounding anticipation: the finished mouth.
     Anticipation,
-    /// The mouth plus brow flashes (the turn's start, some stressed syllables).
+    /// The mouth plus the emotion's baseline (closures kept).
+    Emotion,
+    /// Plus brow flashes (the turn's start, some stressed syllables).
     Brows,
     /// The mouth plus the eyes' gaze.
     Gaze,
@@ -66,11 +70,12 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Target,
         Self::Smoothed,
         Self::Bilabial,
         Self::Anticipation,
+        Self::Emotion,
         Self::Brows,
         Self::Gaze,
         Self::Blink,
@@ -84,6 +89,7 @@ impl Stage {
             Self::Smoothed => "smoothed",
             Self::Bilabial => "bilabial",
             Self::Anticipation => "anticipation",
+            Self::Emotion => "emotion",
             Self::Brows => "brows",
             Self::Gaze => "gaze",
             Self::Blink => "blink",
@@ -142,6 +148,8 @@ pub struct FaceAnimator {
     own: Option<OwnLipSync>,
     /// The brow flashes of the line being spoken.
     brows: BrowFlashes,
+    /// The emotion shown.
+    emotion: EmotionState,
     seed: u64,
 }
 
@@ -166,6 +174,7 @@ impl FaceAnimator {
             frame: FaceFrame::default(),
             own: None,
             brows: BrowFlashes::with_capacity(BROW_CAPACITY),
+            emotion: EmotionState::default(),
             seed,
         }
     }
@@ -226,8 +235,21 @@ impl FaceAnimator {
         self.feed = None;
         self.loudness = None;
         self.brows.clear();
+        self.emotion.set(None);
         self.last_audio_ms = None;
         self.speaking = false;
+    }
+
+    /// Shows `emotion` at an intensity (0-1), easing in; `None` eases back to neutral. A line
+    /// that ends eases its emotion out.
+    pub fn set_emotion(&mut self, emotion: Option<(Emotion, f32)>) {
+        self.emotion.set(emotion);
+    }
+
+    /// The emotion shown and how much of it shows.
+    #[must_use]
+    pub fn emotion(&self) -> Option<(Emotion, f32)> {
+        self.emotion.shown()
     }
 
     /// Marks the face as speaker or listener without changing its line: for tuning a
@@ -331,6 +353,9 @@ impl FaceAnimator {
         let after_bilabial = pose;
         anticipation(&mut pose, track, table, &lipsync.anticipation, track_ms);
         let after_anticipation = pose;
+        self.emotion
+            .apply(&settings.emotions, table, dt_ms, &mut pose);
+        let after_emotion = pose;
         let up = self.brows.at(&settings.brows, audio_ms);
         BrowFlashes::apply(&settings.brows, up, &mut pose);
         let after_brows = pose;
@@ -350,6 +375,7 @@ impl FaceAnimator {
         frame.set(Stage::Smoothed, smoothed);
         frame.set(Stage::Bilabial, after_bilabial);
         frame.set(Stage::Anticipation, after_anticipation);
+        frame.set(Stage::Emotion, after_emotion);
         frame.set(Stage::Brows, after_brows);
         frame.set(Stage::Gaze, after_gaze);
         frame.set(Stage::Blink, after_blink);

@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use crate::anim::LineCue;
 pub use crate::anim::TAIL_MS;
+use crate::anim::emotion::Emotion;
 use crate::anim::face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
 use crate::anim::lipsync::{VisemeEvent, VisemeTrack};
 use crate::anim::own_shapes::OwnShapes;
@@ -27,6 +28,8 @@ pub struct BakeOptions {
     pub speaking: bool,
     /// Length of the bake; by default [`LineCue::baked_ms`].
     pub duration_ms: Option<f64>,
+    /// The emotion the line is spoken in, and its intensity (0-1).
+    pub emotion: Option<(Emotion, f32)>,
 }
 
 impl Default for BakeOptions {
@@ -36,6 +39,7 @@ impl Default for BakeOptions {
             seed: 0,
             speaking: true,
             duration_ms: None,
+            emotion: None,
         }
     }
 }
@@ -151,6 +155,7 @@ fn run(
     let mut face = FaceAnimator::new(settings.clone(), options.seed);
     face.set_own_shapes(shapes);
     face.start_line(cue);
+    face.set_emotion(options.emotion);
     let mut own = face.own().map(|o| OwnBake {
         targets: o.names().to_vec(),
         weights: Vec::with_capacity(times_ms.len()),

@@ -13,6 +13,7 @@ use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 use super::talk::{TalkMoment, TalkPlan};
 use crate::anim::LineCue;
+use crate::anim::emotion::Emotion;
 use crate::asset::Transform;
 
 /// What to bake.
@@ -28,6 +29,8 @@ pub struct BodyBakeOptions {
     /// The line spoken from 0 ms, if any: a breath before each of its phrases, its talking
     /// poses, beats and nods (what the player plans from the same cue).
     pub line: Option<LineCue>,
+    /// The emotion the line is spoken in (it scales the gestures).
+    pub emotion: Option<(Emotion, f32)>,
 }
 
 /// Every frame's per-layer rotations.
@@ -100,7 +103,8 @@ pub fn bake_body(
     let mut hips_position = Vec::new();
     let line = options.line.as_ref();
     let mut inhales = Inhales::new(line.map(LineCue::phrase_starts_ms).unwrap_or_default());
-    let plan = line.map(|cue| TalkPlan::speaking(cue, &settings.gestures, seed));
+    let gestures = settings.gestures.in_emotion(options.emotion);
+    let plan = line.map(|cue| TalkPlan::speaking(cue, &gestures, seed));
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
         let input = LayerInput {

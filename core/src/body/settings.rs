@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::anim::emotion::Emotion;
+
 /// Every idle-life layer's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -245,6 +247,28 @@ impl Default for GestureSettings {
             apex_lag_ms: 40.0,
             listener_nod_share: 0.5,
             listener_nod_deg: 7.0,
+        }
+    }
+}
+
+impl GestureSettings {
+    /// These settings for a line in `emotion` at an intensity (0-1): gestures bigger when
+    /// happy or surprised, smaller when thinking, concerned or sad.
+    #[must_use]
+    pub fn in_emotion(&self, emotion: Option<(Emotion, f32)>) -> Self {
+        let Some((emotion, intensity)) = emotion else {
+            return self.clone();
+        };
+        let full = match emotion {
+            Emotion::Happy | Emotion::Surprised => 1.3,
+            Emotion::Angry => 1.15,
+            Emotion::Thinking | Emotion::Concerned => 0.7,
+            Emotion::Sad => 0.6,
+            Emotion::Neutral => 1.0,
+        };
+        Self {
+            size: self.size * (1.0 + (full - 1.0) * intensity.clamp(0.0, 1.0)),
+            ..self.clone()
         }
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow, bail};
 use npc_core::LineCue;
 use npc_core::anim::OwnShapes;
+use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::FaceSettings;
 use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
 use npc_core::asset::Asset;
@@ -50,6 +51,10 @@ pub(super) struct BakeArgs {
     /// seed gives the same bytes.
     #[arg(long)]
     pub(super) seed: Option<u64>,
+    /// The emotion the line is spoken in, with its intensity 0-1 (e.g. "happy" or
+    /// "happy:0.5"): on the face, and in the body's gesture size with --body.
+    #[arg(long, value_name = "NAME[:INTENSITY]", value_parser = parse_emotion)]
+    pub(super) emotion: Option<(Emotion, f32)>,
     /// Whether the face is speaking (gaze looks away more) or listening.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub(super) speaking: bool,
@@ -90,6 +95,7 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
         seed,
         speaking: args.speaking,
         duration_ms: None,
+        emotion: args.emotion,
     };
     let shapes = match (&project, npc, &args.project) {
         (Some(_), Some(npc), Some(path)) => own_shapes_of(path, npc),
@@ -111,6 +117,7 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
                 talking_ms: cue.baked_ms() - npc_core::TAIL_MS,
                 seed,
                 line: Some(cue.clone()),
+                emotion: args.emotion,
             },
         )?);
     }
@@ -241,4 +248,23 @@ fn read_source(
 /// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.
 fn audio_path(out: &Path) -> Option<PathBuf> {
     (out != Path::new("-")).then(|| out.with_extension("wav"))
+}
+
+/// Reads `NAME` or `NAME:INTENSITY` as an emotion.
+fn parse_emotion(text: &str) -> Result<(Emotion, f32), String> {
+    let (name, intensity) = match text.split_once(':') {
+        Some((name, i)) => (
+            name,
+            i.trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|x| (0.0..=1.0).contains(x))
+                .ok_or_else(|| format!("intensity {i:?} is not a number from 0 to 1"))?,
+        ),
+        None => (text, 1.0),
+    };
+    let known: Vec<&str> = Emotion::ALL.iter().map(|e| e.name()).collect();
+    Emotion::from_name(name.trim())
+        .map(|e| (e, intensity))
+        .ok_or_else(|| format!("unknown emotion {name:?}; known: {}", known.join(", ")))
 }

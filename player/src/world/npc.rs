@@ -8,7 +8,7 @@ use npc_core::asset::FaceRig;
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::agent::cues::{Behaviour, Emotion, GestureCue, GestureName, Target};
+use npc_core::agent::cues::{Behaviour, GestureCue, GestureName, Target};
 use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
 use npc_core::body::{Activity, Body, BodySettings, GestureSettings, Inhales, LayerInput};
 
@@ -27,17 +27,6 @@ const HEAD_ONLY_TURN_DEG: f32 = 50.0;
 const TURN_DONE_DEG: f32 = 1.0;
 /// Head height assumed for an avatar without a head joint, metres.
 const HEADLESS_EYE_HEIGHT_M: f32 = 1.6;
-
-/// How much bigger (or smaller) gestures are in an emotion at full intensity.
-fn emotion_size(emotion: Emotion) -> f32 {
-    match emotion {
-        Emotion::Happy | Emotion::Surprised => 1.3,
-        Emotion::Angry => 1.15,
-        Emotion::Thinking | Emotion::Concerned => 0.7,
-        Emotion::Sad => 0.6,
-        Emotion::Neutral => 1.0,
-    }
-}
 
 /// An NPC of the roster, alive in the world.
 #[derive(Debug)]
@@ -160,11 +149,9 @@ impl NpcActor {
         targets: &[Option<Vec3>],
     ) {
         self.face.start_line(cue);
+        self.face.set_emotion(behaviour.emotion);
         self.inhales = Inhales::new(cue.phrase_starts_ms());
-        let mut gestures = self.gestures.clone();
-        if let Some((emotion, intensity)) = behaviour.emotion {
-            gestures.size *= 1.0 + (emotion_size(emotion) - 1.0) * intensity;
-        }
+        let gestures = self.gestures.in_emotion(behaviour.emotion);
         let model_inverse = self.model().inverse();
         let hand_for = |request: &GestureCue| {
             let i = behaviour

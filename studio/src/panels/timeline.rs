@@ -5,6 +5,7 @@
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
 use npc_core::ArkitTarget;
+use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::Stage;
 use npc_core::anim::timeline::Bake;
 
@@ -119,6 +120,8 @@ pub fn panel(
                 }
             }
         });
+        ui.separator();
+        emotion_picker(ui, timeline.emotion, out);
     });
     if let Some(e) = &timeline.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
@@ -259,4 +262,29 @@ fn envelope(samples: &[f32], rate: u32, points: usize) -> Vec<[f64; 2]> {
         out.push([t, sign * f64::from(peak)]);
     }
     out
+}
+
+/// The line's emotion: a name (neutral for none) and its intensity.
+fn emotion_picker(ui: &mut Ui, emotion: Option<(Emotion, f32)>, out: &mut Vec<Command>) {
+    let (current, intensity) = emotion.unwrap_or((Emotion::Neutral, 1.0));
+    let mut chosen = current;
+    egui::ComboBox::from_label("emotion")
+        .selected_text(current.name())
+        .show_ui(ui, |ui| {
+            for e in Emotion::ALL {
+                ui.selectable_value(&mut chosen, e, e.name());
+            }
+        });
+    let mut amount = intensity;
+    let slider = ui.add_enabled(
+        chosen != Emotion::Neutral,
+        egui::Slider::new(&mut amount, 0.0..=1.0)
+            .text("intensity")
+            .fixed_decimals(2),
+    );
+    if chosen != current || slider.changed() {
+        out.push(Command::SetLineEmotion(
+            (chosen != Emotion::Neutral).then_some((chosen, amount)),
+        ));
+    }
 }
