@@ -346,7 +346,7 @@ fn write_raw(agent: &Path, line: &str) {
 }
 
 #[test]
-fn point_at_an_npc_aims_the_arm_at_it_and_unknown_cues_still_speak() {
+fn point_at_an_npc_aims_the_arm_at_it_its_brows_flash_and_unknown_cues_still_speak() {
     let d = common::world_demo();
     write_raw(
         &d.agent,
@@ -385,6 +385,27 @@ fn point_at_an_npc_aims_the_arm_at_it_and_unknown_cues_still_speak() {
         best = best.min(off);
     }
     eprintln!("pointing: {best:.1} degrees off at best");
+    // Bram, looked at and spoken to, flashes his brows as the line starts.
+    let inner = ArkitTarget::BrowInnerUp as usize;
+    let start = spoken[0];
+    let flash = bram[start..(start + 15).min(bram.len())]
+        .iter()
+        .map(|f| f.weights[inner])
+        .fold(0.0, f32::max);
+    let before = bram[..start]
+        .iter()
+        .map(|f| f.weights[inner])
+        .fold(0.0, f32::max);
+    let amount = Project::load(&d.project)
+        .unwrap()
+        .face_settings("Bram")
+        .brows
+        .amount;
+    eprintln!("Bram's browInnerUp {flash} as he is spoken to, {before} before");
+    assert!(
+        flash >= 0.8 * amount && before < 0.1 * amount,
+        "{flash} {before}"
+    );
     assert!(best < 20.0, "no frame of the hold was checked");
 }
 

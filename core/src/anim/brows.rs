@@ -112,23 +112,26 @@ impl BrowFlashes {
     /// How far up the brows are at `t_ms` (0-1).
     #[must_use]
     pub fn at(&self, settings: &BrowSettings, t_ms: f64) -> f32 {
-        let length = settings.flash_ms.max(1.0);
         self.starts_ms
             .iter()
-            .map(|&start| {
-                let x = (t_ms - start) / length;
-                let up = if !(0.0..1.0).contains(&x) {
-                    0.0
-                } else if x < RISE_SHARE {
-                    x / RISE_SHARE
-                } else if x < RISE_SHARE + HOLD_SHARE {
-                    1.0
-                } else {
-                    (1.0 - x) / (1.0 - RISE_SHARE - HOLD_SHARE)
-                };
-                super::lipsync::smoothstep(up as f32)
-            })
+            .map(|&start| Self::flash(settings, start, t_ms))
             .fold(0.0, f32::max)
+    }
+
+    /// How far up the brows are at `t_ms` (0-1) in one flash beginning at `start_ms`.
+    #[must_use]
+    pub fn flash(settings: &BrowSettings, start_ms: f64, t_ms: f64) -> f32 {
+        let x = (t_ms - start_ms) / settings.flash_ms.max(1.0);
+        let up = if !(0.0..1.0).contains(&x) {
+            0.0
+        } else if x < RISE_SHARE {
+            x / RISE_SHARE
+        } else if x < RISE_SHARE + HOLD_SHARE {
+            1.0
+        } else {
+            (1.0 - x) / (1.0 - RISE_SHARE - HOLD_SHARE)
+        };
+        super::lipsync::smoothstep(up as f32)
     }
 
     /// Raises the brows of `pose` by `up` (0-1) of `settings.amount`.

@@ -121,6 +121,9 @@ impl FaceFrame {
     }
 }
 
+/// A listener's brows flash this long after it is spoken to, ms.
+const ADDRESSED_LAG_MS: f64 = 150.0;
+
 /// Room reserved for a streamed line's brow flash.
 const BROW_CAPACITY: usize = 4;
 
@@ -150,6 +153,8 @@ pub struct FaceAnimator {
     brows: BrowFlashes,
     /// The emotion shown.
     emotion: EmotionState,
+    /// When (on the face's own clock) it was last spoken to: its brows flash.
+    addressed_ms: Option<f64>,
     seed: u64,
 }
 
@@ -175,6 +180,7 @@ impl FaceAnimator {
             own: None,
             brows: BrowFlashes::with_capacity(BROW_CAPACITY),
             emotion: EmotionState::default(),
+            addressed_ms: None,
             seed,
         }
     }
@@ -244,6 +250,13 @@ impl FaceAnimator {
     /// that ends eases its emotion out.
     pub fn set_emotion(&mut self, emotion: Option<(Emotion, f32)>) {
         self.emotion.set(emotion);
+    }
+
+    /// Someone starts speaking to this face: its brows flash, as a listener's do.
+    pub fn addressed(&mut self) {
+        if self.settings.brows.enabled {
+            self.addressed_ms = Some(self.life_ms + ADDRESSED_LAG_MS);
+        }
     }
 
     /// The emotion shown and how much of it shows.
@@ -356,11 +369,15 @@ impl FaceAnimator {
         self.emotion
             .apply(&settings.emotions, table, dt_ms, &mut pose);
         let after_emotion = pose;
-        let up = self.brows.at(&settings.brows, audio_ms);
+        self.life_ms += dt_ms;
+        let mut up = self.brows.at(&settings.brows, audio_ms);
+        if let Some(at) = self.addressed_ms {
+            // A listener's flash runs on the face's own clock.
+            up = up.max(BrowFlashes::flash(&settings.brows, at, self.life_ms));
+        }
         BrowFlashes::apply(&settings.brows, up, &mut pose);
         let after_brows = pose;
 
-        self.life_ms += dt_ms;
         self.gaze
             .advance(&settings.gaze, self.life_ms, self.speaking);
         self.gaze.apply(&mut pose);

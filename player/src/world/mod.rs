@@ -161,6 +161,12 @@ impl World {
         };
         speaker.speak(line, cue, behaviour, &targets);
         let at = speaker.position;
+        if let Some(Target::Npc(id)) = &behaviour.look_at
+            && let Some(j) = self.npc_index(id)
+            && j != i
+        {
+            self.npcs[j].face.addressed();
+        }
         for (j, npc) in self.npcs.iter_mut().enumerate() {
             if j != i && npc.position.distance(at) < LISTEN_REACH_M {
                 npc.listen(cue);
