@@ -8,7 +8,7 @@ use npc_core::asset::FaceRig;
 
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
-use npc_core::agent::cues::{Behaviour, GestureCue, GestureName, Target};
+use npc_core::agent::cues::{Behaviour, GestureName, Target};
 use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
 use npc_core::body::{Activity, Body, BodySettings, GestureSettings, Inhales, LayerInput};
 
@@ -153,13 +153,11 @@ impl NpcActor {
         self.inhales = Inhales::new(cue.phrase_starts_ms());
         let gestures = self.gestures.in_emotion(behaviour.emotion);
         let model_inverse = self.model().inverse();
-        let hand_for = |request: &GestureCue| {
-            let i = behaviour
-                .gestures
-                .iter()
-                .position(|g| std::ptr::eq(g, request));
-            let side = i
-                .and_then(|i| targets.get(i).copied().flatten())
+        let hand_for = |i: usize| {
+            let side = targets
+                .get(i)
+                .copied()
+                .flatten()
                 .map(|p| model_inverse.transform_point3(p).x);
             // +X is the avatar's left for a body facing +Z.
             match side {

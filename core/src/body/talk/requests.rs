@@ -22,16 +22,16 @@ const NOD_DEG: f32 = 10.0;
 const SHAKE_MS: f64 = 1100.0;
 
 impl TalkPlan {
-    /// Adds `requests` over the line `cue`; `pointing_hand` says which hand points at a
-    /// gesture's target (the one on the target's side).
+    /// Adds `requests` over the line `cue`; `pointing_hand(i)` says which hand points at
+    /// request `i`'s target (the one on the target's side).
     #[must_use]
     pub fn with_requests(
         mut self,
         requests: &[GestureCue],
         cue: &LineCue,
-        pointing_hand: impl Fn(&GestureCue) -> Hands,
+        pointing_hand: impl Fn(usize) -> Hands,
     ) -> Self {
-        for request in requests {
+        for (i, request) in requests.iter().enumerate() {
             let at = request
                 .word
                 .and_then(|w| cue.words_ms.get(w).copied())
@@ -53,7 +53,7 @@ impl TalkPlan {
                 }
                 name => {
                     let (pose, hands) = match name {
-                        GestureName::Point => (TalkPose::Point, pointing_hand(request)),
+                        GestureName::Point => (TalkPose::Point, pointing_hand(i)),
                         GestureName::Shrug => (TalkPose::Shrug, Hands::Both),
                         GestureName::OpenPalms => (TalkPose::OpenPalms, Hands::Both),
                         GestureName::Thinking => (TalkPose::Thinking, Hands::Right),
