@@ -526,3 +526,88 @@ fn talking_is_the_same_at_any_frame_rate() {
         );
     }
 }
+
+/// Sets every character's body settings by `edit` and saves the project.
+fn set_body(project: &Path, edit: impl Fn(&mut npc_core::body::BodySettings)) {
+    let mut p = Project::load(project).unwrap();
+    edit(&mut p.body);
+    for npc in &mut p.npcs {
+        if let Some(body) = &mut npc.body {
+            edit(body);
+        }
+    }
+    p.save(project).unwrap();
+}
+
+/// How far ahead of the hips the head is, horizontally, metres.
+fn head_ahead_m(f: &Frame) -> f32 {
+    let d = f.joint("head") - f.joint("hips");
+    Vec3::new(d.x, 0.0, d.z).length()
+}
+
+/// How far the shoulders' line faces away from `point`, about the vertical, degrees.
+fn torso_off_deg(f: &Frame, point: Vec3) -> f32 {
+    let across = f.joint("leftUpperArm") - f.joint("rightUpperArm");
+    // +X is the left of a body facing +Z: facing is left x up.
+    let facing = Vec3::new(across.x, 0.0, across.z)
+        .cross(Vec3::Y)
+        .normalize();
+    let mid = (f.joint("leftUpperArm") + f.joint("rightUpperArm")) * 0.5;
+    let to = point - mid;
+    facing
+        .angle_between(Vec3::new(to.x, 0.0, to.z))
+        .to_degrees()
+}
+
+#[test]
+fn a_sad_speaker_slumps_and_its_listener_turns_toward_it() {
+    let d = common::world_demo();
+    let line = |emotion: &str| {
+        format!(r#"{{"seq": 0, "speaker_id": "Elara", "text": "{ELARA_LINE}"{emotion}}}"#)
+    };
+    // The first world: a sad line, listeners turning toward the speaker as set by default.
+    let sad_record = d.tmp.path().join("sad.jsonl");
+    write_raw(&d.agent, &line(r#", "emotion": "sad""#));
+    render(&d, 5 * 30, 30, &sad_record);
+    let _ = std::fs::remove_file(d.agent.join("spoken.json"));
+    // The second: the same line neutral, listeners turning no more than toward any gaze.
+    set_body(&d.project, |b| b.sway.toward_speaker = b.sway.toward_gaze);
+    let plain_record = d.tmp.path().join("plain.jsonl");
+    write_raw(&d.agent, &line(""));
+    render(&d, 5 * 30, 30, &plain_record);
+    let (sad, plain) = (frames(&sad_record), frames(&plain_record));
+    // Late in the line, once the body has eased into its bearing.
+    let late = |frames: &[Frame]| -> Vec<usize> {
+        (0..frames.len())
+            .filter(|&i| frames[i].audio_ms.is_some_and(|t| t > 2000.0))
+            .collect()
+    };
+    let (sad_late, plain_late) = (late(&sad["Elara"]), late(&plain["Elara"]));
+    assert!(
+        sad_late.len() > 20 && plain_late.len() > 20,
+        "the line was not spoken"
+    );
+    let mean = |v: Vec<f32>| v.iter().sum::<f32>() / v.len() as f32;
+    let ahead = |frames: &[Frame], at: &[usize]| {
+        mean(at.iter().map(|&i| head_ahead_m(&frames[i])).collect())
+    };
+    let (slumped, upright) = (
+        ahead(&sad["Elara"], &sad_late),
+        ahead(&plain["Elara"], &plain_late),
+    );
+    eprintln!("head ahead of the hips: {slumped:.3} m sad, {upright:.3} m neutral");
+    assert!(slumped >= upright + 0.03, "{slumped} {upright}");
+    // Bram listens: his shoulders face Elara more when listeners turn toward the speaker.
+    let off = |all: &HashMap<String, Vec<Frame>>, at: &[usize]| {
+        mean(
+            at.iter()
+                .map(|&i| torso_off_deg(&all["Bram"][i], all["Elara"][i].joint("head")))
+                .collect(),
+        )
+    };
+    let (turned, less) = (off(&sad, &sad_late), off(&plain, &plain_late));
+    eprintln!(
+        "Bram's shoulders {turned:.1} degrees off Elara listening, {less:.1} turning as for any gaze"
+    );
+    assert!(turned + 3.0 <= less, "{turned} {less}");
+}

@@ -42,6 +42,7 @@ fn bench_body(
                 activity: Activity::Idle,
                 attention: Some(attention),
                 talk: None,
+                bearing: npc_core::body::Bearing::default(),
                 ground: Some(&ground),
             };
             body.update(&skeleton, black_box(&input));
@@ -145,6 +146,7 @@ fn talking(c: &mut Criterion) {
                         at_ms,
                         point_at: None,
                     }),
+                    bearing: npc_core::body::Bearing::default(),
                     ground: Some(&ground),
                 };
                 body.update(&skeleton, black_box(&input));

@@ -468,6 +468,7 @@ impl eframe::App for StudioApp {
                 if let Some(p) = timeline::panel(
                     ui,
                     &self.studio.timeline,
+                    self.studio.body.bake.as_ref(),
                     timeline::Showing {
                         idle_playing: self.studio.body.idle_playing,
                         comparison: self.studio.view == ViewSource::Comparison,
@@ -477,6 +478,9 @@ impl eframe::App for StudioApp {
                     let start = self.start_dir();
                     self.ask.start(p, start.as_deref());
                 }
+                // Keep the panel at its size while it has little to show (no line yet), so
+                // the plots have room when one comes.
+                ui.allocate_space(ui.available_size());
             });
         egui::CentralPanel::default().show(ui, |ui| self.view(ui, render_state.as_ref()));
         out.extend(self.ask.show(&ctx));

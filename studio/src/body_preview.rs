@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use npc_core::LineCue;
-use npc_core::anim::emotion::Emotion;
+use npc_core::agent::cues::Behaviour;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Clip;
 use npc_core::body::{
@@ -67,7 +67,8 @@ impl Default for BodyPreview {
 
 impl BodyPreview {
     /// Bakes the body of the project's first NPC (`project_file` resolves its paths) for
-    /// `duration_ms`, talking for `talking_ms` with the gestures and breaths of `line`, seeded with `seed`.
+    /// `duration_ms`, talking for `talking_ms` with the gestures and breaths of `line` (and what
+    /// its behaviour asks for), seeded with `seed`.
     #[allow(clippy::too_many_arguments)]
     pub fn rebake(
         &mut self,
@@ -75,7 +76,7 @@ impl BodyPreview {
         project_file: Option<&Path>,
         duration_ms: f64,
         talking_ms: f64,
-        line: Option<(&LineCue, Option<(Emotion, f32)>)>,
+        line: Option<(&LineCue, &Behaviour)>,
         seed: u64,
     ) {
         let npc = project.npcs.first();
@@ -108,7 +109,7 @@ impl BodyPreview {
         fps: f64,
         duration_ms: f64,
         talking_ms: f64,
-        line: Option<(&LineCue, Option<(Emotion, f32)>)>,
+        line: Option<(&LineCue, &Behaviour)>,
         seed: u64,
     ) -> Option<BodyBake> {
         let rig = self.rig.as_ref()?;
@@ -127,7 +128,8 @@ impl BodyPreview {
                 talking_ms,
                 seed,
                 line: line.map(|l| l.0.clone()),
-                emotion: line.and_then(|l| l.1),
+                emotion: line.and_then(|l| l.1.emotion),
+                gestures: line.map(|l| l.1.gestures.clone()).unwrap_or_default(),
             },
         ))
     }

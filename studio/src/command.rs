@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use npc_core::ArkitTarget;
 use npc_core::VisemeId;
+use npc_core::agent::cues::GestureCue;
 use npc_core::anim::blink::BlinkSettings;
 use npc_core::anim::emotion::Emotion;
 use npc_core::anim::gaze::GazeSettings;
@@ -74,6 +75,16 @@ pub enum Command {
     SetLineText(String),
     /// The emotion the timeline's line is spoken in, and its intensity (0-1).
     SetLineEmotion(Option<(Emotion, f32)>),
+    /// Asks for a gesture with the timeline's line (as an agent's line would).
+    AddLineGesture(GestureCue),
+    /// Drops the line's requested gesture at this index.
+    RemoveLineGesture(usize),
+    /// Moves the line's requested gesture at `index` to start at `word` (the line's start
+    /// for none).
+    SetLineGestureWord {
+        index: usize,
+        word: Option<usize>,
+    },
     SpeakLine,
     OpenWav(PathBuf),
     OpenVisemes(PathBuf),

@@ -112,7 +112,7 @@ pub enum Chosen {
     /// Still open.
     Waiting,
     /// Closed with a file: the command for it.
-    File(Command),
+    File(Box<Command>),
     /// Closed without one.
     Nothing,
 }
@@ -148,7 +148,7 @@ impl OpenDialog {
     #[must_use]
     pub fn poll(&self) -> Chosen {
         match self.chosen.try_recv() {
-            Ok(Some(path)) => Chosen::File(self.prompt.command(path)),
+            Ok(Some(path)) => Chosen::File(Box::new(self.prompt.command(path))),
             Ok(None) | Err(mpsc::TryRecvError::Disconnected) => Chosen::Nothing,
             Err(mpsc::TryRecvError::Empty) => Chosen::Waiting,
         }
@@ -212,7 +212,7 @@ impl FileAsk {
                 }
                 Chosen::File(c) => {
                     self.native = None;
-                    return Some(c);
+                    return Some(*c);
                 }
                 Chosen::Nothing => {
                     self.native = None;

@@ -263,7 +263,7 @@ impl Studio {
             self.path.as_deref(),
             self.timeline.duration_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue.map(|c| (c, self.timeline.emotion)),
+            cue.map(|c| (c, &self.timeline.behaviour)),
             self.timeline.seed,
         );
     }
@@ -325,8 +325,24 @@ impl Studio {
             }
             Command::SetLineText(text) => self.timeline.text = text,
             Command::SetLineEmotion(emotion) => {
-                self.timeline.emotion = emotion;
+                self.timeline.behaviour.emotion = emotion;
                 self.rebake();
+            }
+            Command::AddLineGesture(gesture) => {
+                self.timeline.behaviour.gestures.push(gesture);
+                self.rebake_body();
+            }
+            Command::RemoveLineGesture(index) => {
+                if index < self.timeline.behaviour.gestures.len() {
+                    self.timeline.behaviour.gestures.remove(index);
+                    self.rebake_body();
+                }
+            }
+            Command::SetLineGestureWord { index, word } => {
+                if let Some(g) = self.timeline.behaviour.gestures.get_mut(index) {
+                    g.word = word;
+                    self.rebake_body();
+                }
             }
             Command::SpeakLine => {
                 let voice = self
@@ -474,7 +490,7 @@ impl Studio {
             FPS,
             self.timeline.line_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue.map(|c| (c, self.timeline.emotion)),
+            cue.map(|c| (c, &self.timeline.behaviour)),
             self.timeline.seed,
         );
         let name = self.line_name();
@@ -657,6 +673,9 @@ impl Studio {
             | Command::SetPreviewSpeaking(_)
             | Command::SetLineText(_)
             | Command::SetLineEmotion(_)
+            | Command::AddLineGesture(_)
+            | Command::RemoveLineGesture(_)
+            | Command::SetLineGestureWord { .. }
             | Command::SpeakLine
             | Command::OpenWav(_)
             | Command::OpenVisemes(_)

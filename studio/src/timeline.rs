@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use npc_core::ArkitTarget;
+use npc_core::agent::cues::Behaviour;
 use npc_core::anim::OwnShapes;
-use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::FaceFrame;
 use npc_core::anim::timeline::{Bake, BakeOptions, bake_with_shapes};
 use npc_core::project::Project;
@@ -32,8 +32,9 @@ pub struct Timeline {
     pub seed: u64,
     /// Whether the face is speaking (gaze looks away more) or listening.
     pub speaking: bool,
-    /// The emotion the line is spoken in (face and gesture size), and its intensity.
-    pub emotion: Option<(Emotion, f32)>,
+    /// What the line asks of its speaker besides the words, as an agent's line carries it:
+    /// the emotion (face, bearing, gesture size and speed) and the gestures asked for.
+    pub behaviour: Behaviour,
     pub playhead_ms: f64,
     pub playing: bool,
     /// Targets whose stages are plotted.
@@ -55,7 +56,7 @@ impl Default for Timeline {
             npc: None,
             seed: 0,
             speaking: true,
-            emotion: None,
+            behaviour: Behaviour::default(),
             playhead_ms: 0.0,
             playing: false,
             plot_targets: vec![
@@ -100,7 +101,7 @@ impl Timeline {
             seed: self.seed,
             speaking: self.speaking,
             duration_ms: None,
-            emotion: self.emotion,
+            emotion: self.behaviour.emotion,
         };
         let face = self
             .npc

@@ -427,3 +427,66 @@ fn a_line_spoken_happy_smiles_in_the_timeline_and_the_view() {
     assert!(happy > neutral + 0.3, "{happy} happy, {neutral} neutral");
     assert!(baseline > 0.3, "the emotion stage adds {baseline}");
 }
+
+#[test]
+fn a_gesture_added_at_the_playhead_joins_the_lane_and_moves_the_arm() {
+    use npc_core::body::talk::TalkPose;
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut().studio.apply(Command::SpeakLine);
+    h.run_steps(2);
+    let words = h
+        .state()
+        .studio
+        .timeline
+        .source
+        .as_ref()
+        .unwrap()
+        .cue
+        .words_ms
+        .clone();
+    assert!(words.len() > 3, "{words:?}");
+    // The playhead on the third word: the gesture is asked for there.
+    h.state_mut().studio.apply(Command::Seek(words[2] + 10.0));
+    h.run_steps(1);
+    let arm_at = |h: &Harness<'_, StudioApp>, t_ms: f64| {
+        let bake = h.state().studio.body.bake.as_ref().unwrap();
+        let i = bake.times_ms.partition_point(|&t| t <= t_ms) - 1;
+        bake.angles_deg("gestures", "rightUpperArm").unwrap()[i]
+    };
+    let hold_ms = words[2] + 800.0;
+    let before = arm_at(&h, hold_ms);
+    // The gesture picker starts on "point"; a point asks for the player, ahead.
+    h.get_by_label("Add at playhead").click();
+    h.run_steps(2);
+    let studio = &h.state().studio;
+    let asked = &studio.timeline.behaviour.gestures;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].to_string(), "point@player:2");
+    let plan = studio.body.bake.as_ref().unwrap().talk.as_ref().unwrap();
+    let stroke = plan
+        .strokes
+        .iter()
+        .find(|s| s.requested)
+        .expect("a requested stroke");
+    assert_eq!(stroke.pose, TalkPose::Point);
+    assert!(stroke.phases.start_ms < words[2] && stroke.phases.apex_ms > words[2]);
+    let after = arm_at(&h, hold_ms);
+    assert!(
+        (after - before).abs() > 20.0,
+        "the right upper arm turns {before} degrees before, {after} pointing"
+    );
+    // Dropped again, the plan has no request left.
+    h.state_mut().studio.apply(Command::RemoveLineGesture(0));
+    h.run_steps(1);
+    let plan = h
+        .state()
+        .studio
+        .body
+        .bake
+        .as_ref()
+        .unwrap()
+        .talk
+        .clone()
+        .unwrap();
+    assert!(plan.strokes.iter().all(|s| !s.requested));
+}

@@ -75,6 +75,54 @@ pub struct GestureCue {
     pub word: Option<usize>,
 }
 
+impl GestureCue {
+    /// Reads the short form `NAME[@TARGET][:WORD]` (`shrug`, `point@Bram`, `nod:3`,
+    /// `point@player:2`), as `bake --gesture` takes it and the studio shows it.
+    ///
+    /// # Errors
+    /// An unknown name, an empty target or a word that is not a number, said in words.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let (rest, word) = match s.rsplit_once(':') {
+            Some((rest, word)) => {
+                let n = word.trim().parse::<usize>().map_err(|_| {
+                    format!("{s:?}: the word after ':' must be a number (0 is the first)")
+                })?;
+                (rest, Some(n))
+            }
+            None => (s, None),
+        };
+        let (name, target) = match rest.split_once('@') {
+            Some((name, target)) => {
+                let t = Target::parse(target)
+                    .ok_or_else(|| format!("{s:?}: the target after '@' is empty"))?;
+                (name, Some(t))
+            }
+            None => (rest, None),
+        };
+        let name = GestureName::from_name(name.trim()).ok_or_else(|| {
+            let known: Vec<&str> = GestureName::ALL.iter().map(|g| g.name()).collect();
+            format!("{s:?}: unknown gesture (known: {})", known.join(", "))
+        })?;
+        Ok(Self { name, target, word })
+    }
+}
+
+impl std::fmt::Display for GestureCue {
+    /// The short form [`GestureCue::parse`] reads.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name.name())?;
+        match &self.target {
+            Some(Target::Npc(id)) => write!(f, "@{id}")?,
+            Some(Target::Player) => f.write_str("@player")?,
+            None => {}
+        }
+        if let Some(w) = self.word {
+            write!(f, ":{w}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Everything a line asks of its speaker besides the words.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Behaviour {
@@ -203,10 +251,26 @@ fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
     let mut out = Vec::new();
     for item in items {
         let (name, target, word) = match item {
-            Value::String(s) => match s.split_once('@') {
-                Some((name, target)) => (name.to_owned(), Target::parse(target), None),
-                None => (s.clone(), None, None),
-            },
+            // The short form NAME[@TARGET][:WORD].
+            Value::String(s) => {
+                let (rest, word) = match s.rsplit_once(':') {
+                    Some((rest, w)) => match w.trim().parse::<usize>() {
+                        Ok(n) => (rest, Some(n)),
+                        Err(_) => {
+                            warnings.push(format!(
+                                "gesture {s:?}: the word after ':' must be an integer >= 0; it \
+                                 starts with the line"
+                            ));
+                            (rest, None)
+                        }
+                    },
+                    None => (s.as_str(), None),
+                };
+                match rest.split_once('@') {
+                    Some((name, target)) => (name.to_owned(), Target::parse(target), word),
+                    None => (rest.to_owned(), None, word),
+                }
+            }
             Value::Object(o) => {
                 let Some(name) = o.get("name").and_then(Value::as_str) else {
                     warnings.push("a gesture needs a \"name\"; ignored".to_owned());
@@ -259,6 +323,8 @@ fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     fn read(json: &str) -> (Behaviour, Vec<String>) {
@@ -300,5 +366,40 @@ mod tests {
         );
         assert_eq!(b.gestures.len(), 1);
         assert_eq!(b.gestures[0].name, GestureName::Wave);
+    }
+
+    #[test]
+    fn a_lines_gestures_may_name_their_word_in_the_short_form() {
+        let (b, warnings) = read(r#"{"gestures": ["shrug:3", "point@Bram:1", "nod:x"]}"#);
+        let words: Vec<Option<usize>> = b.gestures.iter().map(|g| g.word).collect();
+        assert_eq!(words, [Some(3), Some(1), None]);
+        assert_eq!(b.gestures[1].target, Some(Target::Npc("Bram".to_owned())));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("nod:x"), "{warnings:?}");
+    }
+
+    #[test]
+    fn the_short_form_round_trips_and_says_what_is_wrong() {
+        for text in [
+            "shrug",
+            "point@Bram",
+            "nod:3",
+            "point@player:2",
+            "open_palms:0",
+        ] {
+            let cue = GestureCue::parse(text).unwrap();
+            assert_eq!(cue.to_string(), text);
+        }
+        let cue = GestureCue::parse("point@Mira:4").unwrap();
+        assert_eq!(cue.name, GestureName::Point);
+        assert_eq!(cue.target, Some(Target::Npc("Mira".to_owned())));
+        assert_eq!(cue.word, Some(4));
+        assert!(
+            GestureCue::parse("jazz_hands")
+                .unwrap_err()
+                .contains("unknown gesture")
+        );
+        assert!(GestureCue::parse("nod:x").unwrap_err().contains("number"));
+        assert!(GestureCue::parse("point@").unwrap_err().contains("empty"));
     }
 }

@@ -169,6 +169,12 @@ impl EmotionState {
         self.emotion.map(|e| (e, self.shown))
     }
 
+    /// Eases what shows toward what is wanted over `dt_ms` with time constant `ease_ms`.
+    pub fn ease(&mut self, dt_ms: f64, ease_ms: f64) {
+        let k = 1.0 - (-dt_ms.max(0.0) / ease_ms.max(1.0)).exp();
+        self.shown += (self.wanted - self.shown) * k as f32;
+    }
+
     /// Eases toward what is wanted over `dt_ms`, then adds the baseline under `pose`, the
     /// opening channels scaled down by how closed the lips are (`table`'s p/b/m pose).
     pub fn apply(
@@ -178,8 +184,7 @@ impl EmotionState {
         dt_ms: f64,
         pose: &mut Pose,
     ) {
-        let k = 1.0 - (-dt_ms.max(0.0) / settings.ease_ms.max(1.0)).exp();
-        self.shown += (self.wanted - self.shown) * k as f32;
+        self.ease(dt_ms, settings.ease_ms);
         let Some(face) = self.emotion.and_then(|e| settings.face(e)) else {
             return;
         };

@@ -11,7 +11,8 @@ use super::humanoid_pose::PoseReader;
 use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
-use super::talk::{TalkMoment, TalkPlan};
+use super::talk::{Hands, TalkMoment, TalkPlan};
+use crate::agent::cues::GestureCue;
 use crate::anim::LineCue;
 use crate::anim::emotion::Emotion;
 use crate::asset::Transform;
@@ -29,8 +30,12 @@ pub struct BodyBakeOptions {
     /// The line spoken from 0 ms, if any: a breath before each of its phrases, its talking
     /// poses, beats and nods (what the player plans from the same cue).
     pub line: Option<LineCue>,
-    /// The emotion the line is spoken in (it scales the gestures).
+    /// The emotion the line is spoken in (the body's bearing and the gestures' size and
+    /// speed), eased out once the talking ends.
     pub emotion: Option<(Emotion, f32)>,
+    /// Gestures asked for with the line, as an agent asks for them (a pointing hand aims
+    /// ahead: a bake has no world to aim into).
+    pub gestures: Vec<GestureCue>,
 }
 
 /// Every frame's per-layer rotations.
@@ -48,6 +53,11 @@ pub struct BodyBake {
     /// Where the hips stand after the last layer in every frame, in the avatar's space
     /// (metres); empty when the rig has no hips.
     pub hips_position: Vec<[f32; 3]>,
+    /// How much of the line's emotion the body shows in every frame (0-1; 0 without one).
+    pub emotion: Vec<f32>,
+    /// The line's talking plan: its strokes (poses and requested gestures), beats, nods and
+    /// head shakes, ms on the line's clock; absent without a line.
+    pub talk: Option<TalkPlan>,
     /// Every frame's node transforms after the last layer (what the player would draw).
     #[serde(skip)]
     pub poses: Vec<Vec<Transform>>,
@@ -103,16 +113,28 @@ pub fn bake_body(
     let mut hips_position = Vec::new();
     let line = options.line.as_ref();
     let mut inhales = Inhales::new(line.map(LineCue::phrase_starts_ms).unwrap_or_default());
-    let gestures = settings.gestures.in_emotion(options.emotion);
-    let plan = line.map(|cue| TalkPlan::speaking(cue, &gestures, seed));
+    let gestures = settings
+        .emotions
+        .gestures(&settings.gestures, options.emotion);
+    body.set_emotion(options.emotion);
+    let plan = line.map(|cue| {
+        TalkPlan::speaking(cue, &gestures, seed)
+            .with_requests(&options.gestures, cue, |_| Hands::Right)
+    });
+    let mut emotion = Vec::with_capacity(frames);
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
+        let talking = t_ms < options.talking_ms;
+        if !talking {
+            // The line is over: its emotion eases out, as the player's does.
+            body.set_emotion(None);
+        }
         let input = LayerInput {
             dt_s: if i == 0 { 0.0 } else { (1.0 / fps) as f32 },
             time_s: 0.0,
             clip_pose: false,
             inhale: inhales.due(t_ms),
-            activity: if t_ms < options.talking_ms {
+            activity: if talking {
                 Activity::Talk
             } else {
                 Activity::Idle
@@ -123,6 +145,7 @@ pub fn bake_body(
                 at_ms: t_ms,
                 point_at: None,
             }),
+            bearing: super::emotion::Bearing::default(),
             ground: Some(&ground),
         };
         let mut layers = Vec::new();
@@ -133,6 +156,7 @@ pub fn bake_body(
             hips_position.push(hips.to_array());
         }
         times_ms.push(t_ms);
+        emotion.push(body.emotion().map_or(0.0, |e| e.1));
         rotations.push(layers);
         poses.push(body.locals.clone());
     }
@@ -143,6 +167,8 @@ pub fn bake_body(
         times_ms,
         rotations,
         hips_position,
+        emotion,
+        talk: plan,
         poses,
     }
 }

@@ -156,6 +156,7 @@ mod tests {
             activity: Activity::Idle,
             attention: None,
             talk: None,
+            bearing: crate::body::Bearing::default(),
             ground: Some(&ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
@@ -175,6 +176,7 @@ mod tests {
             activity: Activity::Idle,
             attention: None,
             talk: None,
+            bearing: crate::body::Bearing::default(),
             ground: Some(ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);

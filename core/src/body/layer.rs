@@ -8,6 +8,7 @@
 use glam::Vec3;
 
 use super::clips::{ClipSource, Clips};
+use super::emotion::{Bearing, BodyEmotionSettings};
 use super::foot_ik::FootIkLayer;
 use super::humanoid::HumanoidMap;
 use super::idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
@@ -15,6 +16,7 @@ use super::look_at::LookAtLayer;
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 use super::talk::{GestureLayer, TalkMoment};
+use crate::anim::emotion::{Emotion, EmotionState};
 use crate::asset::Transform;
 
 /// What an NPC's body is doing.
@@ -41,6 +43,8 @@ pub struct LayerInput<'a> {
     pub attention: Option<Vec3>,
     /// The line being spoken or listened to, and where its clock is (gestures and nods).
     pub talk: Option<TalkMoment<'a>>,
+    /// How the body carries itself in the emotion showing now (set by [`Body::update`]).
+    pub bearing: Bearing,
     /// Height of the ground below a point, both in the avatar's own space (0 where the
     /// avatar stands); `None` where there is no ground to follow.
     pub ground: Option<&'a dyn Fn(Vec3) -> f32>,
@@ -56,6 +60,7 @@ impl std::fmt::Debug for LayerInput<'_> {
             .field("activity", &self.activity)
             .field("attention", &self.attention)
             .field("talk", &self.talk)
+            .field("bearing", &self.bearing)
             .field("ground", &self.ground.is_some())
             .finish()
     }
@@ -116,6 +121,9 @@ pub struct Body {
     pub locals: Vec<Transform>,
     /// Seconds since the body was made.
     pub time_s: f64,
+    /// How each emotion carries the body, and the emotion showing now.
+    emotions: BodyEmotionSettings,
+    emotion: EmotionState,
 }
 
 impl Body {
@@ -155,7 +163,27 @@ impl Body {
             ],
             locals: skeleton.rest.clone(),
             time_s: 0.0,
+            emotions: settings.emotions.clone(),
+            emotion: EmotionState::default(),
         }
+    }
+
+    /// Carries the body in `emotion` at an intensity (0-1) from now on, easing in; `None`
+    /// eases back to neutral.
+    pub fn set_emotion(&mut self, emotion: Option<(Emotion, f32)>) {
+        self.emotion.set(emotion);
+    }
+
+    /// The emotion the body shows now and how much of it shows (0-1).
+    #[must_use]
+    pub fn emotion(&self) -> Option<(Emotion, f32)> {
+        self.emotion.shown()
+    }
+
+    /// How the body carries itself now.
+    #[must_use]
+    pub fn bearing(&self) -> Bearing {
+        self.emotions.bearing(self.emotion.shown())
     }
 
     /// Where in its clips a body seeded with `seed` starts, seconds: spread over the seeds so
@@ -192,10 +220,13 @@ impl Body {
             0.0
         };
         self.time_s += f64::from(dt);
+        self.emotion
+            .ease(f64::from(dt) * 1000.0, self.emotions.ease_ms);
         let input = LayerInput {
             dt_s: dt,
             time_s: self.time_s,
             clip_pose: self.clips.poses(input.activity),
+            bearing: self.bearing(),
             ..*input
         };
         self.clips.apply(skeleton, &input, &mut self.locals);

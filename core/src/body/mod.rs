@@ -6,6 +6,7 @@
 mod bake;
 mod clip_layer;
 mod clips;
+mod emotion;
 mod foot_ik;
 mod hand_rig;
 pub mod humanoid;
@@ -23,6 +24,7 @@ mod two_bone;
 pub use bake::{BodyBake, BodyBakeOptions, bake_body};
 pub use clip_layer::{CROSS_BLEND_S, ClipLayer};
 pub use clips::{AvatarClips, ClipLibrary, ClipSource, Clips, has_activity_clip};
+pub use emotion::{Bearing, BodyEmotionSettings};
 pub use foot_ik::FootIkLayer;
 pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
 pub use humanoid_pose::{HumanoidPose, PoseReader, joint_locals};

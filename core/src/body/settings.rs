@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::anim::emotion::Emotion;
+use super::emotion::BodyEmotionSettings;
 
 /// Every idle-life layer's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,6 +20,8 @@ pub struct BodySettings {
     pub hands: HandSettings,
     /// Talking with the hands and head: phrase gestures, beats, listeners' nods.
     pub gestures: GestureSettings,
+    /// How each emotion carries the body: posture, breathing, gesture size and speed.
+    pub emotions: BodyEmotionSettings,
 }
 
 impl Default for BodySettings {
@@ -33,6 +35,7 @@ impl Default for BodySettings {
             weight_shift: WeightShiftSettings::default(),
             hands: HandSettings::default(),
             gestures: GestureSettings::default(),
+            emotions: BodyEmotionSettings::default(),
         }
     }
 }
@@ -109,6 +112,8 @@ pub struct SwaySettings {
     pub head_period_s: f32,
     /// Share of the gaze target's direction the torso turns toward (0-1).
     pub toward_gaze: f32,
+    /// ... and while listening to someone speak, toward the speaker (0-1).
+    pub toward_speaker: f32,
 }
 
 impl Default for SwaySettings {
@@ -121,6 +126,7 @@ impl Default for SwaySettings {
             head_deg: 1.5,
             head_period_s: 11.0,
             toward_gaze: 0.15,
+            toward_speaker: 0.4,
         }
     }
 }
@@ -218,6 +224,8 @@ pub struct GestureSettings {
     pub phrase_share: f32,
     /// How far the hands travel toward a talking pose (1: the pose itself; 0.5-1.5).
     pub size: f32,
+    /// How quickly the hands move into and out of poses and beats (1: as planned; 0.5-2).
+    pub speed: f32,
     /// Share of stressed syllables that get a beat (0-1).
     pub beat_share: f32,
     /// How far a beat flicks the raised hand down, centimetres.
@@ -240,6 +248,7 @@ impl Default for GestureSettings {
             enabled: true,
             phrase_share: 0.8,
             size: 1.0,
+            speed: 1.0,
             beat_share: 0.8,
             beat_cm: 3.0,
             beat_nod_deg: 3.0,
@@ -247,28 +256,6 @@ impl Default for GestureSettings {
             apex_lag_ms: 40.0,
             listener_nod_share: 0.5,
             listener_nod_deg: 7.0,
-        }
-    }
-}
-
-impl GestureSettings {
-    /// These settings for a line in `emotion` at an intensity (0-1): gestures bigger when
-    /// happy or surprised, smaller when thinking, concerned or sad.
-    #[must_use]
-    pub fn in_emotion(&self, emotion: Option<(Emotion, f32)>) -> Self {
-        let Some((emotion, intensity)) = emotion else {
-            return self.clone();
-        };
-        let full = match emotion {
-            Emotion::Happy | Emotion::Surprised => 1.3,
-            Emotion::Angry => 1.15,
-            Emotion::Thinking | Emotion::Concerned => 0.7,
-            Emotion::Sad => 0.6,
-            Emotion::Neutral => 1.0,
-        };
-        Self {
-            size: self.size * (1.0 + (full - 1.0) * intensity.clamp(0.0, 1.0)),
-            ..self.clone()
         }
     }
 }

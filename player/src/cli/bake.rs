@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 use npc_core::LineCue;
+use npc_core::agent::cues::GestureCue;
 use npc_core::anim::OwnShapes;
 use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::FaceSettings;
@@ -55,6 +56,10 @@ pub(super) struct BakeArgs {
     /// "happy:0.5"): on the face, and in the body's gesture size with --body.
     #[arg(long, value_name = "NAME[:INTENSITY]", value_parser = parse_emotion)]
     pub(super) emotion: Option<(Emotion, f32)>,
+    /// A gesture asked for with the line, as an agent asks (repeatable): NAME[@TARGET][:WORD],
+    /// e.g. "shrug:3" (at the fourth word) or "point@player"; in the body with --body.
+    #[arg(long = "gesture", value_name = "NAME[@TARGET][:WORD]", value_parser = GestureCue::parse, requires = "body")]
+    pub(super) gestures: Vec<GestureCue>,
     /// Whether the face is speaking (gaze looks away more) or listening.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub(super) speaking: bool,
@@ -118,6 +123,7 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
                 seed,
                 line: Some(cue.clone()),
                 emotion: args.emotion,
+                gestures: args.gestures.clone(),
             },
         )?);
     }

@@ -10,7 +10,9 @@ use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
 use npc_core::agent::cues::{Behaviour, GestureName, Target};
 use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
-use npc_core::body::{Activity, Body, BodySettings, GestureSettings, Inhales, LayerInput};
+use npc_core::body::{
+    Activity, Body, BodyEmotionSettings, BodySettings, GestureSettings, Inhales, LayerInput,
+};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -53,8 +55,9 @@ pub struct NpcActor {
     pub audio_ms: f64,
     /// The breaths before the phrases of the line being spoken.
     inhales: Inhales,
-    /// How it talks with its hands and head.
+    /// How it talks with its hands and head, and how emotions change that.
     gestures: GestureSettings,
+    emotions: BodyEmotionSettings,
     /// The gestures of the line it speaks or listens to, and where that line's clock is;
     /// kept after the line ends until the last gesture has retracted.
     talk: Option<(TalkPlan, f64)>,
@@ -124,6 +127,7 @@ impl NpcActor {
             audio_ms: 0.0,
             inhales: Inhales::default(),
             gestures: body.gestures.clone(),
+            emotions: body.emotions.clone(),
             talk: None,
             look_at: None,
             point_at: None,
@@ -150,8 +154,9 @@ impl NpcActor {
     ) {
         self.face.start_line(cue);
         self.face.set_emotion(behaviour.emotion);
+        self.body.set_emotion(behaviour.emotion);
         self.inhales = Inhales::new(cue.phrase_starts_ms());
-        let gestures = self.gestures.in_emotion(behaviour.emotion);
+        let gestures = self.emotions.gestures(&self.gestures, behaviour.emotion);
         let model_inverse = self.model().inverse();
         let hand_for = |i: usize| {
             let side = targets
@@ -203,6 +208,7 @@ impl NpcActor {
     pub fn stop(&mut self) {
         self.look_at = None;
         self.face.end_line();
+        self.body.set_emotion(None);
         self.inhales = Inhales::default();
         self.line = None;
     }
@@ -302,6 +308,7 @@ impl NpcActor {
                 plan,
                 at_ms: *at_ms,
             }),
+            bearing: npc_core::body::Bearing::default(),
             ground: Some(&ground_below),
         };
         self.body.update(&avatar.skeleton, &input);

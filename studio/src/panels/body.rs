@@ -1,9 +1,11 @@
-//! The body: every idle-life and talking layer's switch and settings, and for chosen bones how far each
+//! The body: every idle-life and talking layer's switch and settings, each emotion's bearing,
+//! and for chosen bones how far each
 //! layer has turned them from rest over the line (or a stretch of idle), the way the face's
 //! stages are plotted.
 
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use npc_core::anim::emotion::Emotion;
 use npc_core::body::{BodySettings, HumanoidBone};
 
 use crate::body_preview::BodyPreview;
@@ -51,7 +53,10 @@ pub fn panel(
         .show(ui, |ui| {
             let p = &mut b.posture;
             changed |= ui
-                .checkbox(&mut p.enabled, "on (when no clip poses the body)")
+                .checkbox(
+                    &mut p.enabled,
+                    "on (arms down without a clip; each emotion's slump)",
+                )
                 .changed();
             changed |= slider(ui, "arm spread (deg)", &mut p.arm_spread_deg, 0.0..=30.0);
             changed |= slider(
@@ -84,6 +89,12 @@ pub fn panel(
             changed |= slider(ui, "head drift (deg)", &mut s.head_deg, 0.0..=5.0);
             changed |= slider(ui, "head rhythm (s)", &mut s.head_period_s, 2.0..=30.0);
             changed |= slider(ui, "turn toward gaze", &mut s.toward_gaze, 0.0..=0.5);
+            changed |= slider(
+                ui,
+                "turn toward a speaker",
+                &mut s.toward_speaker,
+                0.0..=1.0,
+            );
         });
     egui::CollapsingHeader::new("Arms")
         .default_open(false)
@@ -131,6 +142,7 @@ pub fn panel(
             changed |= ui.checkbox(&mut g.enabled, "on").changed();
             changed |= slider(ui, "phrases with a gesture", &mut g.phrase_share, 0.0..=1.0);
             changed |= slider(ui, "gesture size", &mut g.size, 0.3..=1.5);
+            changed |= slider(ui, "gesture speed", &mut g.speed, 0.5..=2.0);
             changed |= slider(ui, "stresses with a beat", &mut g.beat_share, 0.0..=1.0);
             changed |= slider(ui, "beat flick (cm)", &mut g.beat_cm, 0.0..=8.0);
             changed |= slider(ui, "beat nod (deg)", &mut g.beat_nod_deg, 0.0..=8.0);
@@ -153,6 +165,31 @@ pub fn panel(
                 &mut g.listener_nod_deg,
                 0.0..=15.0,
             );
+        });
+    egui::CollapsingHeader::new("Emotions")
+        .default_open(false)
+        .show(ui, |ui| {
+            let e = &mut b.emotions;
+            changed |= ui.checkbox(&mut e.enabled, "on").changed();
+            let mut ease = e.ease_ms as f32;
+            if slider(ui, "ease in and out (ms)", &mut ease, 50.0..=2000.0) {
+                e.ease_ms = f64::from(ease);
+                changed = true;
+            }
+            for emotion in Emotion::ALL {
+                let Some(bearing) = e.of_mut(emotion) else {
+                    continue;
+                };
+                egui::CollapsingHeader::new(emotion.name())
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        changed |= slider(ui, "slump (deg)", &mut bearing.slump_deg, -10.0..=20.0);
+                        changed |= slider(ui, "breath rate", &mut bearing.breath_rate, 0.5..=2.0);
+                        changed |= slider(ui, "gesture size", &mut bearing.gesture_size, 0.3..=2.0);
+                        changed |=
+                            slider(ui, "gesture speed", &mut bearing.gesture_speed, 0.5..=2.0);
+                    });
+            }
         });
     if changed {
         b.weight_shift.max_interval_s = b

@@ -3,6 +3,7 @@
 
 pub mod body;
 pub mod gaze;
+pub mod lanes;
 pub mod menu;
 pub mod pose;
 pub mod scene;

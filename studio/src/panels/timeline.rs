@@ -1,16 +1,17 @@
 //! The timeline: the line's source, transport, and plots of every stage of the face animator
-//! for the chosen targets, the viseme track as labelled spans and the waveform. Clicking or
-//! dragging on any plot moves the playhead.
+//! for the chosen targets, the viseme track as labelled spans, the waveform, and the body's
+//! emotion and gesture lanes. Clicking or dragging on any plot moves the playhead.
 
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
 use npc_core::ArkitTarget;
-use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::Stage;
 use npc_core::anim::timeline::Bake;
+use npc_core::body::BodyBake;
 
 use crate::command::Command;
 use crate::file_dialog::Prompt;
+use crate::panels::lanes::{self, LaneView};
 use crate::timeline::{FPS, Timeline};
 
 /// Height of one target's plot, points.
@@ -29,6 +30,7 @@ pub struct Showing {
 pub fn panel(
     ui: &mut Ui,
     timeline: &Timeline,
+    body: Option<&BodyBake>,
     showing: Showing,
     out: &mut Vec<Command>,
 ) -> Option<Prompt> {
@@ -121,8 +123,11 @@ pub fn panel(
             }
         });
         ui.separator();
-        emotion_picker(ui, timeline.emotion, out);
+        lanes::emotion_picker(ui, timeline.behaviour.emotion, out);
     });
+    if timeline.bake.is_some() {
+        lanes::gesture_editor(ui, timeline, out);
+    }
     if let Some(e) = &timeline.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
     }
@@ -143,8 +148,10 @@ pub fn panel(
             out.push(Command::Seek(x));
         }
     };
+    let mut lane_seek = None;
     egui::ScrollArea::vertical()
         .id_salt("plots")
+        .auto_shrink([false, false])
         .show(ui, |ui| {
             // The viseme track as labelled spans.
             let track = timeline
@@ -199,6 +206,18 @@ pub fn panel(
                     });
                 scrub(&r.response, r.inner);
             }
+            // The body's lanes: the emotion it shows and what its hands and head do.
+            let view = LaneView {
+                link,
+                end_ms: end,
+                playhead_ms: playhead,
+            };
+            if let Some(body) = body.filter(|_| bake.is_some()) {
+                lane_seek = lanes::emotion_lane(ui, timeline, body, &view);
+                if let Some(plan) = &body.talk {
+                    lane_seek = lane_seek.or(lanes::gesture_lane(ui, plan, &view));
+                }
+            }
             // Every stage of each chosen target.
             for &target in &timeline.plot_targets {
                 ui.label(target.name());
@@ -235,6 +254,9 @@ pub fn panel(
                 scrub(&r.response, r.inner);
             }
         });
+    if let Some(x) = lane_seek {
+        out.push(Command::Seek(x));
+    }
     prompt
 }
 
@@ -262,29 +284,4 @@ fn envelope(samples: &[f32], rate: u32, points: usize) -> Vec<[f64; 2]> {
         out.push([t, sign * f64::from(peak)]);
     }
     out
-}
-
-/// The line's emotion: a name (neutral for none) and its intensity.
-fn emotion_picker(ui: &mut Ui, emotion: Option<(Emotion, f32)>, out: &mut Vec<Command>) {
-    let (current, intensity) = emotion.unwrap_or((Emotion::Neutral, 1.0));
-    let mut chosen = current;
-    egui::ComboBox::from_label("emotion")
-        .selected_text(current.name())
-        .show_ui(ui, |ui| {
-            for e in Emotion::ALL {
-                ui.selectable_value(&mut chosen, e, e.name());
-            }
-        });
-    let mut amount = intensity;
-    let slider = ui.add_enabled(
-        chosen != Emotion::Neutral,
-        egui::Slider::new(&mut amount, 0.0..=1.0)
-            .text("intensity")
-            .fixed_decimals(2),
-    );
-    if chosen != current || slider.changed() {
-        out.push(Command::SetLineEmotion(
-            (chosen != Emotion::Neutral).then_some((chosen, amount)),
-        ));
-    }
 }

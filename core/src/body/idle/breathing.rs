@@ -43,6 +43,9 @@ pub struct BreathingLayer {
     phase: f64,
     /// The last breath before a phrase: when it began and how full the lungs were then.
     speech_breath: Option<(f64, f32)>,
+    /// How far the quiet rhythm's clock has run ahead of the body's (behind, negative), s:
+    /// an emotion's bearing breathes faster or slower.
+    ahead_s: f64,
 }
 
 impl BreathingLayer {
@@ -75,6 +78,7 @@ impl BreathingLayer {
             front: map.front,
             phase: stream(seed, BREATH_STREAM).random_range(0.0..1.0),
             speech_breath: None,
+            ahead_s: 0.0,
         }
     }
 
@@ -83,7 +87,7 @@ impl BreathingLayer {
     /// the rhythm after.
     #[must_use]
     pub fn fullness(&self, t_s: f64) -> f32 {
-        let quiet = self.rhythm(t_s);
+        let quiet = self.rhythm(t_s + self.ahead_s);
         let Some((at, from)) = self.speech_breath else {
             return quiet;
         };
@@ -120,6 +124,8 @@ impl BodyLayer for BreathingLayer {
         if !self.settings.enabled {
             return;
         }
+        let rate = input.bearing.breath_rate.clamp(0.25, 4.0);
+        self.ahead_s += f64::from(input.dt_s) * f64::from(rate - 1.0);
         if input.inhale {
             let now = self.fullness(input.time_s);
             self.speech_breath = Some((input.time_s, now));
@@ -174,6 +180,7 @@ mod tests {
             activity: Activity::Talk,
             attention: None,
             talk: None,
+            bearing: crate::body::Bearing::default(),
             ground: None,
         };
         let mut locals = skeleton.rest.clone();
@@ -202,5 +209,48 @@ mod tests {
         let quiet = BreathingLayer::new(&rig.skeleton, &rig.map, &settings, 3);
         let far = t + SPEECH_HOLD_S + BACK_TO_RHYTHM_S + 1.0;
         assert!((layer.fullness(far) - quiet.fullness(far)).abs() < 1e-6);
+    }
+
+    /// Breaths taken in `minutes` of quiet breathing at `rate` times the character's rate.
+    fn breaths(rate: f32, minutes: f64) -> usize {
+        let rig = crate::procedural::body::clip_rig();
+        let mut layer =
+            BreathingLayer::new(&rig.skeleton, &rig.map, &BreathingSettings::default(), 3);
+        let dt = 1.0 / 30.0;
+        let mut locals = rig.skeleton.rest.clone();
+        let (mut count, mut last) = (0, None);
+        for i in 0..(minutes * 60.0 * 30.0) as usize {
+            let t_s = i as f64 * dt;
+            let input = LayerInput {
+                dt_s: dt as f32,
+                time_s: t_s,
+                clip_pose: true,
+                inhale: false,
+                activity: Activity::Idle,
+                attention: None,
+                talk: None,
+                bearing: crate::body::Bearing {
+                    breath_rate: rate,
+                    ..crate::body::Bearing::default()
+                },
+                ground: None,
+            };
+            layer.apply(&rig.skeleton, &input, &mut locals);
+            let now = layer.fullness(t_s) > 0.5;
+            if last == Some(false) && now {
+                count += 1;
+            }
+            last = Some(now);
+        }
+        count
+    }
+
+    #[test]
+    fn an_emotions_bearing_breathes_slower_or_faster() {
+        // 15 a minute by default: 60 in four minutes, 48 at 0.8 times, 78 at 1.3 times.
+        let (plain, slow, fast) = (breaths(1.0, 4.0), breaths(0.8, 4.0), breaths(1.3, 4.0));
+        assert!((59..=61).contains(&plain), "{plain}");
+        assert!((47..=49).contains(&slow), "{slow}");
+        assert!((77..=79).contains(&fast), "{fast}");
     }
 }

@@ -1,6 +1,7 @@
-//! Standing posture for a body no clip poses: the arms brought down from the rest pose (T, A
+//! Standing posture: for a body no clip poses, the arms brought down from the rest pose (T, A
 //! or anything else) to hang at the sides, clear of the hips, elbows a little bent, so no
-//! T-pose ever shows.
+//! T-pose ever shows; for every body, the slump (or the straightening) of the emotion it is in:
+//! the spine bending forward, the head and the shoulders dropping.
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -16,6 +17,11 @@ use crate::body::space::{position, rotate_world};
 const HIP_CLEARANCE: f32 = 0.13;
 /// Most the arms spread to clear the hips, degrees.
 const MAX_SPREAD_DEG: f32 = 25.0;
+/// Shares of a slump the neck takes (the head hangs), and each shoulder drops and rolls
+/// forward; the spine takes the slump itself.
+const SLUMP_NECK: f32 = 0.5;
+const SLUMP_SHOULDER_DROP: f32 = 0.5;
+const SLUMP_SHOULDER_ROLL: f32 = 0.4;
 
 /// One arm's joints and how far it spreads.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +39,11 @@ struct Arm {
 pub struct PostureLayer {
     pub settings: PostureSettings,
     arms: Vec<Arm>,
+    /// Spine, chest, upper chest: the ones the rig has.
+    spine: Vec<usize>,
+    neck: Option<usize>,
+    /// Collarbones and their sign (+1 left).
+    shoulders: Vec<(usize, f32)>,
     left: Vec3,
     front: Vec3,
     world: Vec<Mat4>,
@@ -74,12 +85,52 @@ impl PostureLayer {
                 spread: clearance.min(MAX_SPREAD_DEG.to_radians()),
             });
         }
+        use HumanoidBone as B;
         Self {
             settings: settings.clone(),
             arms,
+            spine: [B::Spine, B::Chest, B::UpperChest]
+                .iter()
+                .filter_map(|b| map.joint(*b))
+                .collect(),
+            neck: map.joint(B::Neck),
+            shoulders: ARMS
+                .iter()
+                .zip([1.0, -1.0])
+                .filter_map(|([shoulder, ..], sign)| map.joint(*shoulder).map(|j| (j, sign)))
+                .collect(),
             left,
             front: map.front,
             world: Vec::new(),
+        }
+    }
+
+    /// Bends the spine forward by `deg` (back for negative), the neck after it, and drops
+    /// and rolls the shoulders forward.
+    fn slump(&self, skeleton: &Skeleton, deg: f32, locals: &mut [Transform]) {
+        let angle = deg.to_radians();
+        if angle == 0.0 {
+            return;
+        }
+        // Forward is positive about the left axis.
+        if !self.spine.is_empty() {
+            let step = Quat::from_axis_angle(self.left, angle / self.spine.len() as f32);
+            for &j in &self.spine {
+                rotate_world(skeleton, locals, j, step);
+            }
+        }
+        if let Some(j) = self.neck {
+            rotate_world(
+                skeleton,
+                locals,
+                j,
+                Quat::from_axis_angle(self.left, SLUMP_NECK * angle),
+            );
+        }
+        for &(j, sign) in &self.shoulders {
+            let drop = Quat::from_axis_angle(self.front, -sign * SLUMP_SHOULDER_DROP * angle);
+            let roll = Quat::from_axis_angle(Vec3::Y, -sign * SLUMP_SHOULDER_ROLL * angle);
+            rotate_world(skeleton, locals, j, roll * drop);
         }
     }
 }
@@ -90,7 +141,11 @@ impl BodyLayer for PostureLayer {
     }
 
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
-        if !self.settings.enabled || input.clip_pose || self.arms.is_empty() {
+        if !self.settings.enabled {
+            return;
+        }
+        self.slump(skeleton, input.bearing.slump_deg, locals);
+        if input.clip_pose || self.arms.is_empty() {
             return;
         }
         skeleton.world_into(locals, &mut self.world);

@@ -1,5 +1,6 @@
 //! The torso swaying and turning slowly, the head drifting on its own slower rhythm, and the
-//! torso turning a little toward what the NPC attends to.
+//! torso turning a little toward what the NPC attends to (further toward someone it listens
+//! to).
 
 use glam::{Quat, Vec3};
 
@@ -68,8 +69,9 @@ impl SwayLayer {
         }
     }
 
-    /// The turn toward `attention` the torso wants, radians (about up; + toward the left).
-    fn wanted_gaze_turn(&self, attention: Option<Vec3>) -> f32 {
+    /// The turn toward `attention` the torso wants, radians (about up; + toward the left):
+    /// more of the way while listening, when what it attends to is the speaker.
+    fn wanted_gaze_turn(&self, attention: Option<Vec3>, listening: bool) -> f32 {
         let Some(point) = attention else { return 0.0 };
         let d = point - self.chest_at;
         let (ahead, aside) = (d.dot(self.front), d.dot(self.left));
@@ -77,7 +79,12 @@ impl SwayLayer {
             return 0.0;
         }
         let yaw = aside.atan2(ahead.max(1e-3));
-        (yaw * self.settings.toward_gaze.clamp(0.0, 1.0)).clamp(
+        let share = if listening {
+            self.settings.toward_speaker
+        } else {
+            self.settings.toward_gaze
+        };
+        (yaw * share.clamp(0.0, 1.0)).clamp(
             -MAX_GAZE_TURN_DEG.to_radians(),
             MAX_GAZE_TURN_DEG.to_radians(),
         )
@@ -95,7 +102,8 @@ impl BodyLayer for SwayLayer {
         }
         let t = input.time_s;
         let k = 1.0 - (-input.dt_s.max(0.0) / GAZE_TURN_TAU_S).exp();
-        self.gaze_turn += (self.wanted_gaze_turn(input.attention) - self.gaze_turn) * k;
+        let listening = input.talk.is_some_and(|t| t.plan.listening);
+        self.gaze_turn += (self.wanted_gaze_turn(input.attention, listening) - self.gaze_turn) * k;
         if !self.spine.is_empty() {
             let share = 1.0 / self.spine.len() as f32;
             let lean = self.settings.torso_deg.to_radians() * self.lean.at(t) * share;

@@ -53,6 +53,8 @@ pub struct Beat {
     /// Where the stressed syllable starts, ms.
     pub stress_ms: f64,
     pub phases: Phases,
+    /// How long the down-flick takes to its apex, ms.
+    pub stroke_ms: f64,
 }
 
 impl Beat {
@@ -61,7 +63,7 @@ impl Beat {
     #[must_use]
     pub fn flick(&self, t_ms: f64) -> f32 {
         let p = &self.phases;
-        let stroke_from = p.apex_ms - BEAT_STROKE_MS;
+        let stroke_from = p.apex_ms - self.stroke_ms;
         if t_ms <= p.start_ms || t_ms >= p.end_ms {
             0.0
         } else if t_ms < stroke_from {
@@ -101,6 +103,8 @@ pub struct TalkPlan {
     pub size: f32,
     /// How far a beat flicks the hand, metres.
     pub beat_m: f32,
+    /// A listener's plan (it lasts while the speaker's phrases do).
+    pub listening: bool,
 }
 
 impl TalkPlan {
@@ -112,6 +116,8 @@ impl TalkPlan {
             return plan;
         }
         let mut rng = stream(seed, TALK_STREAM);
+        // Quicker hands take less time to get anywhere; the apexes stay where they land.
+        let slow = 1.0 / f64::from(settings.speed.clamp(0.25, 4.0));
         let mut last_pose = None;
         for (start, end) in cue.phrases_ms() {
             // Draw for every phrase, so one phrase's outcome does not shift the others'.
@@ -134,10 +140,10 @@ impl TalkPlan {
                 (true, false) => Hands::Left,
             };
             let phases = Phases::new(
-                (start - POSE_LEAD_MS).max(0.0),
-                start + POSE_APEX_MS,
+                (start - POSE_LEAD_MS * slow).max(0.0),
+                start + POSE_APEX_MS * slow,
                 end,
-                end + POSE_RETRACTION_MS,
+                end + POSE_RETRACTION_MS * slow,
             );
             plan.strokes.push(Stroke {
                 pose,
@@ -161,23 +167,25 @@ impl TalkPlan {
                 continue;
             }
             let apex = stress + lag;
-            let start = (stress - lead).min(apex - BEAT_STROKE_MS).max(0.0);
+            let (stroke, retraction) = (BEAT_STROKE_MS * slow, BEAT_RETRACTION_MS * slow);
+            let start = (stress - lead).min(apex - stroke).max(0.0);
             let phases = Phases::new(
                 start,
                 apex,
                 apex + BEAT_HOLD_MS,
-                apex + BEAT_HOLD_MS + BEAT_RETRACTION_MS,
+                apex + BEAT_HOLD_MS + retraction,
             );
             plan.beats.push(Beat {
                 stress_ms: stress,
                 phases,
+                stroke_ms: stroke,
             });
             plan.nods.push(Nod {
                 phases: Phases::new(
-                    apex - BEAT_STROKE_MS,
+                    apex - stroke,
                     apex,
                     apex + BEAT_HOLD_MS,
-                    apex + BEAT_HOLD_MS + BEAT_RETRACTION_MS,
+                    apex + BEAT_HOLD_MS + retraction,
                 ),
                 deg: settings.beat_nod_deg,
             });
@@ -188,7 +196,10 @@ impl TalkPlan {
     /// A listener's plan for the speaker's `cue`: nods as some of its phrases end.
     #[must_use]
     pub fn listening(cue: &LineCue, settings: &GestureSettings, seed: u64) -> Self {
-        let mut plan = Self::empty(settings);
+        let mut plan = Self {
+            listening: true,
+            ..Self::empty(settings)
+        };
         if !settings.enabled {
             return plan;
         }
@@ -208,7 +219,10 @@ impl TalkPlan {
                 deg: settings.listener_nod_deg,
             });
         }
-        plan.finish()
+        let last_phrase_end = cue.phrases_ms().last().map_or(0.0, |p| p.1);
+        let mut plan = plan.finish();
+        plan.end_ms = plan.end_ms.max(last_phrase_end);
+        plan
     }
 
     fn empty(settings: &GestureSettings) -> Self {

@@ -91,6 +91,23 @@ pub struct HandPlace {
 }
 
 impl TalkPose {
+    /// The pose's name as plans are written (`palms_up`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PalmsUp => "palms_up",
+            Self::Leading => "leading",
+            Self::PalmsDown => "palms_down",
+            Self::Pinch => "pinch",
+            Self::Together => "together",
+            Self::Point => "point",
+            Self::Shrug => "shrug",
+            Self::OpenPalms => "open_palms",
+            Self::Thinking => "thinking",
+            Self::Wave => "wave",
+        }
+    }
+
     /// The poses a phrase chooses from (the others come only when an agent asks).
     pub const ALL: [Self; 5] = [
         Self::PalmsUp,
