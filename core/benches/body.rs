@@ -108,16 +108,19 @@ fn talking_line() -> LineCue {
 }
 
 /// One body update while talking (the line's talking poses, beats and nods), with the
-/// talking layer on and off: the difference is what talking costs.
+/// talking layer on and off (the difference is what talking costs), and in a sad line (the
+/// bearing's slump and breathing).
 fn talking(c: &mut Criterion) {
     let own = Asset::from_bytes(&body::avatar_glb(&head::head_parts()), None).expect("avatar");
     let skeleton = Skeleton::of(&own);
     let map = HumanoidMap::of(&skeleton);
     let cue = talking_line();
     let ground = |_: Vec3| 0.0;
-    for (name, on) in [
-        ("talking_project_body", true),
-        ("talking_off_project_body", false),
+    let sad = Some((npc_core::anim::emotion::Emotion::Sad, 1.0));
+    for (name, on, emotion) in [
+        ("talking_project_body", true, None),
+        ("talking_sad_project_body", true, sad),
+        ("talking_off_project_body", false, None),
     ] {
         let mut settings = BodySettings::default();
         settings.gestures.enabled = on;
@@ -130,6 +133,7 @@ fn talking(c: &mut Criterion) {
             7,
             0.0,
         );
+        body.set_emotion(emotion);
         let mut at_ms = 0.0;
         c.bench_function(name, |b| {
             b.iter(|| {

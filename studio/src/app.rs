@@ -441,13 +441,9 @@ impl eframe::App for StudioApp {
                         &mut self.viseme_filter,
                         &mut out,
                     ),
-                    Tab::Gaze => gaze::panel(
-                        ui,
-                        &self.studio.face().gaze,
-                        &self.studio.face().blink,
-                        &self.studio.timeline,
-                        &mut out,
-                    ),
+                    Tab::Gaze => {
+                        gaze::panel(ui, self.studio.face(), &self.studio.timeline, &mut out)
+                    }
                     Tab::Body => body::panel(
                         ui,
                         doc.project

@@ -7,6 +7,7 @@ use npc_core::ArkitTarget;
 use npc_core::VisemeId;
 use npc_core::agent::cues::GestureCue;
 use npc_core::anim::blink::BlinkSettings;
+use npc_core::anim::brows::BrowSettings;
 use npc_core::anim::emotion::Emotion;
 use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
@@ -51,6 +52,16 @@ pub enum Command {
     SetOwnFaceProfile(bool),
     SetBody(BodySettings),
     SetBlink(BlinkSettings),
+    SetBrows(BrowSettings),
+    /// The face emotions' switch and easing (their poses come from the pose editor).
+    SetFaceEmotions {
+        enabled: bool,
+        ease_ms: f64,
+    },
+    /// Copies the pose editor's pose into an emotion's face.
+    PoseToEmotion(Emotion),
+    /// Puts an emotion's face into the pose editor, to edit it there.
+    EmotionToPose(Emotion),
     SetLipSync(LipSyncSettings),
     SetScene(SceneSettings),
     SetRoster(Vec<Npc>),
@@ -129,6 +140,10 @@ impl Command {
                 | Self::SetOwnFaceProfile(_)
                 | Self::SetBody(_)
                 | Self::SetBlink(_)
+                | Self::SetBrows(_)
+                | Self::SetFaceEmotions { .. }
+                | Self::PoseToEmotion(_)
+                | Self::EmotionToPose(_)
                 | Self::SetLipSync(_)
                 | Self::SetScene(_)
                 | Self::SetRoster(_)

@@ -652,6 +652,26 @@ impl Studio {
                 None => project.body = b,
             },
             Command::SetBlink(b) => face_mut(project).blink = b,
+            Command::SetBrows(b) => face_mut(project).brows = b,
+            Command::SetFaceEmotions { enabled, ease_ms } => {
+                // The poses are edited through the pose editor alone.
+                let face = face_mut(project);
+                face.emotions.enabled = enabled;
+                face.emotions.ease_ms = ease_ms;
+            }
+            Command::PoseToEmotion(emotion) => {
+                if let Some(face) = face_mut(project).emotions.face_mut(emotion) {
+                    *face = self.doc.pose;
+                }
+            }
+            Command::EmotionToPose(emotion) => {
+                self.doc.pose = face_mut(project)
+                    .emotions
+                    .face(emotion)
+                    .copied()
+                    .unwrap_or(Pose::NEUTRAL);
+                self.view = ViewSource::Pose;
+            }
             Command::SetLipSync(l) => face_mut(project).lipsync = l,
             Command::SetOwnFaceProfile(own) => {
                 let shared = project.face.clone();
@@ -722,6 +742,8 @@ fn edit_key(command: &Command) -> String {
         }
         Command::SetGaze(_) => "gaze".to_owned(),
         Command::SetBlink(_) => "blink".to_owned(),
+        Command::SetBrows(_) => "brows".to_owned(),
+        Command::SetFaceEmotions { .. } => "face emotions".to_owned(),
         Command::SetLipSync(_) => "lipsync".to_owned(),
         Command::SetScene(_) => "scene".to_owned(),
         Command::SetBody(_) => "body".to_owned(),

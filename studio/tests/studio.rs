@@ -490,3 +490,44 @@ fn a_gesture_added_at_the_playhead_joins_the_lane_and_moves_the_arm() {
         .unwrap();
     assert!(plan.strokes.iter().all(|s| !s.requested));
 }
+
+#[test]
+fn an_emotions_face_is_edited_through_the_pose_editor_and_saved() {
+    use npc_core::anim::emotion::Emotion;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    demo_project().save(&path).unwrap();
+    let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
+    studio.apply(Command::EmotionToPose(Emotion::Happy));
+    let happy = *studio.face().emotions.face(Emotion::Happy).unwrap();
+    assert_eq!(
+        studio.doc.pose, happy,
+        "the pose editor holds the happy face"
+    );
+    studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::MouthSmileLeft,
+        weight: 0.9,
+    });
+    studio.apply(Command::PoseToEmotion(Emotion::Happy));
+    studio.apply(Command::Save);
+    let saved = Project::load(&path).unwrap();
+    let face = saved.face_settings(&saved.npcs[0].id);
+    let smile = face
+        .emotions
+        .face(Emotion::Happy)
+        .unwrap()
+        .get(ArkitTarget::MouthSmileLeft);
+    assert!((smile - 0.9).abs() < 1e-6, "saved smile {smile}");
+    // One undo gives the old face back.
+    studio.apply(Command::Undo);
+    let back = studio
+        .face()
+        .emotions
+        .face(Emotion::Happy)
+        .unwrap()
+        .get(ArkitTarget::MouthSmileLeft);
+    assert!(
+        (back - happy.get(ArkitTarget::MouthSmileLeft)).abs() < 1e-6,
+        "{back}"
+    );
+}

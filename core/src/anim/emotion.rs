@@ -111,6 +111,19 @@ impl Default for EmotionSettings {
 }
 
 impl EmotionSettings {
+    /// The baseline of `emotion` to edit (none for neutral).
+    pub fn face_mut(&mut self, emotion: Emotion) -> Option<&mut Pose> {
+        match emotion {
+            Emotion::Neutral => None,
+            Emotion::Happy => Some(&mut self.happy),
+            Emotion::Sad => Some(&mut self.sad),
+            Emotion::Angry => Some(&mut self.angry),
+            Emotion::Surprised => Some(&mut self.surprised),
+            Emotion::Thinking => Some(&mut self.thinking),
+            Emotion::Concerned => Some(&mut self.concerned),
+        }
+    }
+
     /// The baseline of `emotion` (none for neutral).
     #[must_use]
     pub fn face(&self, emotion: Emotion) -> Option<&Pose> {

@@ -1,12 +1,11 @@
-//! Gaze and blinks: their settings, a speaking / listening switch for the preview, and a plot of
-//! where the eyes look over the baked line.
+//! Gaze, blinks, brow flashes and the faces of the emotions: their settings, a speaking /
+//! listening switch for the preview, and a plot of where the eyes look over the baked line.
 
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 use npc_core::ArkitTarget;
-use npc_core::anim::blink::BlinkSettings;
-use npc_core::anim::face::Stage;
-use npc_core::anim::gaze::GazeSettings;
+use npc_core::anim::emotion::Emotion;
+use npc_core::anim::face::{FaceSettings, Stage};
 
 use crate::command::Command;
 use crate::timeline::Timeline;
@@ -16,14 +15,9 @@ fn number(ui: &mut Ui, label: &str, value: &mut f64, range: std::ops::RangeInclu
         .changed()
 }
 
-/// The gaze and blink panel.
-pub fn panel(
-    ui: &mut Ui,
-    gaze: &GazeSettings,
-    blink: &BlinkSettings,
-    timeline: &Timeline,
-    out: &mut Vec<Command>,
-) {
+/// The gaze, blink, brow and emotion panel for `face` (the first NPC's).
+pub fn panel(ui: &mut Ui, face: &FaceSettings, timeline: &Timeline, out: &mut Vec<Command>) {
+    let (gaze, blink) = (&face.gaze, &face.blink);
     ui.horizontal(|ui| {
         ui.label("Preview as");
         let mut speaking = timeline.speaking;
@@ -94,6 +88,7 @@ pub fn panel(
     if changed {
         out.push(Command::SetBlink(b));
     }
+    brows_and_emotions(ui, face, out);
     ui.separator();
     let Some(bake) = &timeline.bake else {
         ui.weak("Speak a line to see the gaze over time.");
@@ -121,4 +116,55 @@ pub fn panel(
                 p.line(Line::new(target.name(), PlotPoints::from(points)));
             }
         });
+}
+
+/// Brow flashes' settings, and each emotion's face: loaded into the pose editor to edit, and
+/// copied back from it.
+fn brows_and_emotions(ui: &mut Ui, face: &FaceSettings, out: &mut Vec<Command>) {
+    ui.heading("Brow flashes");
+    let mut b = face.brows.clone();
+    let mut changed = ui.checkbox(&mut b.enabled, "flash the brows").changed();
+    let mut share = f64::from(b.stress_share);
+    if number(ui, "stresses with a flash", &mut share, 0.0..=1.0) {
+        b.stress_share = share as f32;
+        changed = true;
+    }
+    changed |= number(ui, "flash (ms)", &mut b.flash_ms, 50.0..=600.0);
+    let mut amount = f64::from(b.amount);
+    if number(ui, "flash height", &mut amount, 0.0..=1.0) {
+        b.amount = amount as f32;
+        changed = true;
+    }
+    if changed {
+        out.push(Command::SetBrows(b));
+    }
+    ui.heading("Emotion faces");
+    let (mut enabled, mut ease_ms) = (face.emotions.enabled, face.emotions.ease_ms);
+    let mut changed = ui
+        .checkbox(&mut enabled, "show the line's emotion")
+        .changed();
+    changed |= number(ui, "ease in and out (ms)", &mut ease_ms, 20.0..=2000.0);
+    if changed {
+        out.push(Command::SetFaceEmotions { enabled, ease_ms });
+    }
+    egui::Grid::new("emotion faces").show(ui, |ui| {
+        for emotion in Emotion::ALL.into_iter().filter(|e| *e != Emotion::Neutral) {
+            ui.label(emotion.name());
+            if ui
+                .small_button("edit")
+                .on_hover_text("puts this face in the Pose tab's editor")
+                .clicked()
+            {
+                out.push(Command::EmotionToPose(emotion));
+            }
+            if ui
+                .small_button("set from pose")
+                .on_hover_text("this emotion's face becomes the Pose tab's pose")
+                .clicked()
+            {
+                out.push(Command::PoseToEmotion(emotion));
+            }
+            ui.end_row();
+        }
+    });
 }

@@ -146,7 +146,8 @@ impl TalkPose {
             Self::Point => at(0.9, 0.2, 0.1, -80.0, HandShape::Point),
             Self::Shrug => at(0.35, 0.7, 0.3, 90.0, HandShape::Open),
             Self::OpenPalms => at(0.5, 0.55, 0.25, 80.0, HandShape::Open),
-            Self::Thinking => at(0.3, 0.1, -0.23, 0.0, HandShape::Fist),
+            // The fist under the chin: above the shoulder and in toward the middle.
+            Self::Thinking => at(0.3, 0.03, -0.45, 0.0, HandShape::Fist),
             Self::Wave => at(0.2, -0.3, 0.3, 0.0, HandShape::Open),
         }
     }
