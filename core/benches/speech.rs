@@ -1,5 +1,5 @@
-//! Speed of speech: the offline engine's first audio and whole-line synthesis, and the audio
-//! analysis. Real-time factors are printed next to the timings.
+//! Speed of speech: the offline engine's first audio and whole-line synthesis, the audio
+//! analysis, and aligning a recording to its script. Real-time factors are printed next to the timings.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -73,5 +73,38 @@ fn analysis(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, offline, analysis);
+/// Aligning a recording to its script: the script synthesised and warped onto the sound (a
+/// male voice's recording of the line, the script in the default female voice).
+fn alignment(c: &mut Criterion) {
+    let engine = OfflineEngine::new().unwrap();
+    let male = Voice {
+        gender: npc_core::project::Gender::Male,
+        ..Voice::default()
+    };
+    let recording = engine.synthesize(LINE, &male).unwrap();
+    let samples: Vec<f32> = recording
+        .pcm
+        .iter()
+        .map(|&s| f32::from(s) / 32768.0)
+        .collect();
+    let align_once = || {
+        let script = engine.synthesize(LINE, &Voice::default()).unwrap();
+        npc_core::speech::align::align(&samples, recording.sample_rate, &script).unwrap()
+    };
+    let start = Instant::now();
+    let runs = 20;
+    for _ in 0..runs {
+        black_box(align_once());
+    }
+    let per_clip = start.elapsed().as_secs_f64() / f64::from(runs);
+    let audio_s = recording.duration_ms() / 1000.0;
+    println!(
+        "alignment (synthesis included): {audio_s:.2} s of audio in {:.1} ms = {:.0}x real time",
+        per_clip * 1000.0,
+        audio_s / per_clip
+    );
+    c.bench_function("align_one_sentence", |b| b.iter(|| black_box(align_once())));
+}
+
+criterion_group!(benches, offline, analysis, alignment);
 criterion_main!(benches);

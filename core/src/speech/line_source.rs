@@ -36,6 +36,8 @@ pub enum LineSourceError {
     Visemes(#[from] TrackError),
     #[error(transparent)]
     Speech(#[from] super::SpeechError),
+    #[error("cannot align the script to the recording: {0}")]
+    Align(#[from] super::align::AlignError),
 }
 
 /// A line ready to bake.
@@ -85,6 +87,24 @@ impl LineSource {
             audio: Some((samples, rate)),
             utterance: None,
         })
+    }
+
+    /// A recording and its script: the script spoken by the offline engine in `voice`, its
+    /// timing aligned to the recording's sound ([`super::align`]).
+    #[cfg(feature = "espeak")]
+    pub fn from_wav_and_script(
+        path: &Path,
+        script: &str,
+        voice: &crate::project::Voice,
+    ) -> Result<Self, LineSourceError> {
+        use super::SpeechEngine;
+        let (samples, rate) = wav::read_mono(path).map_err(|source| LineSourceError::Audio {
+            path: path.to_owned(),
+            source,
+        })?;
+        let synthesis = super::OfflineEngine::new()?.synthesize(script, voice)?;
+        let aligned = super::align::align(&samples, rate, &synthesis)?;
+        Ok(Self::from_utterance(aligned)?)
     }
 
     /// A viseme file: `[{"id": 21, "offset_ms": 120}, ...]`.

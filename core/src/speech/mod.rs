@@ -4,6 +4,7 @@
 //! is the default. Engines may deliver an utterance in chunks ([`SpeechChunk`]) so playback
 //! and lip sync can start before synthesis ends.
 
+pub mod align;
 pub mod analysis;
 #[cfg(feature = "azure")]
 pub mod azure;
@@ -12,6 +13,7 @@ mod espeak;
 pub mod formants;
 pub mod ipa;
 mod line_source;
+mod mfcc;
 mod stress;
 pub mod wav;
 

@@ -33,9 +33,21 @@ pub(super) struct BakeArgs {
     pub(super) text: Option<String>,
     #[command(flatten)]
     pub(super) voice: VoiceArgs,
-    /// A recorded line (WAV) to lip-sync from its sound alone.
+    /// A recorded line (WAV) to lip-sync from its sound alone, or with --transcript from its
+    /// script aligned to the sound.
     #[arg(long, value_name = "FILE.wav")]
     pub(super) audio: Option<PathBuf>,
+    /// What the recording says: its phones are aligned to the sound (docs/align.md).
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "audio",
+        conflicts_with = "transcript_file"
+    )]
+    pub(super) transcript: Option<String>,
+    /// ... or a file holding it.
+    #[arg(long, value_name = "FILE", requires = "audio")]
+    pub(super) transcript_file: Option<PathBuf>,
     /// Project file whose face settings (viseme table, lip sync, gaze, blink) to use.
     #[arg(long, value_name = "FILE")]
     pub(super) project: Option<PathBuf>,
@@ -245,7 +257,20 @@ fn read_source(
         }
         Ok((line, wav_path))
     } else if let Some(path) = &args.audio {
-        Ok((LineSource::from_wav(path)?, Some(path.clone())))
+        let script = match (&args.transcript, &args.transcript_file) {
+            (Some(t), _) => Some(t.clone()),
+            (None, Some(file)) => Some(
+                std::fs::read_to_string(file)
+                    .with_context(|| format!("cannot read the transcript {}", file.display()))?,
+            ),
+            (None, None) => None,
+        };
+        let line = match script {
+            Some(s) if s.trim().is_empty() => bail!("the transcript is empty"),
+            Some(s) => LineSource::from_wav_and_script(path, &s, voice)?,
+            None => LineSource::from_wav(path)?,
+        };
+        Ok((line, Some(path.clone())))
     } else {
         bail!("give --visemes FILE, --text TEXT or --audio FILE.wav")
     }

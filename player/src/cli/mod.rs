@@ -2,6 +2,7 @@
 //! library's option structs (library code never sees clap types).
 
 mod agent_sim;
+mod align;
 mod bake;
 mod bench_render;
 mod check;
@@ -29,6 +30,9 @@ enum Command {
     /// Run the face animator over a line and write every stage as JSON (with --project and
     /// --npc, as that NPC performs it live).
     Bake(bake::BakeArgs),
+    /// Align a recording's script to its sound: viseme events, words and phones with their
+    /// times, as JSON.
+    Align(align::AlignArgs),
     /// Write a baked or recorded line as Live Link Face CSV, or into an avatar as a glTF clip.
     Export(export::ExportArgs),
     /// Validate a project and every asset it references (exit 1 with one line per problem).
@@ -82,6 +86,7 @@ where
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Bake(args) => bake::run(&args),
+        Command::Align(args) => align::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Export(args) => export::run(&args),
         Command::GenerateAssets(args) => generate_assets::run(&args),
