@@ -216,3 +216,50 @@ fn a_recorded_line_from_an_agent_plays_with_its_mouth() {
         "the conversation goes on"
     );
 }
+
+/// A recorded line that carries its text is aligned to it: the lips close for the p of
+/// "superlative" in the recording's stop (its silence is at 2310-2420 ms, docs/align.md).
+#[test]
+fn a_recorded_line_with_its_text_closes_the_lips_at_its_stop() {
+    let Some(wav) = common::shared_asset("speech/arctic_a0007.wav") else {
+        return;
+    };
+    let d = world_demo();
+    fs::create_dir_all(d.agent.join("lines")).unwrap();
+    fs::copy(&wav, d.agent.join("lines/0000.wav")).unwrap();
+    fs::write(
+        d.agent.join("conversations/c.jsonl"),
+        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"audio\": \"lines/0000.wav\", \"text\": \
+         \"And you always want to see it in the superlative degree.\"}\n",
+    )
+    .unwrap();
+    let record = d.tmp.path().join("record.jsonl");
+    common::render_recorded(&d, 110, &record);
+    // The lips press together for the p (the table's closed pose; the sound alone gives no
+    // press there, as `bake --audio` without a transcript shows: 0.0 against 0.5), and the
+    // jaw opens for the vowel after it.
+    let (press, jaw) = (
+        ArkitTarget::MouthPressLeft.index(),
+        ArkitTarget::JawOpen.index(),
+    );
+    let elara: Vec<(f64, f64, f64)> = fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["npc"] == "Elara")
+        .filter_map(|l| {
+            Some((
+                l["line"]["audio_ms"].as_f64()?,
+                l["weights"][press].as_f64()?,
+                l["weights"][jaw].as_f64()?,
+            ))
+        })
+        .collect();
+    let within = |from: f64, to: f64| elara.iter().filter(move |(t, ..)| (from..=to).contains(t));
+    let pressed = within(2280.0, 2430.0).map(|p| p.1).fold(0.0, f64::max);
+    let open = within(2430.0, 2600.0).map(|p| p.2).fold(0.0, f64::max);
+    assert!(
+        pressed >= 0.3 && open >= 0.25,
+        "mouthPressLeft {pressed} at the p, jawOpen {open} after it"
+    );
+}

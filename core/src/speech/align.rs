@@ -286,48 +286,57 @@ fn energy_db(samples: &[f32], sample_rate: u32) -> Vec<f32> {
 
 /// A stop's closure is this quiet at least, dB below the recording's loudest ...
 const CLOSURE_DB: f32 = -18.0;
-/// ... and its release (the burst) this much louder than the closure within 20 ms, dB.
+/// ... and its release (the burst) this much louder than its last quiet frame within 20 ms, dB.
 const BURST_RISE_DB: f32 = 12.0;
-/// The release is looked for this far past where the warp ended the closure, ms.
+/// The stop is looked for this far either side of where the warp put the closure, ms.
 const RELEASE_SEARCH_MS: f64 = 150.0;
 
-/// `events` with each lip closure (p, b, m) ending where the recording releases it: the warp
-/// finds the closure, the sound says when it opens (a stop's burst after its silence). A
-/// closure with no silence in it (an m) keeps the warp's timing.
+/// `events` with each lip closure (p, b, m) moved onto the recording's own stop: the warp
+/// finds about where the closure is, the sound says where it is exactly (a stop's silence,
+/// the lips shut through it, and its burst, where they open). A closure with no such silence
+/// near it (an m) keeps the warp's timing.
 fn with_releases(mut events: Vec<VisemeEvent>, energy_db: &[f32]) -> Vec<VisemeEvent> {
-    let at = |ms: f64| energy_db.get((ms / HOP_MS).max(0.0) as usize).copied();
-    for i in 0..events.len().saturating_sub(1) {
+    let at = |k: usize| energy_db.get(k).copied();
+    let frame = |ms: f64| (ms / HOP_MS).max(0.0) as usize;
+    for i in 1..events.len().saturating_sub(1) {
         if events[i].id != crate::viseme::VisemeId::BILABIAL {
             continue;
         }
         let (from, to) = (events[i].offset_ms, events[i + 1].offset_ms);
-        let limit = events
-            .get(i + 2)
-            .map_or(to + RELEASE_SEARCH_MS, |n| n.offset_ms)
-            .min(to + RELEASE_SEARCH_MS);
-        // The first burst after a quiet frame of the closure.
-        let mut quiet = false;
-        let mut t = from;
-        let mut release = None;
-        while t < limit {
-            let (Some(now), Some(next)) = (at(t), at(t + 2.0 * HOP_MS)) else {
-                break;
-            };
-            quiet |= now < CLOSURE_DB;
-            if quiet && next - now >= BURST_RISE_DB {
-                // The burst is in one of the next two frames: the louder one's start.
-                let first = at(t + HOP_MS).unwrap_or(next);
-                release = Some(if first - now >= BURST_RISE_DB {
-                    t + HOP_MS
-                } else {
-                    t + 2.0 * HOP_MS
-                });
-                break;
+        // Within reach, and not past the events either side.
+        let lo = frame((from - RELEASE_SEARCH_MS).max(events[i - 1].offset_ms + HOP_MS));
+        let hi = frame(
+            events
+                .get(i + 2)
+                .map_or(to + RELEASE_SEARCH_MS, |n| n.offset_ms - HOP_MS)
+                .min(to + RELEASE_SEARCH_MS),
+        );
+        // Quiet runs ended by a burst; the deepest is the stop's silence.
+        let mut best: Option<(f32, usize, usize)> = None;
+        let mut k = lo;
+        while k < hi {
+            if at(k).is_none_or(|e| e >= CLOSURE_DB) {
+                k += 1;
+                continue;
             }
-            t += HOP_MS;
+            let start = k;
+            let mut deepest = f32::MAX;
+            while k < hi && at(k).is_some_and(|e| e < CLOSURE_DB) {
+                deepest = deepest.min(at(k).unwrap_or(0.0));
+                k += 1;
+            }
+            let quiet = at(k - 1).unwrap_or(0.0);
+            let burst = (k..(k + 2).min(energy_db.len()))
+                .find(|&b| at(b).is_some_and(|e| e - quiet >= BURST_RISE_DB));
+            if let Some(b) = burst
+                && best.is_none_or(|(d, ..)| deepest < d)
+            {
+                best = Some((deepest, start, b));
+            }
         }
-        if let Some(r) = release.filter(|&r| r > from) {
-            events[i + 1].offset_ms = r;
+        if let Some((_, start, burst)) = best {
+            events[i].offset_ms = start as f64 * HOP_MS;
+            events[i + 1].offset_ms = burst as f64 * HOP_MS;
         }
     }
     events

@@ -14,8 +14,9 @@ const WINDOW_MS: f64 = 25.0;
 const BANDS: usize = 26;
 const LOW_HZ: f32 = 80.0;
 const HIGH_HZ: f32 = 7_600.0;
-/// Cepstra kept per frame (the first, overall loudness, is left out).
-const CEPSTRA: usize = 12;
+/// Cepstra kept per frame, from this one on (0 is the overall loudness).
+const CEPSTRA: usize = 13;
+const FIRST_CEPSTRUM: u8 = 0;
 /// Band energies below this share of the loudest frame's are taken as this (digital silence
 /// would otherwise give minus infinity).
 const FLOOR: f32 = 1e-7;
@@ -116,7 +117,7 @@ fn dct(logs: &[f32]) -> [f32; CEPSTRA] {
     let n = logs.len() as f32;
     let mut out = [0.0; CEPSTRA];
     for (k, c) in out.iter_mut().enumerate() {
-        let k = (k + 1) as f32;
+        let k = (k + usize::from(FIRST_CEPSTRUM)) as f32;
         *c = logs
             .iter()
             .enumerate()

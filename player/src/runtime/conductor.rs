@@ -133,7 +133,7 @@ impl Conductor {
                 }
                 for job in job_rx {
                     let result = match &job.line.audio {
-                        Some(path) => recorded(Path::new(path)),
+                        Some(path) => recorded(Path::new(path), &job.line.text, &job.voice),
                         None => speaker.synthesize(&job.line.text, &job.voice),
                     };
                     if done_tx.send(Done { job, result }).is_err() {
@@ -417,8 +417,22 @@ fn voice_for(roster: &[Npc], npc: &str, line: &Line) -> Voice {
         })
 }
 
-/// A recorded line as an utterance: its audio, and visemes from its sound (audio analysis).
-fn recorded(path: &Path) -> Result<Utterance, SpeechError> {
+/// A recorded line as an utterance: its audio, and visemes from its script aligned to its
+/// sound (docs/align.md) when the line has text, else from its sound alone (audio analysis).
+fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
+    if !script.trim().is_empty() {
+        match LineSource::from_wav_and_script(path, script, voice) {
+            Ok(LineSource {
+                utterance: Some(aligned),
+                ..
+            }) => return Ok(aligned),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(
+                "{}: its script cannot be aligned to it ({e:#}); lip-synced from its sound alone",
+                path.display()
+            ),
+        }
+    }
     let source =
         LineSource::from_wav(path).map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
     let Some((samples, sample_rate)) = source.audio else {
