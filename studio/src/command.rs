@@ -98,6 +98,9 @@ pub enum Command {
     },
     SpeakLine,
     OpenWav(PathBuf),
+    /// Whether a WAV opened from now on is aligned to the line's text (its script) rather than
+    /// lip-synced from its sound alone.
+    SetAlignToText(bool),
     OpenVisemes(PathBuf),
     Seek(f64),
     TogglePlay,

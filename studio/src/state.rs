@@ -345,16 +345,7 @@ impl Studio {
                 }
             }
             Command::SpeakLine => {
-                let voice = self
-                    .doc
-                    .project
-                    .npcs
-                    .first()
-                    .map(|n| n.voice.clone())
-                    .unwrap_or(Voice {
-                        gender: Gender::Female,
-                        ..Voice::default()
-                    });
+                let voice = self.line_voice();
                 match LineSource::from_text(&self.timeline.text, &voice) {
                     Ok(line) => {
                         self.timeline.set_source(
@@ -370,9 +361,16 @@ impl Studio {
                 }
             }
             Command::OpenWav(path) => {
-                let line = LineSource::from_wav(&path);
-                self.put_line(file_name(&path), line);
+                let script = self.timeline.text.trim().to_owned();
+                if self.timeline.align_to_text && !script.is_empty() {
+                    let line = LineSource::from_wav_and_script(&path, &script, &self.line_voice());
+                    self.put_line(format!("{} (aligned to its text)", file_name(&path)), line);
+                } else {
+                    let line = LineSource::from_wav(&path);
+                    self.put_line(file_name(&path), line);
+                }
             }
+            Command::SetAlignToText(align) => self.timeline.align_to_text = align,
             Command::OpenVisemes(path) => {
                 let line = LineSource::from_visemes(&path);
                 self.put_line(file_name(&path), line);
@@ -561,6 +559,19 @@ impl Studio {
     }
 
     /// Puts a line on the timeline (and the view on it), or says why it could not be read.
+    /// The voice the timeline's line is spoken (or its script aligned) in: the first NPC's.
+    fn line_voice(&self) -> Voice {
+        self.doc
+            .project
+            .npcs
+            .first()
+            .map(|n| n.voice.clone())
+            .unwrap_or(Voice {
+                gender: Gender::Female,
+                ..Voice::default()
+            })
+    }
+
     fn put_line(&mut self, label: String, line: Result<LineSource, LineSourceError>) {
         match line {
             Ok(line) => {
@@ -698,6 +709,7 @@ impl Studio {
             | Command::SetLineGestureWord { .. }
             | Command::SpeakLine
             | Command::OpenWav(_)
+            | Command::SetAlignToText(_)
             | Command::OpenVisemes(_)
             | Command::Seek(_)
             | Command::TogglePlay

@@ -37,6 +37,8 @@ pub struct Timeline {
     pub behaviour: Behaviour,
     pub playhead_ms: f64,
     pub playing: bool,
+    /// Whether an opened WAV is aligned to `text` (its script).
+    pub align_to_text: bool,
     /// Targets whose stages are plotted.
     pub plot_targets: Vec<ArkitTarget>,
     /// How long the last bake took, ms.
@@ -59,6 +61,7 @@ impl Default for Timeline {
             behaviour: Behaviour::default(),
             playhead_ms: 0.0,
             playing: false,
+            align_to_text: false,
             plot_targets: vec![
                 ArkitTarget::JawOpen,
                 ArkitTarget::MouthClose,

@@ -531,3 +531,52 @@ fn an_emotions_face_is_edited_through_the_pose_editor_and_saved() {
         "{back}"
     );
 }
+
+#[test]
+fn a_recording_opened_with_its_text_is_aligned_to_it() {
+    let Some(wav) = ["../../shared/assets/speech/arctic_a0007.wav"]
+        .iter()
+        .map(|p| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p))
+        .find(|p| p.exists())
+    else {
+        return;
+    };
+    let mut studio = Studio::new(demo_project(), None);
+    studio.apply(Command::SetLineText(
+        "And you always want to see it in the superlative degree.".to_owned(),
+    ));
+    studio.apply(Command::SetAlignToText(true));
+    studio.apply(Command::OpenWav(wav.clone()));
+    assert!(
+        studio.timeline.label.contains("aligned"),
+        "{}",
+        studio.timeline.label
+    );
+    let cue = &studio.timeline.source.as_ref().unwrap().cue;
+    // The words come from the script, so the line has word timing (the sound alone has none).
+    assert!(cue.words_ms.len() >= 9, "{:?}", cue.words_ms);
+    let closure = cue
+        .track
+        .events()
+        .iter()
+        .find(|e| e.id.get() == 21)
+        .unwrap();
+    assert!(
+        (2300.0..=2420.0).contains(&closure.offset_ms),
+        "the p of superlative at {} ms",
+        closure.offset_ms
+    );
+    // Without the switch the same file is lip-synced from its sound alone.
+    studio.apply(Command::SetAlignToText(false));
+    studio.apply(Command::OpenWav(wav));
+    assert!(
+        studio
+            .timeline
+            .source
+            .as_ref()
+            .unwrap()
+            .cue
+            .words_ms
+            .is_empty()
+    );
+}

@@ -55,6 +55,16 @@ pub fn panel(
         {
             prompt = Some(Prompt::OpenLine);
         }
+        let mut align = timeline.align_to_text;
+        if ui
+            .checkbox(&mut align, "align to the line's text")
+            .on_hover_text(
+                "a WAV opened next follows its script (the text in the Line box), phone by phone",
+            )
+            .changed()
+        {
+            out.push(Command::SetAlignToText(align));
+        }
         ui.separator();
         match &timeline.comparison {
             None => {
