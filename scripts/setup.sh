@@ -17,6 +17,13 @@ NPC_FACECAP_WHEEL_URL=https://files.pythonhosted.org/packages/cc/f2/84cf3ba65af1
 NPC_FACECAP_WHEEL_SHA256=f13482510d389992c42ad83b8f33576ac1d8a37ab2bfebd8539e9ed658d50003
 NPC_FACECAP_SHA256=6bfce6d0fcbb5839f5102b79733007859fef7c5df6d9eb49e2264542810b5f64
 
+# Real read speech with phone alignments, to score lip sync from recordings: the five
+# LibriVox utterances (Sense and Sensibility, public domain) PocketSphinx 5.1.1's sdist ships
+# in test/data/librivox, with their transcripts and PocketSphinx's own phone alignments.
+# Fetched into a cache, never committed; pinned by hash.
+NPC_SPEECH_EVAL_URL=https://files.pythonhosted.org/packages/61/e7/13e0e787ff467218de880310d79cba14424f13b87171ac44af0bde1e428c/pocketsphinx-5.1.1.tar.gz
+NPC_SPEECH_EVAL_SHA256=675778b309a22dfc9b7d37f7621976bba491d2a5f8c59696bd77fd6d07271355
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -95,4 +102,27 @@ npc_test_captures() {
     fi
   fi
   export NPC_FACECAP="$glb"
+}
+
+npc_speech_eval() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/librivox"
+  local done="$cache/.fetched-$NPC_SPEECH_EVAL_SHA256"
+  if [ ! -f "$done" ]; then
+    command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
+    echo "setup: fetching LibriVox utterances (pocketsphinx 5.1.1 sdist from PyPI) into $cache" >&2
+    mkdir -p "$cache"
+    local sdist="$cache/pocketsphinx-5.1.1.tar.gz"
+    if ! curl -fsSL --retry 3 -o "$sdist" "$NPC_SPEECH_EVAL_URL" ||
+      ! echo "$NPC_SPEECH_EVAL_SHA256  $sdist" | sha256sum -c --status; then
+      echo "setup: could not fetch $NPC_SPEECH_EVAL_URL (or its hash differs)" >&2
+      return 1
+    fi
+    tar -xzf "$sdist" -C "$cache" --strip-components=4 --wildcards \
+      'pocketsphinx-5.1.1/test/data/librivox/*.wav' \
+      'pocketsphinx-5.1.1/test/data/librivox/*.txt' \
+      'pocketsphinx-5.1.1/test/data/librivox/*.phone.json'
+    rm -f "$sdist"
+    touch "$done"
+  fi
+  export NPC_LIBRIVOX="$cache"
 }

@@ -6,6 +6,7 @@ source scripts/setup.sh
 npc_setup
 npc_gltf_validator
 npc_test_captures
+npc_speech_eval
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets

@@ -3,7 +3,9 @@
 //!
 //! Exact truth: a recording made by the offline engine in another voice (male, where the
 //! script is spoken by the female voice) with pauses the script does not have; its own
-//! timing is the truth. A real recording (CMU ARCTIC a0007, when ../shared is there): its
+//! timing is the truth. Real read speech (five LibriVox utterances), scored against
+//! PocketSphinx's phone alignments of them (an acoustic model's, not hand labels). A real
+//! recording (CMU ARCTIC a0007, when ../shared is there): its
 //! stop closures are silences in the sound ended by a burst, so the aligned lip closure must
 //! fall in one and open with its burst.
 
@@ -180,4 +182,91 @@ fn a_real_recordings_lip_closure_falls_in_the_silence_of_its_stop() {
         );
         assert!(to - from <= 200.0, "{from}-{to}: held shut into the vowel");
     }
+}
+
+/// The mouth-shape class of an ARPAbet phone (PocketSphinx's labels).
+fn class_of_phone(phone: &str) -> u8 {
+    match phone.trim_end_matches(|c: char| c.is_ascii_digit()) {
+        "SIL" | "+NSN+" | "+SPN+" => 0,
+        "P" | "B" | "M" => 1,
+        "F" | "V" => 2,
+        "UW" | "UH" | "OW" | "AO" | "OY" | "W" => 3,
+        "AA" | "AE" | "AH" | "AW" | "AY" => 4,
+        "IY" | "IH" | "EH" | "EY" | "Y" => 5,
+        _ => 6,
+    }
+}
+
+#[test]
+fn read_speech_follows_an_acoustic_models_phones() {
+    let Some(dir) = common::librivox() else {
+        return;
+    };
+    let (mut frames, mut aligned_right, mut even_right) = (0, 0, 0);
+    let (mut bilabials, mut closed) = (0, 0);
+    for id in ["0870", "0880", "0890", "0920", "0930"] {
+        let base = dir.join(format!("sense_and_sensibility_01_austen_64kb-{id}"));
+        let text = std::fs::read_to_string(base.with_extension("txt")).unwrap();
+        let (sound, rate) = wav::read_mono(&base.with_extension("wav")).unwrap();
+        let labels: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(base.with_extension("phone.json")).unwrap(),
+        )
+        .unwrap();
+        let script = speak(text.trim(), Gender::Female);
+        let aligned = align(&sound, rate, &script).unwrap();
+        let track = VisemeTrack::from_events(aligned.visemes.clone()).unwrap();
+        let even = stretched(&script, sound.len() as f64 * 1000.0 / f64::from(rate));
+        let (mut n, mut right, mut right_even) = (0, 0, 0);
+        for word in labels["w"].as_array().unwrap() {
+            for phone in word["w"].as_array().unwrap() {
+                let begin = phone["b"].as_f64().unwrap() * 1000.0;
+                let end = begin + phone["d"].as_f64().unwrap() * 1000.0;
+                let truth = class_of_phone(phone["t"].as_str().unwrap());
+                if truth == 1 {
+                    // Closed at some moment of the labelled p, b or m (20 ms either side).
+                    bilabials += 1;
+                    let mut t = begin - 20.0;
+                    let mut shut = false;
+                    while t <= end + 20.0 {
+                        shut |= id_at(&track, t) == 21;
+                        t += 5.0;
+                    }
+                    closed += usize::from(shut);
+                }
+                let mut t = begin + 5.0;
+                while t < end {
+                    n += 1;
+                    right += usize::from(class(id_at(&track, t)) == truth);
+                    right_even += usize::from(class(id_at(&even, t)) == truth);
+                    t += 10.0;
+                }
+            }
+        }
+        eprintln!(
+            "{id}: {:.1}% aligned, {:.1}% stretched, {n} frames",
+            100.0 * right as f64 / n as f64,
+            100.0 * right_even as f64 / n as f64
+        );
+        frames += n;
+        aligned_right += right;
+        even_right += right_even;
+    }
+    let (score, even) = (
+        aligned_right as f64 / frames as f64,
+        even_right as f64 / frames as f64,
+    );
+    eprintln!(
+        "all five: {:.1}% of {frames} frames aligned, {:.1}% stretched evenly",
+        score * 100.0,
+        even * 100.0
+    );
+    eprintln!("lips closed at {closed} of the {bilabials} labelled p, b and m");
+    // Measured 70.4% (the goal is 85%, against hand labels); a floor under today's figure.
+    assert!(score >= 0.67, "aligned {score}");
+    assert!(score >= even + 0.25, "aligned {score}, stretched {even}");
+    // Measured 28 of 29.
+    assert!(
+        closed * 10 >= bilabials * 9,
+        "{closed} of {bilabials} closed"
+    );
 }

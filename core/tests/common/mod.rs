@@ -121,3 +121,35 @@ pub fn facecap() -> Option<std::path::PathBuf> {
     }
     None
 }
+
+/// The LibriVox utterances with PocketSphinx's phone alignments (`NPC_LIBRIVOX`, else where
+/// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
+/// CI).
+pub fn librivox() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("NPC_LIBRIVOX")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache"))
+                })?;
+            Some(cache.join("living-npc/librivox"))
+        })?;
+    if dir
+        .join("sense_and_sensibility_01_austen_64kb-0870.wav")
+        .exists()
+    {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {} (scripts/setup.sh fetches it)",
+        dir.display()
+    );
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("skipped: no {} (run scripts/setup.sh)", dir.display());
+    }
+    None
+}
