@@ -7,6 +7,7 @@
 mod common;
 
 use std::fs;
+use std::path::PathBuf;
 
 use common::{world_demo, write_lines};
 use npc_core::arkit::{ArkitTarget, Region};
@@ -171,24 +172,31 @@ fn own_shapes_recorded_live_equal_the_bake() {
     assert!(worst <= 0.03, "live and bake differ by {worst}");
 }
 
+/// The demo world with the CMU ARCTIC sentence at `lines/0000.wav` of its agent directory and
+/// `conversation` as its lines, drawn for `frames` frames: the world (its temporary folder
+/// lives as long as it does) and its record; None without ../shared.
+fn play_recording(conversation: &str, frames: u32) -> Option<(common::WorldDemo, PathBuf)> {
+    let wav = common::shared_asset("speech/arctic_a0007.wav")?;
+    let d = world_demo();
+    fs::create_dir_all(d.agent.join("lines")).unwrap();
+    fs::copy(&wav, d.agent.join("lines/0000.wav")).unwrap();
+    fs::write(d.agent.join("conversations/c.jsonl"), conversation).unwrap();
+    let path = d.tmp.path().join("record.jsonl");
+    common::render_recorded(&d, frames, &path);
+    Some((d, path))
+}
+
 /// A line an agent gives as a recording (a real CMU ARCTIC sentence) is played instead of
 /// synthesised and lip-synced from its sound; the conversation goes on after it.
 #[test]
 fn a_recorded_line_from_an_agent_plays_with_its_mouth() {
-    let Some(wav) = common::shared_asset("speech/arctic_a0007.wav") else {
-        return;
-    };
-    let d = world_demo();
-    fs::create_dir_all(d.agent.join("lines")).unwrap();
-    fs::copy(&wav, d.agent.join("lines/0000.wav")).unwrap();
-    fs::write(
-        d.agent.join("conversations/c.jsonl"),
+    let Some((_world, record)) = play_recording(
         "{\"seq\": 0, \"speaker_id\": \"Elara\", \"audio\": \"lines/0000.wav\"}\n\
          {\"seq\": 1, \"speaker_id\": \"Bram\", \"text\": \"Good day.\"}\n",
-    )
-    .unwrap();
-    let record = d.tmp.path().join("record.jsonl");
-    common::render_recorded(&d, 150, &record);
+        150,
+    ) else {
+        return;
+    };
     let lines: Vec<Value> = fs::read_to_string(&record)
         .unwrap()
         .lines()
@@ -221,20 +229,13 @@ fn a_recorded_line_from_an_agent_plays_with_its_mouth() {
 /// "superlative" in the recording's stop (its silence is at 2310-2420 ms, docs/align.md).
 #[test]
 fn a_recorded_line_with_its_text_closes_the_lips_at_its_stop() {
-    let Some(wav) = common::shared_asset("speech/arctic_a0007.wav") else {
-        return;
-    };
-    let d = world_demo();
-    fs::create_dir_all(d.agent.join("lines")).unwrap();
-    fs::copy(&wav, d.agent.join("lines/0000.wav")).unwrap();
-    fs::write(
-        d.agent.join("conversations/c.jsonl"),
+    let Some((_world, record)) = play_recording(
         "{\"seq\": 0, \"speaker_id\": \"Elara\", \"audio\": \"lines/0000.wav\", \"text\": \
          \"And you always want to see it in the superlative degree.\"}\n",
-    )
-    .unwrap();
-    let record = d.tmp.path().join("record.jsonl");
-    common::render_recorded(&d, 110, &record);
+        110,
+    ) else {
+        return;
+    };
     // The lips press together for the p (the table's closed pose; the sound alone gives no
     // press there, as `bake --audio` without a transcript shows: 0.0 against 0.5), and the
     // jaw opens for the vowel after it.

@@ -34,12 +34,7 @@ fn class(id: u8) -> u8 {
 }
 
 fn id_at(track: &VisemeTrack, ms: f64) -> u8 {
-    track
-        .events()
-        .iter()
-        .rev()
-        .find(|e| e.offset_ms <= ms)
-        .map_or(0, |e| e.id.get())
+    track.index_at(ms).map_or(0, |i| track.events()[i].id.get())
 }
 
 /// Share of 10 ms frames over `end_ms` where the two tracks agree on the class.

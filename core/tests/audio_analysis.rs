@@ -37,12 +37,7 @@ fn arctic() -> Option<(Vec<f32>, u32)> {
 
 /// The viseme id of `track` at `ms`.
 fn id_at(track: &VisemeTrack, ms: f64) -> u8 {
-    track
-        .events()
-        .iter()
-        .rev()
-        .find(|e| e.offset_ms <= ms)
-        .map_or(0, |e| e.id.get())
+    track.index_at(ms).map_or(0, |i| track.events()[i].id.get())
 }
 
 #[test]

@@ -82,28 +82,37 @@ impl GestureCue {
     /// # Errors
     /// An unknown name, an empty target or a word that is not a number, said in words.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let (rest, word) = match s.rsplit_once(':') {
-            Some((rest, word)) => {
-                let n = word.trim().parse::<usize>().map_err(|_| {
+        let (name, target, word) = split_short_form(s);
+        let word = word
+            .map(|w| {
+                w.parse::<usize>().map_err(|_| {
                     format!("{s:?}: the word after ':' must be a number (0 is the first)")
-                })?;
-                (rest, Some(n))
-            }
-            None => (s, None),
-        };
-        let (name, target) = match rest.split_once('@') {
-            Some((name, target)) => {
-                let t = Target::parse(target)
-                    .ok_or_else(|| format!("{s:?}: the target after '@' is empty"))?;
-                (name, Some(t))
-            }
-            None => (rest, None),
-        };
-        let name = GestureName::from_name(name.trim()).ok_or_else(|| {
+                })
+            })
+            .transpose()?;
+        let target = target
+            .map(|t| {
+                Target::parse(t).ok_or_else(|| format!("{s:?}: the target after '@' is empty"))
+            })
+            .transpose()?;
+        let name = GestureName::from_name(name).ok_or_else(|| {
             let known: Vec<&str> = GestureName::ALL.iter().map(|g| g.name()).collect();
             format!("{s:?}: unknown gesture (known: {})", known.join(", "))
         })?;
         Ok(Self { name, target, word })
+    }
+}
+
+/// The parts of the short form `NAME[@TARGET][:WORD]`, trimmed: the name, the target after
+/// '@' and the word after the last ':' (as written).
+fn split_short_form(s: &str) -> (&str, Option<&str>, Option<&str>) {
+    let (rest, word) = match s.rsplit_once(':') {
+        Some((rest, word)) => (rest, Some(word.trim())),
+        None => (s, None),
+    };
+    match rest.split_once('@') {
+        Some((name, target)) => (name.trim(), Some(target), word),
+        None => (rest.trim(), None, word),
     }
 }
 
@@ -253,23 +262,17 @@ fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
         let (name, target, word) = match item {
             // The short form NAME[@TARGET][:WORD].
             Value::String(s) => {
-                let (rest, word) = match s.rsplit_once(':') {
-                    Some((rest, w)) => match w.trim().parse::<usize>() {
-                        Ok(n) => (rest, Some(n)),
-                        Err(_) => {
-                            warnings.push(format!(
-                                "gesture {s:?}: the word after ':' must be an integer >= 0; it \
-                                 starts with the line"
-                            ));
-                            (rest, None)
-                        }
-                    },
-                    None => (s.as_str(), None),
-                };
-                match rest.split_once('@') {
-                    Some((name, target)) => (name.to_owned(), Target::parse(target), word),
-                    None => (rest.to_owned(), None, word),
-                }
+                let (name, target, word) = split_short_form(s);
+                let word = word.and_then(|w| {
+                    w.parse::<usize>().ok().or_else(|| {
+                        warnings.push(format!(
+                            "gesture {s:?}: the word after ':' must be an integer >= 0; it \
+                             starts with the line"
+                        ));
+                        None
+                    })
+                });
+                (name.to_owned(), target.and_then(Target::parse), word)
             }
             Value::Object(o) => {
                 let Some(name) = o.get("name").and_then(Value::as_str) else {

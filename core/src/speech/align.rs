@@ -183,7 +183,8 @@ pub fn align(
         .collect();
     let recording_ms = samples.len() as f64 * 1000.0 / f64::from(sample_rate);
     // The script is aligned to the speech: the silence before and after it is left out.
-    let pauses = pauses_ms(samples, sample_rate);
+    let energy = energy_db(samples, sample_rate);
+    let pauses = pauses_ms(&energy);
     let onset_ms = pauses
         .first()
         .filter(|p| p.0 <= 0.0)
@@ -207,12 +208,10 @@ pub fn align(
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(warp, _)| warp)
         .ok_or(AlignError::NoSpeech)?;
-    Ok(warped(
-        synthesis,
-        &|t| onset_ms + warp.map(t),
-        samples,
-        sample_rate,
-    ))
+    let mut aligned = warped(synthesis, &|t| onset_ms + warp.map(t), samples, sample_rate);
+    // The sound itself has the last word on pauses and stops.
+    aligned.visemes = with_releases(with_pauses(aligned.visemes, &pauses), &energy);
+    Ok(aligned)
 }
 
 /// `synthesis`'s timing through `map` (from the script's time to the recording's), with the
@@ -227,18 +226,14 @@ fn warped(
         .iter()
         .map(|&s| (s.clamp(-1.0, 1.0) * 32767.0).round() as i16)
         .collect();
-    let visemes: Vec<VisemeEvent> = synthesis
-        .visemes
-        .iter()
-        .map(|e| VisemeEvent::new(e.id, map(e.offset_ms)))
-        .collect();
     Utterance {
         pcm,
         sample_rate,
-        visemes: with_releases(
-            with_pauses(visemes, &pauses_ms(samples, sample_rate)),
-            &energy_db(samples, sample_rate),
-        ),
+        visemes: synthesis
+            .visemes
+            .iter()
+            .map(|e| VisemeEvent::new(e.id, map(e.offset_ms)))
+            .collect(),
         words: synthesis
             .words
             .iter()
@@ -342,10 +337,10 @@ fn with_releases(mut events: Vec<VisemeEvent>, energy_db: &[f32]) -> Vec<VisemeE
     events
 }
 
-/// Where the recording pauses: (start, end) ms.
-fn pauses_ms(samples: &[f32], sample_rate: u32) -> Vec<(f64, f64)> {
-    let energy = energy_db(samples, sample_rate);
-    let mut sorted = energy.clone();
+/// Where a recording of loudness `energy` (10 ms frames, [`energy_db`]) pauses: (start,
+/// end) ms.
+fn pauses_ms(energy: &[f32]) -> Vec<(f64, f64)> {
+    let mut sorted = energy.to_vec();
     sorted.sort_by(f32::total_cmp);
     let floor = sorted.get(sorted.len() / 10).copied().unwrap_or(-120.0);
     let quiet = (floor + PAUSE_ABOVE_FLOOR_DB).clamp(PAUSE_MIN_DB, PAUSE_MAX_DB);

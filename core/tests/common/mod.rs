@@ -94,10 +94,10 @@ pub fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
     None
 }
 
-/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
-/// `scripts/setup.sh` caches it), or None when it has not been fetched (a failure under CI).
-pub fn facecap() -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("NPC_FACECAP")
+/// A file `scripts/setup.sh` fetches: the path in the environment variable `var`, else
+/// `relative` in its cache; None when it has not been fetched (a failure under CI).
+fn fetched(var: &str, relative: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os(var)
         .map(std::path::PathBuf::from)
         .or_else(|| {
             let cache = std::env::var_os("XDG_CACHE_HOME")
@@ -105,7 +105,7 @@ pub fn facecap() -> Option<std::path::PathBuf> {
                 .or_else(|| {
                     std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache"))
                 })?;
-            Some(cache.join("living-npc/captures/facecap.glb"))
+            Some(cache.join("living-npc").join(relative))
         })?;
     if path.exists() {
         return Some(path);
@@ -122,34 +122,15 @@ pub fn facecap() -> Option<std::path::PathBuf> {
     None
 }
 
+/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
+/// `scripts/setup.sh` caches it), or None when it has not been fetched (a failure under CI).
+pub fn facecap() -> Option<std::path::PathBuf> {
+    fetched("NPC_FACECAP", "captures/facecap.glb")
+}
+
 /// The LibriVox utterances with PocketSphinx's phone alignments (`NPC_LIBRIVOX`, else where
 /// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
 /// CI).
 pub fn librivox() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("NPC_LIBRIVOX")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(std::path::PathBuf::from)
-                .or_else(|| {
-                    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache"))
-                })?;
-            Some(cache.join("living-npc/librivox"))
-        })?;
-    if dir
-        .join("sense_and_sensibility_01_austen_64kb-0870.wav")
-        .exists()
-    {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        dir.display()
-    );
-    #[allow(clippy::print_stderr)]
-    {
-        eprintln!("skipped: no {} (run scripts/setup.sh)", dir.display());
-    }
-    None
+    fetched("NPC_LIBRIVOX", "librivox")
 }
