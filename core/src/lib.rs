@@ -24,6 +24,7 @@ pub mod procedural;
 pub mod project;
 pub mod speech;
 pub mod take;
+pub mod transfer;
 pub mod viseme;
 
 pub use anim::{FaceAnimator, FaceFrame, FaceSettings, LineCue, Pose, TAIL_MS, face_seed};

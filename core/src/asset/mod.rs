@@ -3,7 +3,9 @@
 //! and a collision grid for ground height. No GPU here: the player uploads what this loads.
 
 mod accessor;
+pub mod amend;
 pub mod animation;
+mod bin_chunk;
 pub mod collision;
 mod compression;
 mod error;
@@ -14,7 +16,7 @@ mod load;
 pub mod lod;
 pub mod material;
 pub mod mesh;
-mod rest_bounds;
+pub mod rest_pose;
 pub mod scene;
 pub mod skin;
 mod source;

@@ -195,8 +195,10 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             // Its own shapes talk; gaze and blinks play where avatar.shapes.targets says.
         } else if coverage == 0 {
             report.problems.push(format!(
-                "npc {}: the avatar has no ARKit blend shapes, so its face cannot move",
-                npc.id
+                "npc {}: the avatar has no ARKit blend shapes, so its face cannot move; \
+                 `npc-player transfer --target {} --out FACE.glb` gives it the project's",
+                npc.id,
+                npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body).display()
             ));
         } else if coverage < ARKIT_TARGET_COUNT {
             report.warnings.push(format!(

@@ -12,6 +12,7 @@ mod inspect;
 mod render;
 mod run;
 mod say;
+mod transfer;
 mod voice;
 
 use std::process::ExitCode;
@@ -39,6 +40,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Write the default content (head, avatar, scene, skies) the demo project uses.
     GenerateAssets(generate_assets::GenerateAssetsArgs),
+    /// Give an avatar's head the 52 ARKit shapes of a head that has them (the project's own by
+    /// default), everything else in the file kept.
+    Transfer(transfer::TransferArgs),
     /// Speak a line (offline engine, or Azure with --engine azure): write the audio (WAV) and
     /// its viseme events.
     Say(say::SayArgs),
@@ -91,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => export::run(&args),
         Command::GenerateAssets(args) => generate_assets::run(&args),
         Command::Say(args) => say::run(&args),
+        Command::Transfer(args) => transfer::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Run(args) => run::run(args),
         Command::Render(args) => render::run(args),

@@ -353,7 +353,7 @@ impl WorldContent {
             };
             if model.face_rig().arkit_coverage() == 0 && model.own_refs.is_empty() {
                 tracing::warn!(
-                    "{}: the avatar has no ARKit face targets; its face will not move",
+                    "{}: the avatar has no ARKit face targets; its face will not move (npc-player transfer gives it some)",
                     npc.id
                 );
             }

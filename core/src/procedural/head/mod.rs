@@ -119,12 +119,17 @@ pub fn head_textures() -> Vec<Option<Texture>> {
 /// all under a root node "Head".
 #[must_use]
 pub fn head_glb() -> Vec<u8> {
-    let parts = head_parts();
+    head_glb_of(&head_parts())
+}
+
+/// These parts as a head GLB, as [`head_glb`] writes the project's own.
+#[must_use]
+pub fn head_glb_of(parts: &[HeadPart]) -> Vec<u8> {
     let textures = head_textures();
     let mut writer = GlbWriter::new();
     let mut materials: Vec<(Material, usize)> = Vec::new();
     let mut children = Vec::with_capacity(parts.len());
-    for part in &parts {
+    for part in parts {
         let material = match materials.iter().find(|(m, _)| *m == part.material) {
             Some(&(_, index)) => index,
             None => {
