@@ -38,7 +38,15 @@ fn a_quaternius_avatar_gets_a_face_and_keeps_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("hero.glb");
     let report = dir.path().join("report.json");
-    run(&["--target", path(&avatar), "--out", path(&out), "--report", path(&report)]).unwrap();
+    run(&[
+        "--target",
+        path(&avatar),
+        "--out",
+        path(&out),
+        "--report",
+        path(&report),
+    ])
+    .unwrap();
     let before = Asset::load(&avatar).unwrap();
     let after = Asset::load(&out).unwrap();
     assert_eq!(arkit_coverage(&before), 0);
@@ -46,9 +54,16 @@ fn a_quaternius_avatar_gets_a_face_and_keeps_the_rest() {
     assert_eq!(after.nodes.len(), before.nodes.len());
     assert_eq!(after.skins.len(), before.skins.len());
     assert_eq!(after.materials.len(), before.materials.len());
-    assert_eq!(after.meshes[2].primitives[0].positions, before.meshes[2].primitives[0].positions);
+    assert_eq!(
+        after.meshes[2].primitives[0].positions,
+        before.meshes[2].primitives[0].positions
+    );
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
-    assert_eq!(report["target_landmarks"].as_object().unwrap().len(), 17, "{report}");
+    assert_eq!(
+        report["target_landmarks"].as_object().unwrap().len(),
+        17,
+        "{report}"
+    );
     assert_eq!(report["seam"]["lips_part"], true, "{report}");
     if let Some(validator) = validator() {
         assert_valid(&validator, &[out]);
@@ -64,7 +79,14 @@ fn a_valid_avatar_can_trade_its_own_shapes_for_arkit_ones() {
     let kept = dir.path().join("kept.glb");
     let replaced = dir.path().join("replaced.glb");
     run(&["--target", path(&avatar), "--out", path(&kept)]).unwrap();
-    run(&["--target", path(&avatar), "--out", path(&replaced), "--replace-shapes"]).unwrap();
+    run(&[
+        "--target",
+        path(&avatar),
+        "--out",
+        path(&replaced),
+        "--replace-shapes",
+    ])
+    .unwrap();
     let kept_asset = Asset::load(&kept).unwrap();
     let replaced_asset = Asset::load(&replaced).unwrap();
     // The head: its 65 own shapes and the 52 new ones, or the new ones alone.
@@ -101,6 +123,9 @@ fn what_a_user_gets_wrong_is_named_and_nothing_is_written() {
         path(&landmarks),
     ])
     .unwrap_err();
-    assert!(error.contains("landmarks.json: not a landmark file"), "{error}");
+    assert!(
+        error.contains("landmarks.json: not a landmark file"),
+        "{error}"
+    );
     assert!(!out.exists());
 }

@@ -69,14 +69,21 @@ pub fn add_shapes(glb: &[u8], shapes: &NewShapes) -> Result<Vec<u8>> {
         check_not_animated(&doc, m)?;
         let mesh = doc
             .pointer_mut(&format!("/meshes/{m}"))
-            .ok_or(AssetError::IndexOutOfRange { what: "mesh", index: m })?;
+            .ok_or(AssetError::IndexOutOfRange {
+                what: "mesh",
+                index: m,
+            })?;
         let kept = kept_targets(mesh, shapes);
         amend_mesh(mesh, m, &kept, shapes, &mut chunk)?;
         grow_node_weights(&mut doc, m, &kept, shapes.names.len());
     }
     doc["bufferViews"] = json!(chunk.buffer_views);
     doc["accessors"] = json!(chunk.accessors);
-    if doc.get("buffers").and_then(Value::as_array).is_none_or(Vec::is_empty) {
+    if doc
+        .get("buffers")
+        .and_then(Value::as_array)
+        .is_none_or(Vec::is_empty)
+    {
         doc["buffers"] = json!([{}]);
     }
     doc["buffers"][0]["byteLength"] = json!(chunk.bin.len());
@@ -177,7 +184,10 @@ fn amend_mesh(
             loaded += 1;
             loaded - 1
         });
-        if primitive.pointer("/extensions/KHR_draco_mesh_compression").is_some() {
+        if primitive
+            .pointer("/extensions/KHR_draco_mesh_compression")
+            .is_some()
+        {
             return Err(AssetError::BadMesh {
                 mesh: m,
                 reason: format!(
@@ -199,8 +209,10 @@ fn amend_mesh(
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let mut targets: Vec<Value> =
-            kept.iter().filter_map(|&i| own_targets.get(i).cloned()).collect();
+        let mut targets: Vec<Value> = kept
+            .iter()
+            .filter_map(|&i| own_targets.get(i).cloned())
+            .collect();
         let given = this.and_then(|index| {
             shapes
                 .primitives
@@ -208,7 +220,9 @@ fn amend_mesh(
                 .find(|s| s.mesh == m && s.primitive == index)
         });
         for n in 0..shapes.names.len() {
-            let deltas = given.and_then(|g| g.deltas.get(n)).filter(|d| d.len() == count);
+            let deltas = given
+                .and_then(|g| g.deltas.get(n))
+                .filter(|d| d.len() == count);
             let accessor = match deltas {
                 Some(d) => chunk.deltas(d, true),
                 None => chunk.deltas(&vec![[0.0; 3]; count], true),

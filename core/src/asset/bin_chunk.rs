@@ -50,7 +50,13 @@ impl BinChunk {
     }
 
     /// Float data of `width` components per element; min/max are written for VEC3.
-    pub fn floats(&mut self, data: &[f32], width: usize, target: Option<u32>, bounds: bool) -> usize {
+    pub fn floats(
+        &mut self,
+        data: &[f32],
+        width: usize,
+        target: Option<u32>,
+        bounds: bool,
+    ) -> usize {
         let kind = match width {
             1 => "SCALAR",
             2 => "VEC2",
@@ -125,5 +131,4 @@ impl BinChunk {
         }
         self.accessor(accessor)
     }
-
 }

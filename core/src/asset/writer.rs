@@ -10,11 +10,12 @@ use glam::Mat4;
 use serde_json::{Value, json};
 
 use super::animation::{Clip, Interpolation, Property};
-use super::bin_chunk::{ARRAY_BUFFER, BinChunk, ELEMENT_ARRAY_BUFFER, UNSIGNED_INT, UNSIGNED_SHORT};
+use super::bin_chunk::{
+    ARRAY_BUFFER, BinChunk, ELEMENT_ARRAY_BUFFER, UNSIGNED_INT, UNSIGNED_SHORT,
+};
 use super::material::{AlphaMode, Material, Texture};
 use super::mesh::Primitive;
 use super::scene::Node;
-
 
 /// Collects a document and its binary chunk.
 #[derive(Debug, Default)]

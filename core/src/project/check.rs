@@ -198,7 +198,11 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
                 "npc {}: the avatar has no ARKit blend shapes, so its face cannot move; \
                  `npc-player transfer --target {} --out FACE.glb` gives it the project's",
                 npc.id,
-                npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body).display()
+                npc.avatar
+                    .head
+                    .as_ref()
+                    .unwrap_or(&npc.avatar.body)
+                    .display()
             ));
         } else if coverage < ARKIT_TARGET_COUNT {
             report.warnings.push(format!(

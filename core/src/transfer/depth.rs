@@ -12,6 +12,10 @@ pub struct DepthMap {
     triangles: Vec<[Vec3; 3]>,
     cell: f32,
     cells: HashMap<(i32, i32), Vec<usize>>,
+    /// Each triangle's corners as points (copies of a vertex at one place are one point).
+    corners: Vec<[u64; 3]>,
+    /// The triangles at each point.
+    at_point: HashMap<u64, Vec<usize>>,
 }
 
 impl DepthMap {
@@ -33,11 +37,52 @@ impl DepthMap {
                 }
             }
         }
+        let corners: Vec<[u64; 3]> = triangles.iter().map(|t| t.map(point_key)).collect();
+        let mut at_point: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (t, c) in corners.iter().enumerate() {
+            for &k in c {
+                at_point.entry(k).or_default().push(t);
+            }
+        }
         Self {
             triangles,
             cell,
             cells,
+            corners,
+            at_point,
         }
+    }
+
+    /// As [`DepthMap::front`], with the triangle met.
+    #[must_use]
+    pub fn front_hit(&self, x: f32, y: f32) -> Option<(f32, usize)> {
+        let at = Vec2::new(x, y);
+        let bucket = self.cells.get(&key(at, self.cell))?;
+        bucket
+            .iter()
+            .filter_map(|&t| depth_in(&self.triangles[t], at).map(|z| (z, t)))
+            .reduce(|a, b| if b.0 > a.0 { b } else { a })
+    }
+
+    /// Whether two triangles lie on one stretch of surface: they touch, or a triangle touches
+    /// both. Rays a fraction of a millimetre apart that meet triangles farther apart crossed a
+    /// fold, such as the seam between the lips.
+    #[must_use]
+    pub fn joined(&self, a: usize, b: usize) -> bool {
+        let around = |t: usize| -> Vec<usize> {
+            self.corners[t]
+                .iter()
+                .filter_map(|k| self.at_point.get(k))
+                .flatten()
+                .copied()
+                .collect()
+        };
+        let near_a = around(a);
+        if near_a.contains(&b) {
+            return true;
+        }
+        let near_b = around(b);
+        near_a.iter().any(|t| near_b.contains(t))
     }
 
     /// The largest z of the surface at (x, y), `None` where the ray meets nothing.
@@ -50,6 +95,13 @@ impl DepthMap {
             .filter_map(|&t| depth_in(&self.triangles[t], at))
             .reduce(f32::max)
     }
+}
+
+/// A point to a hundredth of a millimetre (in metres), as one number.
+fn point_key(p: Vec3) -> u64 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let q = |v: f32| ((v * 1e5).round().clamp(-1e6, 1e6) as i64 + 1_000_000) as u64;
+    (q(p.x) << 42) | (q(p.y) << 21) | q(p.z)
 }
 
 fn key(p: Vec2, cell: f32) -> (i32, i32) {
@@ -80,8 +132,16 @@ mod tests {
     fn the_nearest_of_two_layers_is_seen() {
         let square = |z: f32| {
             [
-                [Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, -1.0, z), Vec3::new(1.0, 1.0, z)],
-                [Vec3::new(-1.0, -1.0, z), Vec3::new(1.0, 1.0, z), Vec3::new(-1.0, 1.0, z)],
+                [
+                    Vec3::new(-1.0, -1.0, z),
+                    Vec3::new(1.0, -1.0, z),
+                    Vec3::new(1.0, 1.0, z),
+                ],
+                [
+                    Vec3::new(-1.0, -1.0, z),
+                    Vec3::new(1.0, 1.0, z),
+                    Vec3::new(-1.0, 1.0, z),
+                ],
             ]
         };
         let mut triangles = square(0.2).to_vec();

@@ -114,7 +114,7 @@ pub fn find(asset: &Asset, surface: &Surface) -> Result<Found, LandmarkError> {
         return Err(LandmarkError::NoEyes);
     }
     let joints = head_joints(asset);
-    let (frame, eyes, eye_centres) = frame_from_eyes(surface, &eye_vertices, joints)?;
+    let (frame, (eyes, eye_centres)) = frame_from_eyes(surface, &eye_vertices, joints)?;
     let mut found = Found {
         landmarks: Landmarks::default(),
         frame,
@@ -147,19 +147,27 @@ fn head_joints(asset: &Asset) -> Option<(Vec3, Vec3)> {
     Some((at(HumanoidBone::Neck)?, at(HumanoidBone::Head)?))
 }
 
+/// Each eye's vertices and centre, `[left, right]`.
+type Eyes = ([Vec<usize>; 2], [Vec3; 2]);
+
 /// The frame and the two eyes: the eyes lie side by side along their widest spread; the face
 /// looks away from the head joint (or the head's middle).
 fn frame_from_eyes(
     surface: &Surface,
     eye_vertices: &[usize],
     joints: Option<(Vec3, Vec3)>,
-) -> Result<(HeadFrame, [Vec<usize>; 2], [Vec3; 2]), LandmarkError> {
+) -> Result<(HeadFrame, Eyes), LandmarkError> {
     let points: Vec<Vec3> = eye_vertices.iter().map(|&v| surface.vertices[v]).collect();
     #[allow(clippy::cast_precision_loss)]
     let mean = points.iter().copied().sum::<Vec3>() / points.len() as f32;
     // Across the eyes: the horizontal direction of widest spread.
     let up = Vec3::Y;
-    let spread = |dir: Vec3| points.iter().map(|p| (*p - mean).dot(dir).abs()).sum::<f32>();
+    let spread = |dir: Vec3| {
+        points
+            .iter()
+            .map(|p| (*p - mean).dot(dir).abs())
+            .sum::<f32>()
+    };
     let across = (0..180)
         .map(|deg| {
             let a = (deg as f32).to_radians();
@@ -216,7 +224,7 @@ fn frame_from_eyes(
         forward,
         eye_distance: centres[0].distance(centres[1]),
     };
-    Ok((frame, sides, centres))
+    Ok((frame, (sides, centres)))
 }
 
 fn bounds(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
@@ -231,10 +239,18 @@ impl Found {
     fn eye_landmarks(&mut self, surface: &Surface) {
         let frame = self.frame;
         for (side, name) in ["left", "right"].iter().enumerate() {
-            let (low, high) = bounds(self.eyes[side].iter().map(|&v| frame.local(surface.vertices[v])));
+            let (low, high) = bounds(
+                self.eyes[side]
+                    .iter()
+                    .map(|&v| frame.local(surface.vertices[v])),
+            );
             let c = (low + high) * 0.5;
             // The inner side faces the middle (x = 0): for the left eye (x > 0) it is its low x.
-            let (inner, outer) = if side == 0 { (low.x, high.x) } else { (high.x, low.x) };
+            let (inner, outer) = if side == 0 {
+                (low.x, high.x)
+            } else {
+                (high.x, low.x)
+            };
             let points = [
                 ("front", Vec3::new(c.x, c.y, high.z)),
                 ("inner", Vec3::new(inner, c.y, c.z)),
@@ -243,7 +259,8 @@ impl Found {
                 ("bottom", Vec3::new(c.x, low.y, c.z)),
             ];
             for (what, p) in points {
-                self.landmarks.set(&format!("eye_{name}_{what}"), frame.world(p));
+                self.landmarks
+                    .set(&format!("eye_{name}_{what}"), frame.world(p));
             }
         }
     }
@@ -281,32 +298,54 @@ impl Found {
             .filter(|(_, z)| *z > floor)
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .ok_or(LandmarkError::NoFace)?;
-        self.landmarks.set("nose_tip", frame.world(Vec3::new(0.0, nose_y, nose_z)));
+        self.landmarks
+            .set("nose_tip", frame.world(Vec3::new(0.0, nose_y, nose_z)));
 
         // The seam sits about half the eyes' distance below the nose tip (0.45-0.55 in the
         // faces measured); the grooves under the nose and over the chin lie well off it.
         let below = column(0.0, nose_y - 0.2 * d, nose_y - 0.9 * d);
-        let seam = deepest_notch(&below, 0.25 * d, |y| {
+        let folds = folds(&depth, nose_y - 0.2 * d, nose_y - 0.9 * d, step);
+        let prior = |y: f32| {
             let off = (nose_y - y) / d - 0.5;
             (-0.5 * (off / 0.12).powi(2)).exp()
-        });
-        let (seam_y, seam_z, seam_depth) = match seam {
-            Some(s) => s,
-            None => {
+        };
+        // Where the surface folds in (two lips that meet, not one curving skin) the seam is
+        // found even when the upper lip overhangs the lower and the profile shows no groove.
+        let fold = folds
+            .iter()
+            .copied()
+            .max_by(|a, b| prior(*a).total_cmp(&prior(*b)));
+        let (seam_y, seam_z, seam_depth) = match (fold, deepest_notch(&below, 0.25 * d, prior)) {
+            (Some(y), _) => (y, depth.front(0.0, y).unwrap_or(nose_z - 0.2 * d), 0.0),
+            (None, Some(s)) => s,
+            (None, None) => {
                 self.guessed.push("mouth_centre");
                 let y = nose_y - 0.5 * d;
                 (y, depth.front(0.0, y).unwrap_or(nose_z - 0.2 * d), 0.0)
             }
         };
-        self.landmarks.set("mouth_centre", frame.world(Vec3::new(0.0, seam_y, seam_z)));
+        self.landmarks
+            .set("mouth_centre", frame.world(Vec3::new(0.0, seam_y, seam_z)));
 
         for (side, sign) in [("left", 1.0_f32), ("right", -1.0)] {
-            let name = if side == "left" { "mouth_corner_left" } else { "mouth_corner_right" };
-            let corner = self.corner(&depth, sign, seam_y, seam_depth, floor);
+            let name = if side == "left" {
+                "mouth_corner_left"
+            } else {
+                "mouth_corner_right"
+            };
+            let corner = if fold.is_some() {
+                self.fold_corner(&depth, sign, seam_y)
+            } else {
+                self.corner(&depth, sign, seam_y, seam_depth, floor)
+            };
             let corner = corner.unwrap_or_else(|| {
                 self.guessed.push(name);
                 let x = sign * 0.4 * d;
-                Vec3::new(x, seam_y, depth.front(x, seam_y).unwrap_or(seam_z - 0.1 * d))
+                Vec3::new(
+                    x,
+                    seam_y,
+                    depth.front(x, seam_y).unwrap_or(seam_z - 0.1 * d),
+                )
             });
             self.landmarks.set(name, frame.world(corner));
         }
@@ -320,8 +359,35 @@ impl Found {
             let y = seam_y - 0.4 * d;
             (y, depth.front(0.0, y).unwrap_or(seam_z))
         });
-        self.landmarks.set("chin", frame.world(Vec3::new(0.0, chin.0, chin.1)));
+        self.landmarks
+            .set("chin", frame.world(Vec3::new(0.0, chin.0, chin.1)));
         Ok(())
+    }
+
+    /// Follows the fold between the lips from the middle out to one side until it ends.
+    fn fold_corner(&self, depth: &DepthMap, sign: f32, seam_y: f32) -> Option<Vec3> {
+        let d = self.frame.eye_distance;
+        let step = 0.004 * d;
+        let mut y = seam_y;
+        let mut last = None;
+        let mut missed = 0;
+        let mut x = 0.01 * d;
+        while x < 0.8 * d && missed < 3 {
+            let at = sign * x;
+            let near = folds_at(depth, at, y + 0.05 * d, y - 0.05 * d, step)
+                .into_iter()
+                .min_by(|a, b| (a - y).abs().total_cmp(&(b - y).abs()));
+            match near {
+                Some(found) => {
+                    y = found;
+                    last = depth.front(at, found).map(|z| Vec3::new(at, found, z));
+                    missed = 0;
+                }
+                None => missed += 1,
+            }
+            x += 0.01 * d;
+        }
+        last
     }
 
     /// Follows the seam's groove from the middle out to one side (`sign` +1: the left) until
@@ -401,6 +467,31 @@ impl Found {
     }
 }
 
+/// Heights down the face's middle where rays a step apart meet triangles that do not lie on
+/// one stretch of surface.
+fn folds(depth: &DepthMap, from: f32, to: f32, step: f32) -> Vec<f32> {
+    folds_at(depth, 0.0, from, to, step)
+}
+
+/// As [`folds`], down the line at `x`.
+fn folds_at(depth: &DepthMap, x: f32, from: f32, to: f32, step: f32) -> Vec<f32> {
+    let mut out = Vec::new();
+    let mut last: Option<usize> = None;
+    let mut y = from;
+    while y > to {
+        let hit = depth.front_hit(x, y).map(|h| h.1);
+        if let (Some(a), Some(b)) = (last, hit)
+            && a != b
+            && !depth.joined(a, b)
+        {
+            out.push(y);
+        }
+        last = hit;
+        y -= step;
+    }
+    out
+}
+
 /// The deepest groove in a top-down profile `(y, z)`: the lowest z between two higher points
 /// within `reach` above and below it, its depth weighted by `prior(y)`. Returns (y, z, depth).
 fn deepest_notch(
@@ -454,8 +545,11 @@ mod tests {
     fn the_deepest_groove_of_a_profile_is_the_seam() {
         // Nose, a shallow groove, the upper lip, a deep seam, the lower lip, the chin.
         let heights = [5.0, 4.0, 3.0, 3.2, 3.5, 1.0, 3.4, 3.0, 3.3, 2.0];
-        let profile: Vec<(f32, f32)> =
-            heights.iter().enumerate().map(|(i, &z)| (-(i as f32), z)).collect();
+        let profile: Vec<(f32, f32)> = heights
+            .iter()
+            .enumerate()
+            .map(|(i, &z)| (-(i as f32), z))
+            .collect();
         let (y, z, depth) = deepest_notch(&profile, 3.0, |_| 1.0).expect("a groove");
         assert_eq!((y, z), (-5.0, 1.0));
         assert!((depth - 2.4).abs() < 1e-6);

@@ -86,7 +86,12 @@ pub fn label(surface: &Surface, seam: &Seam) -> Vec<Option<Lip>> {
         let ring: Vec<(usize, Lip)> = (0..labels.len())
             .filter(|&v| undecided[v])
             .filter_map(|v| {
-                let count = |lip| neighbours[v].iter().filter(|&&n| labels[n] == Some(lip)).count();
+                let count = |lip| {
+                    neighbours[v]
+                        .iter()
+                        .filter(|&&n| labels[n] == Some(lip))
+                        .count()
+                };
                 let (up, down) = (count(Lip::Upper), count(Lip::Lower));
                 (up + down > 0).then_some((v, if up >= down { Lip::Upper } else { Lip::Lower }))
             })

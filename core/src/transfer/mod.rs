@@ -71,9 +71,7 @@ pub enum TransferError {
     TargetLandmarks(LandmarkError),
     #[error("the source head has no ARKit shapes to transfer")]
     NoShapes,
-    #[error(
-        "the landmarks define no warp (fewer than five shared, or all in one plane): {0:?}"
-    )]
+    #[error("the landmarks define no warp (fewer than five shared, or all in one plane): {0:?}")]
     NoWarp(Vec<String>),
 }
 
@@ -102,7 +100,11 @@ pub fn transfer(
 
     let targets: Vec<ArkitTarget> = ArkitTarget::ALL
         .into_iter()
-        .filter(|t| src.deltas[t.index()].iter().any(|d| d.length_squared() > 0.0))
+        .filter(|t| {
+            src.deltas[t.index()]
+                .iter()
+                .any(|d| d.length_squared() > 0.0)
+        })
         .collect();
     if targets.is_empty() {
         return Err(TransferError::NoShapes);
@@ -112,8 +114,14 @@ pub fn transfer(
         .into_iter()
         .filter(|n| src_found.landmarks.get(n).is_some() && tgt_found.landmarks.get(n).is_some())
         .collect();
-    let from: Vec<Vec3> = shared.iter().filter_map(|n| src_found.landmarks.get(n)).collect();
-    let to: Vec<Vec3> = shared.iter().filter_map(|n| tgt_found.landmarks.get(n)).collect();
+    let from: Vec<Vec3> = shared
+        .iter()
+        .filter_map(|n| src_found.landmarks.get(n))
+        .collect();
+    let to: Vec<Vec3> = shared
+        .iter()
+        .filter_map(|n| tgt_found.landmarks.get(n))
+        .collect();
     let warp = ThinPlateSpline::fit(&from, &to)
         .ok_or_else(|| TransferError::NoWarp(shared.iter().map(|s| (*s).to_owned()).collect()))?;
     let frame = tgt_found.frame;
@@ -140,7 +148,14 @@ pub fn transfer(
     );
 
     // Soft tissue: the nearest warped surface of the matching lip.
-    let lookup = Lookup::new(&src, &shaped, &warped.rest, src_labels.as_deref(), frame.origin, reach);
+    let lookup = Lookup::new(
+        &src,
+        &shaped,
+        &warped.rest,
+        src_labels.as_deref(),
+        frame.origin,
+        reach,
+    );
     let n = tgt.vertices.len();
     let mut offsets: Vec<Vec<Vec3>> = vec![vec![Vec3::ZERO; n]; targets.len()];
     let mut distances = Vec::new();
@@ -213,7 +228,9 @@ impl Lookup {
                     .iter()
                     .enumerate()
                     .filter(|(t, _)| shaped[src.triangle_part[*t]])
-                    .filter(|(_, tri)| excluded.is_none_or(|x| tri.iter().all(|&v| lip_of(v) != Some(x))))
+                    .filter(|(_, tri)| {
+                        excluded.is_none_or(|x| tri.iter().all(|&v| lip_of(v) != Some(x)))
+                    })
                     .map(|(t, tri)| (t, tri.map(|v| rest[v])))
                     .filter(|(_, c)| c.iter().any(|p| p.distance(origin) < reach)),
             )
@@ -256,7 +273,7 @@ impl Warped {
                         if d == Vec3::ZERO {
                             return Vec3::ZERO;
                         }
-warp.apply(src.vertices[v] + d) - rest[v]
+                        warp.apply(src.vertices[v] + d) - rest[v]
                     })
                     .collect()
             })
@@ -270,7 +287,10 @@ warp.apply(src.vertices[v] + d) - rest[v]
 fn in_face(frame: &HeadFrame, found: &landmarks::Found, p: Vec3) -> bool {
     let l = frame.local(p);
     let d = frame.eye_distance;
-    let chin = found.landmarks.get("chin").map_or(-1.4 * d, |c| frame.local(c).y);
+    let chin = found
+        .landmarks
+        .get("chin")
+        .map_or(-1.4 * d, |c| frame.local(c).y);
     l.x.abs() < 0.9 * d && l.y < 0.5 * d && l.y > chin && l.z > -0.1 * d
 }
 
@@ -295,7 +315,10 @@ fn rigid_eyes(
         let source_eye = &src_found.eyes[side];
         let centre = tgt_found.eye_centres[side];
         for (k, slot) in offsets.iter_mut().enumerate() {
-            if source_eye.iter().all(|&v| warped.deltas[k][v] == Vec3::ZERO) {
+            if source_eye
+                .iter()
+                .all(|&v| warped.deltas[k][v] == Vec3::ZERO)
+            {
                 continue;
             }
             let from: Vec<Vec3> = source_eye.iter().map(|&v| warped.rest[v]).collect();

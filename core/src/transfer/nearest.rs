@@ -137,7 +137,14 @@ mod tests {
     fn the_nearest_of_many_triangles_is_found() {
         let index = TriangleIndex::new((0..10).map(|i| {
             let z = i as f32;
-            (i, [Vec3::new(0.0, 0.0, z), Vec3::new(1.0, 0.0, z), Vec3::new(0.0, 1.0, z)])
+            (
+                i,
+                [
+                    Vec3::new(0.0, 0.0, z),
+                    Vec3::new(1.0, 0.0, z),
+                    Vec3::new(0.0, 1.0, z),
+                ],
+            )
         }));
         let hit = index.nearest(Vec3::new(0.2, 0.2, 6.8)).expect("a hit");
         assert_eq!(hit.triangle, 7);

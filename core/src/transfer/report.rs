@@ -67,7 +67,11 @@ impl Report {
         let mut distances = inputs.distances.clone();
         distances.sort_by(f32::total_cmp);
         let quantile = |q: f32| {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_precision_loss
+            )]
             let i = ((distances.len().saturating_sub(1)) as f32 * q).round() as usize;
             distances.get(i).copied().unwrap_or(f32::NAN) * MM
         };
@@ -105,7 +109,10 @@ impl Report {
 fn seam_check(inputs: &Inputs<'_>) -> Option<SeamCheck> {
     let labels = inputs.target_labels?;
     let index = |t: ArkitTarget| inputs.targets.iter().position(|x| *x == t);
-    let (jaw, close) = (index(ArkitTarget::JawOpen)?, index(ArkitTarget::MouthClose)?);
+    let (jaw, close) = (
+        index(ArkitTarget::JawOpen)?,
+        index(ArkitTarget::MouthClose)?,
+    );
     let frame = inputs.target.frame;
     let d = frame.eye_distance;
     let centre = frame.local(inputs.target.landmarks.get("mouth_centre")?);
@@ -115,7 +122,9 @@ fn seam_check(inputs: &Inputs<'_>) -> Option<SeamCheck> {
             .filter(|&v| labels[v] == Some(lip))
             .filter(|&v| {
                 let l = frame.local(surface.vertices[v]);
-                l.x.abs() < 0.12 * d && (l.y - centre.y).abs() < 0.15 * d && l.z > centre.z - 0.1 * d
+                l.x.abs() < 0.12 * d
+                    && (l.y - centre.y).abs() < 0.15 * d
+                    && l.z > centre.z - 0.1 * d
             })
             .collect()
     };
@@ -132,8 +141,14 @@ fn seam_check(inputs: &Inputs<'_>) -> Option<SeamCheck> {
                     .sum::<Vec3>();
             frame.local(moved).y
         };
-        let lowest_upper = upper.iter().map(|&v| height(v)).fold(f32::INFINITY, f32::min);
-        let highest_lower = lower.iter().map(|&v| height(v)).fold(f32::NEG_INFINITY, f32::max);
+        let lowest_upper = upper
+            .iter()
+            .map(|&v| height(v))
+            .fold(f32::INFINITY, f32::min);
+        let highest_lower = lower
+            .iter()
+            .map(|&v| height(v))
+            .fold(f32::NEG_INFINITY, f32::max);
         (lowest_upper - highest_lower) * MM
     };
     let rest = gap(&[]);

@@ -69,7 +69,8 @@ impl Surface {
                 continue;
             }
             seen.push((placed.mesh, placed.primitive));
-            let (Some(mesh), Some(node)) = (asset.meshes.get(placed.mesh), asset.nodes.get(placed.node))
+            let (Some(mesh), Some(node)) =
+                (asset.meshes.get(placed.mesh), asset.nodes.get(placed.node))
             else {
                 continue;
             };
@@ -156,7 +157,16 @@ fn kind_of(label: &str) -> PartKind {
     if has(&["teeth", "tooth"]) {
         PartKind::Teeth
     } else if has(&["eye", "iris", "pupil", "cornea", "sclera"])
-        && !has(&["brow", "lash", "lid", "shadow", "occlusion", "socket", "_ao", " ao"])
+        && !has(&[
+            "brow",
+            "lash",
+            "lid",
+            "shadow",
+            "occlusion",
+            "socket",
+            "_ao",
+            " ao",
+        ])
     {
         PartKind::Eye
     } else {

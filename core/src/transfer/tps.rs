@@ -125,7 +125,11 @@ mod tests {
             .collect();
         let warp = ThinPlateSpline::fit(&from, &to).expect("fits");
         for (a, b) in from.iter().zip(&to) {
-            assert!(warp.apply(*a).distance(*b) < 1e-5, "{a} -> {}", warp.apply(*a));
+            assert!(
+                warp.apply(*a).distance(*b) < 1e-5,
+                "{a} -> {}",
+                warp.apply(*a)
+            );
         }
     }
 
@@ -141,7 +145,9 @@ mod tests {
 
     #[test]
     fn landmarks_in_one_plane_define_no_warp() {
-        let flat: Vec<Vec3> = (0..8).map(|i| Vec3::new(i as f32, (i * i) as f32, 0.0)).collect();
+        let flat: Vec<Vec3> = (0..8)
+            .map(|i| Vec3::new(i as f32, (i * i) as f32, 0.0))
+            .collect();
         assert!(ThinPlateSpline::fit(&flat, &flat).is_none());
     }
 }

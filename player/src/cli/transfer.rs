@@ -51,9 +51,8 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
     let target = Asset::from_bytes(&target_bytes, args.target.parent())
         .with_context(|| format!("cannot load the avatar {}", args.target.display()))?;
     let source = match &args.source {
-        Some(path) => {
-            Asset::load(path).with_context(|| format!("cannot load the source head {}", path.display()))?
-        }
+        Some(path) => Asset::load(path)
+            .with_context(|| format!("cannot load the source head {}", path.display()))?,
         None => {
             let parts = npc_core::procedural::head::head_parts();
             Asset::from_bytes(&npc_core::procedural::body::avatar_glb(&parts), None)
@@ -80,7 +79,8 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
     Asset::from_bytes(&glb, args.target.parent()).context("the written file does not load back")?;
     write_atomically(&args.out, &glb)?;
     if let Some(path) = &args.report {
-        let json = serde_json::to_vec_pretty(&made.report).context("could not encode the report")?;
+        let json =
+            serde_json::to_vec_pretty(&made.report).context("could not encode the report")?;
         write_atomically(path, &json)?;
     }
     let report = &made.report;
@@ -108,7 +108,10 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
             seam.upper_lip_vertices_following_the_jaw
         );
     }
-    for (head, guessed) in [("source", &report.source_guessed), ("target", &report.target_guessed)] {
+    for (head, guessed) in [
+        ("source", &report.source_guessed),
+        ("target", &report.target_guessed),
+    ] {
         if !guessed.is_empty() {
             eprintln!(
                 "npc-player: warning: {head} landmarks guessed from proportions: {}; check them in the report and give them with --landmarks if they are off",
