@@ -147,7 +147,12 @@ mod tests {
         let mut triangles = square(0.2).to_vec();
         triangles.extend(square(0.5));
         let map = DepthMap::new(triangles, 0.25);
-        assert_eq!(map.front(0.3, -0.4), Some(0.5));
+        let z = map.front(0.3, -0.4).expect("a hit");
+        assert!((z - 0.5).abs() < 1e-6, "{z}");
         assert_eq!(map.front(1.5, 0.0), None);
+        // Both triangles of the near square touch; the two squares do not.
+        let (_, near) = map.front_hit(0.3, -0.4).expect("a hit");
+        assert!(map.joined(near, 5 - near));
+        assert!(!map.joined(0, 2));
     }
 }
