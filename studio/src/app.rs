@@ -115,10 +115,10 @@ impl StudioApp {
         })
     }
 
-    /// The head the project names (its first NPC's head, else its body), resolved.
+    /// The head the project names for the character shown (its head, else its body), resolved.
     fn project_head(&self) -> Option<PathBuf> {
         let project_file = self.studio.path.as_deref()?;
-        let npc = self.studio.doc.project.npcs.first()?;
+        let npc = self.studio.character()?;
         let file = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
         let path = Project::resolve(project_file, file);
         path.exists().then_some(path)
@@ -421,6 +421,7 @@ impl eframe::App for StudioApp {
             .resizable(true)
             .default_size(380.0)
             .show(ui, |ui| {
+                character_picker(ui, &self.studio, &mut out);
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.tab, Tab::Pose, "Pose");
                     ui.selectable_value(&mut self.tab, Tab::Visemes, "Visemes");
@@ -435,7 +436,7 @@ impl eframe::App for StudioApp {
                     Tab::Visemes => visemes::panel(
                         ui,
                         self.studio.face(),
-                        doc.project.npcs.first(),
+                        self.studio.character(),
                         &self.studio.shapes,
                         self.studio.selected_viseme,
                         &mut self.viseme_filter,
@@ -446,9 +447,8 @@ impl eframe::App for StudioApp {
                     }
                     Tab::Body => body::panel(
                         ui,
-                        doc.project
-                            .npcs
-                            .first()
+                        self.studio
+                            .character()
                             .map_or(&doc.project.body, |n| doc.project.body_settings(&n.id)),
                         &self.studio.body,
                         self.studio.timeline.playhead_ms,
@@ -505,4 +505,28 @@ mod tests {
         assert_eq!(c("notes.txt"), None);
         assert_eq!(c("no_extension"), None);
     }
+}
+
+/// Which character the tabs edit, when the roster has more than one.
+fn character_picker(ui: &mut egui::Ui, studio: &Studio, out: &mut Vec<Command>) {
+    let roster = &studio.doc.project.npcs;
+    if roster.len() < 2 {
+        return;
+    }
+    let shown = studio.character().map(|n| n.id.clone()).unwrap_or_default();
+    ui.horizontal(|ui| {
+        let label = ui.label("Character");
+        egui::ComboBox::from_id_salt("character")
+            .selected_text(&shown)
+            .show_ui(ui, |ui| {
+                for npc in roster {
+                    if ui.selectable_label(npc.id == shown, &npc.id).clicked() && npc.id != shown {
+                        out.push(Command::SelectCharacter(npc.id.clone()));
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id);
+    });
+    ui.separator();
 }

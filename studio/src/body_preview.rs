@@ -14,7 +14,7 @@ use npc_core::body::{
     AvatarClips, BodyBake, BodyBakeOptions, ClipLibrary, HumanoidBone, HumanoidMap, Skeleton,
     bake_body,
 };
-use npc_core::project::Project;
+use npc_core::project::{Npc, Project};
 
 /// Frames per second of the body bake (the plots need no more).
 pub const BODY_FPS: f64 = 30.0;
@@ -73,13 +73,13 @@ impl BodyPreview {
     pub fn rebake(
         &mut self,
         project: &Project,
+        npc: Option<&Npc>,
         project_file: Option<&Path>,
         duration_ms: f64,
         talking_ms: f64,
         line: Option<(&LineCue, &Behaviour)>,
         seed: u64,
     ) {
-        let npc = project.npcs.first();
         let resolve = |path: &Path| match project_file {
             Some(p) => Project::resolve(p, path),
             None => path.to_owned(),
@@ -97,15 +97,17 @@ impl BodyPreview {
         } else {
             IDLE_MS
         };
-        self.bake = self.bake_at(project, BODY_FPS, duration_ms, talking_ms, line, seed);
+        self.bake = self.bake_at(project, npc, BODY_FPS, duration_ms, talking_ms, line, seed);
     }
 
     /// The loaded rig's body baked at `fps` over `duration_ms` with the project's settings for
-    /// its first NPC (what an export of the line carries); `None` before any rig is loaded.
+    /// `npc` (what an export of the line carries); `None` before any rig is loaded.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn bake_at(
         &self,
         project: &Project,
+        npc: Option<&Npc>,
         fps: f64,
         duration_ms: f64,
         talking_ms: f64,
@@ -113,10 +115,7 @@ impl BodyPreview {
         seed: u64,
     ) -> Option<BodyBake> {
         let rig = self.rig.as_ref()?;
-        let settings = project
-            .npcs
-            .first()
-            .map_or(&project.body, |n| project.body_settings(&n.id));
+        let settings = npc.map_or(&project.body, |n| project.body_settings(&n.id));
         Some(bake_body(
             &rig.skeleton,
             &rig.map,
@@ -222,7 +221,15 @@ mod tests {
         let project_file = dir.path().join("p.ron");
         let project = npc_core::project::demo_project();
         let mut preview = BodyPreview::default();
-        preview.rebake(&project, Some(&project_file), 3000.0, 2000.0, None, 1);
+        preview.rebake(
+            &project,
+            project.npcs.first(),
+            Some(&project_file),
+            3000.0,
+            2000.0,
+            None,
+            1,
+        );
         assert!(preview.note.is_none(), "{:?}", preview.note);
         let file = dir.path().join("assets/avatar.glb").display().to_string();
         let early = preview.pose_for(&file, 0.0).unwrap().to_vec();

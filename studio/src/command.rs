@@ -73,6 +73,8 @@ pub enum Command {
     /// The morph targets of the head now shown (after it loads): its own shapes come from them.
     HeadTargets(Vec<String>),
     SelectViseme(Option<VisemeId>),
+    /// Show and edit this character (its id).
+    SelectCharacter(String),
     SetPlotTarget {
         target: ArkitTarget,
         shown: bool,

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod body_preview;
+pub mod character;
 pub mod command;
 pub mod comparison;
 pub mod document;

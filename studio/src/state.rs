@@ -12,6 +12,7 @@ use npc_core::{Pose, VisemeId, VisemeTable};
 use npc_core::take::{Take, glb_with_take, write_livelink_csv};
 
 use crate::body_preview::BodyPreview;
+use crate::character::{character, character_mut};
 use crate::command::{Command, ExportFormat};
 use crate::comparison::Comparison;
 use crate::document::{Document, History};
@@ -80,6 +81,8 @@ pub struct Studio {
     /// The document as last saved or opened (for the unsaved-changes guard).
     saved: Project,
     pub selected_viseme: Option<VisemeId>,
+    /// The character shown and edited (its id); `None`: the roster's first.
+    pub selected_npc: Option<String>,
     pub view: ViewSource,
     pub timeline: Timeline,
     pub body: BodyPreview,
@@ -101,6 +104,7 @@ impl Studio {
             last_edit: None,
             path,
             selected_viseme: None,
+            selected_npc: None,
             view: ViewSource::Pose,
             timeline: Timeline::default(),
             body: BodyPreview::default(),
@@ -195,13 +199,17 @@ impl Studio {
         }
     }
 
-    /// The face profile shown and edited: the first NPC's own, else the project's.
+    /// The character shown and edited.
+    #[must_use]
+    pub fn character(&self) -> Option<&npc_core::project::Npc> {
+        character(&self.doc.project, self.selected_npc.as_deref())
+    }
+
+    /// The face profile shown and edited: the character's own, else the project's.
     #[must_use]
     pub fn face(&self) -> &FaceSettings {
         let project = &self.doc.project;
-        project
-            .npcs
-            .first()
+        self.character()
             .map_or(&project.face, |n| project.face_settings(&n.id))
     }
 
@@ -230,12 +238,7 @@ impl Studio {
 
     /// Works out the head's own shapes again (after the head or the project changed).
     fn resolve_shapes(&mut self) {
-        let configured = self
-            .doc
-            .project
-            .npcs
-            .first()
-            .and_then(|n| n.avatar.shapes.as_ref());
+        let configured = self.character().and_then(|n| n.avatar.shapes.as_ref());
         let (set, shapes) = OwnShapes::for_avatar(configured, &self.shapes.names);
         self.shapes.set = set;
         self.shapes.shapes = shapes;
@@ -251,15 +254,19 @@ impl Studio {
     /// Bakes the line and the body again (after an edit).
     fn rebake(&mut self) {
         self.resolve_shapes();
-        self.timeline.rebake(&self.doc.project, &self.shapes.shapes);
+        let id = self.character().map(|n| n.id.clone());
+        self.timeline
+            .rebake(&self.doc.project, id.as_deref(), &self.shapes.shapes);
         self.rebake_body();
     }
 
     /// Bakes the body again over the timeline's line (or idle when there is none).
     fn rebake_body(&mut self) {
         let cue = self.timeline.source.as_ref().map(|s| &s.cue);
+        let npc = character(&self.doc.project, self.selected_npc.as_deref());
         self.body.rebake(
             &self.doc.project,
+            npc,
             self.path.as_deref(),
             self.timeline.duration_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
@@ -296,6 +303,13 @@ impl Studio {
             Command::HeadTargets(names) => {
                 self.shapes.names = names;
                 self.rebake();
+            }
+            Command::SelectCharacter(id) => {
+                if self.character().map(|n| &n.id) != Some(&id) {
+                    self.selected_npc = Some(id);
+                    self.effects.push(Effect::LoadHead(None));
+                    self.rebake();
+                }
             }
             Command::SelectViseme(v) => {
                 self.selected_viseme = v;
@@ -485,6 +499,7 @@ impl Studio {
         let cue = self.timeline.source.as_ref().map(|s| &s.cue);
         let body = self.body.bake_at(
             &self.doc.project,
+            self.character(),
             FPS,
             self.timeline.line_ms(),
             cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
@@ -559,17 +574,12 @@ impl Studio {
     }
 
     /// Puts a line on the timeline (and the view on it), or says why it could not be read.
-    /// The voice the timeline's line is spoken (or its script aligned) in: the first NPC's.
+    /// The voice the timeline's line is spoken (or its script aligned) in: the character's.
     fn line_voice(&self) -> Voice {
-        self.doc
-            .project
-            .npcs
-            .first()
-            .map(|n| n.voice.clone())
-            .unwrap_or(Voice {
-                gender: Gender::Female,
-                ..Voice::default()
-            })
+        self.character().map(|n| n.voice.clone()).unwrap_or(Voice {
+            gender: Gender::Female,
+            ..Voice::default()
+        })
     }
 
     fn put_line(&mut self, label: String, line: Result<LineSource, LineSourceError>) {
@@ -599,6 +609,7 @@ impl Studio {
     /// The document changes of an edit command.
     fn edit(&mut self, command: Command) {
         let project = &mut self.doc.project;
+        let selected = self.selected_npc.as_deref();
         match command {
             Command::SetPoseWeight { target, weight } => {
                 self.doc.pose.set(target, weight.clamp(0.0, 1.0));
@@ -617,7 +628,7 @@ impl Studio {
                 target,
                 weight,
             } => {
-                face_mut(project)
+                face_mut(project, selected)
                     .table
                     .pose_mut(viseme)
                     .set(target, weight.clamp(0.0, 1.0));
@@ -626,11 +637,13 @@ impl Studio {
             }
             Command::ResetViseme(viseme) => {
                 let default = *VisemeTable::default_table().pose(viseme);
-                face_mut(project).table.set_pose(viseme, default);
+                face_mut(project, selected).table.set_pose(viseme, default);
                 self.view = ViewSource::Viseme;
             }
             Command::PoseToViseme(viseme) => {
-                face_mut(project).table.set_pose(viseme, self.doc.pose);
+                face_mut(project, selected)
+                    .table
+                    .set_pose(viseme, self.doc.pose);
                 self.selected_viseme = Some(viseme);
                 self.view = ViewSource::Viseme;
             }
@@ -639,9 +652,9 @@ impl Studio {
                 target,
                 weight,
             } => {
-                // The first NPC's face: its shapes become its own once edited.
+                // The character's face: its shapes become its own once edited.
                 let current = self.shapes.shapes.clone();
-                if let Some(npc) = project.npcs.first_mut() {
+                if let Some(npc) = character_mut(&mut project.npcs, selected) {
                     let shapes = npc.avatar.shapes.get_or_insert(current);
                     let row = shapes.visemes.entry(viseme.get()).or_default();
                     if weight > 0.0 {
@@ -656,37 +669,39 @@ impl Studio {
                 self.selected_viseme = Some(viseme);
                 self.view = ViewSource::Viseme;
             }
-            Command::SetGaze(g) => face_mut(project).gaze = g,
-            // The first NPC's own settings when it has them (its body is the one shown).
-            Command::SetBody(b) => match project.npcs.first_mut().and_then(|n| n.body.as_mut()) {
-                Some(own) => *own = b,
-                None => project.body = b,
-            },
-            Command::SetBlink(b) => face_mut(project).blink = b,
-            Command::SetBrows(b) => face_mut(project).brows = b,
+            Command::SetGaze(g) => face_mut(project, selected).gaze = g,
+            // The character's own settings when it has them (its body is the one shown).
+            Command::SetBody(b) => {
+                match character_mut(&mut project.npcs, selected).and_then(|n| n.body.as_mut()) {
+                    Some(own) => *own = b,
+                    None => project.body = b,
+                }
+            }
+            Command::SetBlink(b) => face_mut(project, selected).blink = b,
+            Command::SetBrows(b) => face_mut(project, selected).brows = b,
             Command::SetFaceEmotions { enabled, ease_ms } => {
                 // The poses are edited through the pose editor alone.
-                let face = face_mut(project);
+                let face = face_mut(project, selected);
                 face.emotions.enabled = enabled;
                 face.emotions.ease_ms = ease_ms;
             }
             Command::PoseToEmotion(emotion) => {
-                if let Some(face) = face_mut(project).emotions.face_mut(emotion) {
+                if let Some(face) = face_mut(project, selected).emotions.face_mut(emotion) {
                     *face = self.doc.pose;
                 }
             }
             Command::EmotionToPose(emotion) => {
-                self.doc.pose = face_mut(project)
+                self.doc.pose = face_mut(project, selected)
                     .emotions
                     .face(emotion)
                     .copied()
                     .unwrap_or(Pose::NEUTRAL);
                 self.view = ViewSource::Pose;
             }
-            Command::SetLipSync(l) => face_mut(project).lipsync = l,
+            Command::SetLipSync(l) => face_mut(project, selected).lipsync = l,
             Command::SetOwnFaceProfile(own) => {
                 let shared = project.face.clone();
-                if let Some(npc) = project.npcs.first_mut() {
+                if let Some(npc) = character_mut(&mut project.npcs, selected) {
                     npc.face = own.then_some(npc.face.take().unwrap_or(shared));
                 }
             }
@@ -699,6 +714,7 @@ impl Studio {
             | Command::Redo
             | Command::HeadTargets(_)
             | Command::SelectViseme(_)
+            | Command::SelectCharacter(_)
             | Command::SetPlotTarget { .. }
             | Command::SetBodyPlotBone { .. }
             | Command::SetPreviewSpeaking(_)
@@ -733,10 +749,10 @@ impl Studio {
     }
 }
 
-/// The face profile the studio edits: the first NPC's own when it has one, else the
+/// The face profile the studio edits: the character's own when it has one, else the
 /// project's.
-fn face_mut(project: &mut Project) -> &mut FaceSettings {
-    match project.npcs.first_mut().and_then(|n| n.face.as_mut()) {
+fn face_mut<'a>(project: &'a mut Project, selected: Option<&str>) -> &'a mut FaceSettings {
+    match character_mut(&mut project.npcs, selected).and_then(|n| n.face.as_mut()) {
         Some(own) => own,
         None => &mut project.face,
     }

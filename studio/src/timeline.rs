@@ -87,12 +87,13 @@ impl Timeline {
         self.label = label;
         self.source = Some(source);
         self.playhead_ms = 0.0;
-        self.rebake(project, shapes);
+        let npc = self.npc.clone();
+        self.rebake(project, npc.as_deref(), shapes);
     }
 
     /// Bakes the line again (after a setting or a pose changed).
-    pub fn rebake(&mut self, project: &Project, shapes: &OwnShapes) {
-        self.npc = project.npcs.first().map(|n| n.id.clone());
+    pub fn rebake(&mut self, project: &Project, npc: Option<&str>, shapes: &OwnShapes) {
+        self.npc = npc.map(str::to_owned);
         self.seed = project.face_seed(self.npc.as_deref().unwrap_or_default());
         let Some(source) = &self.source else {
             self.bake = None;

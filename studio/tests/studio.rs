@@ -580,3 +580,35 @@ fn a_recording_opened_with_its_text_is_aligned_to_it() {
             .is_empty()
     );
 }
+
+#[test]
+fn the_character_picked_is_the_one_edited_and_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    demo_project().save(&path).unwrap();
+    let studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
+    let second = studio.doc.project.npcs[1].id.clone();
+    let mut h = harness(studio);
+    h.get_by_role_and_label(Role::ComboBox, "Character").click();
+    h.run_steps(2);
+    h.get_by_label(second.as_str()).click();
+    h.run_steps(2);
+    let studio = &mut h.state_mut().studio;
+    assert_eq!(studio.character().unwrap().id, second);
+    assert_eq!(studio.timeline.npc.as_deref(), Some(second.as_str()));
+    // Its own face profile, edited and saved: the first character's stays as it was.
+    studio.apply(Command::SetOwnFaceProfile(true));
+    let mut gaze = studio.face().gaze.clone();
+    gaze.avert_chance_speaking = 0.123;
+    studio.apply(Command::SetGaze(gaze));
+    studio.apply(Command::Save);
+    let saved = Project::load(&path).unwrap();
+    let chance = |id: &str| saved.face_settings(id).gaze.avert_chance_speaking;
+    assert!(
+        (chance(&second) - 0.123).abs() < 1e-9,
+        "{}",
+        chance(&second)
+    );
+    assert!((chance(&saved.npcs[0].id) - 0.123).abs() > 1e-3);
+    assert!(saved.npcs[0].face.is_none());
+}
