@@ -9,7 +9,7 @@ use npc_core::project::Project;
 
 use crate::command::Command;
 use crate::file_dialog::FileAsk;
-use crate::panels::{body, gaze, menu, pose, scene, timeline, visemes};
+use crate::panels::{body, character_picker, gaze, menu, pose, scene, timeline, visemes};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio, ViewSource};
@@ -421,7 +421,7 @@ impl eframe::App for StudioApp {
             .resizable(true)
             .default_size(380.0)
             .show(ui, |ui| {
-                character_picker(ui, &self.studio, &mut out);
+                character_picker::panel(ui, &self.studio, &mut out);
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.tab, Tab::Pose, "Pose");
                     ui.selectable_value(&mut self.tab, Tab::Visemes, "Visemes");
@@ -505,28 +505,4 @@ mod tests {
         assert_eq!(c("notes.txt"), None);
         assert_eq!(c("no_extension"), None);
     }
-}
-
-/// Which character the tabs edit, when the roster has more than one.
-fn character_picker(ui: &mut egui::Ui, studio: &Studio, out: &mut Vec<Command>) {
-    let roster = &studio.doc.project.npcs;
-    if roster.len() < 2 {
-        return;
-    }
-    let shown = studio.character().map(|n| n.id.clone()).unwrap_or_default();
-    ui.horizontal(|ui| {
-        let label = ui.label("Character");
-        egui::ComboBox::from_id_salt("character")
-            .selected_text(&shown)
-            .show_ui(ui, |ui| {
-                for npc in roster {
-                    if ui.selectable_label(npc.id == shown, &npc.id).clicked() && npc.id != shown {
-                        out.push(Command::SelectCharacter(npc.id.clone()));
-                    }
-                }
-            })
-            .response
-            .labelled_by(label.id);
-    });
-    ui.separator();
 }

@@ -2,6 +2,7 @@
 //! none changes the state itself.
 
 pub mod body;
+pub mod character_picker;
 pub mod gaze;
 pub mod lanes;
 pub mod menu;
