@@ -29,6 +29,7 @@ mod agent {
             spawn: [0.5, 0.5],
             body: None,
             face: None,
+            face_file: None,
         }
     }
 

@@ -119,3 +119,53 @@ fn a_characters_face_profile_is_its_own() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_face_profile_in_a_file_of_its_own_is_read_and_written_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    let mut project = demo_project();
+    let mut face = project.face.clone();
+    face.gaze.avert_chance_speaking = 0.123;
+    project.npcs[1].face = Some(face.clone());
+    project.npcs[1].face_file = Some(PathBuf::from("faces/bram.ron"));
+    project.save(&path).unwrap();
+
+    let project_text = std::fs::read_to_string(&path).unwrap();
+    assert!(project_text.contains("face_file: Some(\"faces/bram.ron\")"));
+    assert!(!project_text.contains("0.123"), "the profile is not inline");
+    let face_text = std::fs::read_to_string(dir.path().join("faces/bram.ron")).unwrap();
+    assert!(
+        face_text.contains("avert_chance_speaking: 0.123"),
+        "{face_text}"
+    );
+    let loaded = Project::load(&path).unwrap();
+    assert_eq!(loaded.npcs[1].face.as_ref(), Some(&face));
+    assert_eq!(loaded, project);
+    let id = &loaded.npcs[1].id;
+    assert!((loaded.face_settings(id).gaze.avert_chance_speaking - 0.123).abs() < 1e-12);
+
+    // A missing file, a broken one and both kinds at once each say what is wrong, and where.
+    std::fs::remove_file(dir.path().join("faces/bram.ron")).unwrap();
+    let missing = Project::load(&path).unwrap_err().to_string();
+    assert!(missing.contains("faces/bram.ron"), "{missing}");
+    std::fs::write(
+        dir.path().join("faces/bram.ron"),
+        "(gaze: (avert_chance_speaking: ))",
+    )
+    .unwrap();
+    let broken = Project::load(&path).unwrap_err();
+    assert!(
+        matches!(&broken, ProjectError::Parse { path, line: 1, .. } if path.ends_with("faces/bram.ron")),
+        "{broken}"
+    );
+    let both = project_text.replacen(
+        "face_file: Some(",
+        &format!("face: Some({face_text}), face_file: Some("),
+        1,
+    );
+    std::fs::write(&path, both).unwrap();
+    std::fs::write(dir.path().join("faces/bram.ron"), face_text).unwrap();
+    let error = Project::load(&path).unwrap_err().to_string();
+    assert!(error.contains("both `face` and `face_file`"), "{error}");
+}

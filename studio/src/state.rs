@@ -703,6 +703,10 @@ impl Studio {
                 let shared = project.face.clone();
                 if let Some(npc) = character_mut(&mut project.npcs, selected) {
                     npc.face = own.then_some(npc.face.take().unwrap_or(shared));
+                    if !own {
+                        // Back on the project's profile: a file of its own no longer applies.
+                        npc.face_file = None;
+                    }
                 }
             }
             Command::SetScene(s) => project.scene = s,

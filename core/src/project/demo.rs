@@ -23,6 +23,7 @@ pub fn demo_project() -> Project {
         spawn,
         body: None,
         face: None,
+        face_file: None,
     };
     Project {
         npcs: vec![

@@ -9,6 +9,7 @@
 
 mod check;
 mod demo;
+mod face_file;
 mod schema;
 
 use std::fs;
@@ -110,7 +111,9 @@ impl Project {
             path: path.to_owned(),
             io,
         })?;
-        Self::parse(&text, path)
+        let mut project = Self::parse(&text, path)?;
+        project.read_face_files(path)?;
+        Ok(project)
     }
 
     /// Parses project text; `path` is only used in messages.
@@ -234,10 +237,11 @@ impl Project {
         }
     }
 
-    /// The project as RON text, fields in a stable order.
+    /// The project as RON text, fields in a stable order (faces kept in their own files left
+    /// out: [`Project::save`] writes those).
     pub fn to_ron(&self) -> Result<String, ron::Error> {
         let config = ron::ser::PrettyConfig::new().struct_names(false);
-        ron::ser::to_string_pretty(self, config).map(|mut s| {
+        ron::ser::to_string_pretty(&*self.without_filed_faces(), config).map(|mut s| {
             s.push('\n');
             s
         })
@@ -252,6 +256,7 @@ impl Project {
         let text = self
             .to_ron()
             .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+        self.write_face_files(path)?;
         crate::atomic::write_atomically(path, text.as_bytes()).map_err(io)
     }
 }

@@ -147,6 +147,10 @@ pub struct Npc {
     /// Its own face profile (viseme table, lip sync, gaze, blinks), replacing the project's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub face: Option<FaceSettings>,
+    /// Its own face profile kept in a RON file of its own (relative to the project file)
+    /// instead of inline: read into `face` on load, written back from it on save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_file: Option<PathBuf>,
 }
 
 /// Which speech engine speaks the lines.

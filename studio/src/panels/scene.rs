@@ -116,6 +116,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
             spawn: [0.5, 0.5],
             body: None,
             face: None,
+            face_file: None,
         });
         roster_changed = true;
     }
