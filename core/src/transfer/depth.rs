@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
 
+use super::surface::point_key;
+
 /// Triangles in the head's frame, bucketed by their extent across x and y.
 #[derive(Clone, Debug)]
 pub struct DepthMap {
@@ -95,13 +97,6 @@ impl DepthMap {
             .filter_map(|&t| depth_in(&self.triangles[t], at))
             .reduce(f32::max)
     }
-}
-
-/// A point to a hundredth of a millimetre (in metres), as one number.
-fn point_key(p: Vec3) -> u64 {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let q = |v: f32| ((v * 1e5).round().clamp(-1e6, 1e6) as i64 + 1_000_000) as u64;
-    (q(p.x) << 42) | (q(p.y) << 21) | q(p.z)
 }
 
 fn key(p: Vec2, cell: f32) -> (i32, i32) {

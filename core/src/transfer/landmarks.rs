@@ -272,9 +272,8 @@ impl Found {
         let triangles: Vec<[Vec3; 3]> = surface
             .triangles
             .iter()
-            .zip(&surface.triangle_part)
-            .filter(|(_, p)| surface.parts[**p].kind == PartKind::Soft)
-            .map(|(t, _)| t.map(|v| frame.local(surface.vertices[v])))
+            .filter(|t| surface.vertex_kind[t[0]] == PartKind::Soft)
+            .map(|t| t.map(|v| frame.local(surface.vertices[v])))
             .filter(|t| t.iter().all(|p| p.length() < 3.0 * d))
             .collect();
         let depth = DepthMap::new(triangles, 0.05 * d);

@@ -92,7 +92,7 @@ pub fn transfer(
     options: &TransferOptions,
 ) -> Result<Transfer, TransferError> {
     let src = Surface::of(source);
-    let tgt = Surface::of(target);
+    let mut tgt = Surface::of(target);
     let mut src_found = landmarks::find(source, &src).map_err(TransferError::SourceLandmarks)?;
     let mut tgt_found = landmarks::find(target, &tgt).map_err(TransferError::TargetLandmarks)?;
     src_found.landmarks.override_with(&options.source_landmarks);
@@ -141,6 +141,27 @@ pub fn transfer(
         .collect();
 
     let warped = Warped::of(&src, &warp, &targets);
+    if let Some(mouth) = tgt_found.landmarks.get("mouth_centre") {
+        // Loose teeth in a merged mesh: pieces lying mostly on the warped source's teeth.
+        let near = TriangleIndex::new(
+            src.triangles
+                .iter()
+                .enumerate()
+                .map(|(t, tri)| (t, tri.map(|v| warped.rest[v])))
+                .filter(|(_, c)| c.iter().any(|p| p.distance(mouth) < frame.eye_distance)),
+        );
+        let tgt_vertices = tgt.vertices.clone();
+        tgt.find_loose_teeth(mouth, &frame, |piece| {
+            let on_teeth = piece
+                .iter()
+                .filter(|&&v| {
+                    near.nearest(tgt_vertices[v])
+                        .is_some_and(|h| src.triangle_kind(h.triangle) == PartKind::Teeth)
+                })
+                .count();
+            on_teeth * 2 > piece.len()
+        });
+    }
     let scale = frame.eye_distance / REFERENCE_EYE_DISTANCE;
     let fade = (
         options.fade_start_mm * 0.001 * scale,
@@ -227,7 +248,9 @@ impl Lookup {
                 src.triangles
                     .iter()
                     .enumerate()
-                    .filter(|(t, _)| shaped[src.triangle_part[*t]])
+                    .filter(|(t, _)| {
+                        shaped[src.triangle_part[*t]] && src.triangle_kind(*t) == PartKind::Soft
+                    })
                     .filter(|(_, tri)| {
                         excluded.is_none_or(|x| tri.iter().all(|&v| lip_of(v) != Some(x)))
                     })
@@ -337,20 +360,19 @@ fn rigid_eyes(
     }
 }
 
-/// Each target tooth part moves with the source tooth part nearest it.
+/// Each target tooth piece moves with the source tooth piece nearest it.
 fn rigid_teeth(src: &Surface, tgt: &Surface, warped: &Warped, offsets: &mut [Vec<Vec3>]) {
     let centroid = |points: &mut dyn Iterator<Item = Vec3>| {
         let (sum, count) = points.fold((Vec3::ZERO, 0.0_f32), |(s, c), p| (s + p, c + 1.0));
         sum / count.max(1.0)
     };
-    let source_teeth: Vec<(&surface::Part, Vec3)> = src
-        .parts
+    let source_teeth: Vec<(&Vec<usize>, Vec3)> = src
+        .teeth
         .iter()
-        .filter(|p| p.kind == PartKind::Teeth)
-        .map(|p| (p, centroid(&mut p.range().map(|v| warped.rest[v]))))
+        .map(|piece| (piece, centroid(&mut piece.iter().map(|&v| warped.rest[v]))))
         .collect();
-    for part in tgt.parts.iter().filter(|p| p.kind == PartKind::Teeth) {
-        let at = centroid(&mut part.range().map(|v| tgt.vertices[v]));
+    for piece in &tgt.teeth {
+        let at = centroid(&mut piece.iter().map(|&v| tgt.vertices[v]));
         let Some((source, _)) = source_teeth
             .iter()
             .min_by(|a, b| a.1.distance(at).total_cmp(&b.1.distance(at)))
@@ -358,18 +380,18 @@ fn rigid_teeth(src: &Surface, tgt: &Surface, warped: &Warped, offsets: &mut [Vec
             continue;
         };
         for (k, slot) in offsets.iter_mut().enumerate() {
-            if source.range().all(|v| warped.deltas[k][v] == Vec3::ZERO) {
+            if source.iter().all(|&v| warped.deltas[k][v] == Vec3::ZERO) {
                 continue;
             }
-            let from: Vec<Vec3> = source.range().map(|v| warped.rest[v]).collect();
+            let from: Vec<Vec3> = source.iter().map(|&v| warped.rest[v]).collect();
             let to: Vec<Vec3> = source
-                .range()
-                .map(|v| warped.rest[v] + warped.deltas[k][v])
+                .iter()
+                .map(|&v| warped.rest[v] + warped.deltas[k][v])
                 .collect();
             let Some(fit) = Rigid::fit(&from, &to) else {
                 continue;
             };
-            for v in part.range() {
+            for &v in piece {
                 slot[v] = fit.apply(tgt.vertices[v]) - tgt.vertices[v];
             }
         }
