@@ -123,6 +123,9 @@ pub enum Command {
     Save,
     SaveAs(PathBuf),
     OpenHead(PathBuf),
+    /// Give the character's head the project's 52 face shapes, written to this GLB, which the
+    /// character then wears (npc-player transfer).
+    TransferShapes(PathBuf),
     RunInPlayer {
         simulator: bool,
     },

@@ -22,6 +22,8 @@ pub enum Prompt {
     ExportCsv,
     /// Where to export the line as a glTF clip on the avatar.
     ExportGltf,
+    /// Where to write the character's head with the project's face shapes.
+    TransferShapes,
 }
 
 impl Prompt {
@@ -36,13 +38,17 @@ impl Prompt {
             Self::OpenComparison => "Compare with a capture (Live Link Face CSV, glTF)",
             Self::ExportCsv => "Export the line as Live Link Face CSV",
             Self::ExportGltf => "Export the line as a glTF clip (GLB)",
+            Self::TransferShapes => "Write the head with the project's face shapes (GLB)",
         }
     }
 
     /// Whether the dialog asks where to write (rather than what to read).
     #[must_use]
     pub fn saves(self) -> bool {
-        matches!(self, Self::SaveAs | Self::ExportCsv | Self::ExportGltf)
+        matches!(
+            self,
+            Self::SaveAs | Self::ExportCsv | Self::ExportGltf | Self::TransferShapes
+        )
     }
 
     /// The command for the file chosen.
@@ -71,6 +77,7 @@ impl Prompt {
                 format: ExportFormat::Gltf,
                 path,
             },
+            Self::TransferShapes => Command::TransferShapes(path),
         }
     }
 
@@ -91,7 +98,7 @@ impl Prompt {
                 .add_filter("Live Link Face CSV", &["csv"])
                 .add_filter("glTF", &["glb", "gltf"]),
             Self::ExportCsv => d.add_filter("Live Link Face CSV", &["csv"]),
-            Self::ExportGltf => d.add_filter("GLB", &["glb"]),
+            Self::ExportGltf | Self::TransferShapes => d.add_filter("GLB", &["glb"]),
         }
     }
 }

@@ -463,6 +463,7 @@ impl Studio {
             },
             Command::SaveAs(path) => self.save_to(&path),
             Command::OpenHead(path) => self.effects.push(Effect::LoadHead(Some(path))),
+            Command::TransferShapes(out) => self.transfer_shapes(&out),
             Command::RunInPlayer { simulator } => match self.path.clone() {
                 Some(path) => {
                     self.save_to(&path);
@@ -592,6 +593,58 @@ impl Studio {
             }
             Err(e) => self.fail(format!("{e:#}")),
         }
+    }
+
+    /// Writes the character's head with the project's face shapes to `out` and has the
+    /// character wear it (one undo step puts the old file back).
+    fn transfer_shapes(&mut self, out: &Path) {
+        let (Some(project_file), Some(npc)) = (self.path.clone(), self.character().cloned()) else {
+            return self.fail("save the project first, with a character in it");
+        };
+        let worn = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
+        let input = Project::resolve(&project_file, worn);
+        let made = std::fs::read(&input)
+            .map_err(|e| format!("cannot read {}: {e}", input.display()))
+            .and_then(|bytes| {
+                let source = npc_core::transfer::own_head().map_err(|e| e.to_string())?;
+                let options = npc_core::transfer::TransferOptions::default();
+                npc_core::transfer::transfer_glb(&bytes, input.parent(), &source, &options, false)
+                    .map_err(|e| format!("{}: {e}", input.display()))
+            });
+        let (glb, made) = match made {
+            Ok(m) => m,
+            Err(e) => return self.fail(format!("cannot give the head shapes: {e}")),
+        };
+        if let Err(e) = npc_core::atomic::write_atomically(out, &glb) {
+            return self.fail(format!("cannot write {}: {e}", out.display()));
+        }
+        let dir = project_file.parent().unwrap_or(Path::new(""));
+        let file = out
+            .strip_prefix(dir)
+            .map_or_else(|_| out.to_path_buf(), Path::to_path_buf);
+        let mut roster = self.doc.project.npcs.clone();
+        if let Some(wearer) = roster.iter_mut().find(|n| n.id == npc.id) {
+            match &mut wearer.avatar.head {
+                Some(head) => *head = file,
+                None => wearer.avatar.body = file,
+            }
+        }
+        self.apply(Command::SetRoster(roster));
+        self.effects.push(Effect::LoadHead(None));
+        let report = &made.report;
+        let lips = report.seam.as_ref().map_or(String::new(), |s| {
+            format!(
+                ", lips part {:.1} mm with jawOpen",
+                s.jaw_open_gap_mm - s.rest_gap_mm
+            )
+        });
+        self.say(format!(
+            "{} wears {}: {} face shapes (face within {:.1} mm of the project's, median{lips})",
+            npc.id,
+            file_name(out),
+            made.shapes.names.len(),
+            report.surface_distance_median_mm
+        ));
     }
 
     fn save_to(&mut self, path: &Path) {
@@ -743,6 +796,7 @@ impl Studio {
             | Command::Save
             | Command::SaveAs(_)
             | Command::OpenHead(_)
+            | Command::TransferShapes(_)
             | Command::RunInPlayer { .. } => {}
         }
     }

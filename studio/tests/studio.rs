@@ -612,3 +612,42 @@ fn the_character_picked_is_the_one_edited_and_saved() {
     assert!((chance(&saved.npcs[0].id) - 0.123).abs() > 1e-3);
     assert!(saved.npcs[0].face.is_none());
 }
+
+#[test]
+fn a_head_without_shapes_is_given_the_projects_and_worn() {
+    let avatar = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets/avatars/Quaternius_Superhero_Male.glb");
+    if !avatar.exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "missing {}",
+            avatar.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    let mut project = demo_project();
+    project.npcs[0].avatar.body = avatar;
+    project.save(&path).unwrap();
+    let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
+    let out = dir.path().join("hero.glb");
+    studio.apply(Command::TransferShapes(out.clone()));
+    let status = studio.status.clone().unwrap();
+    assert!(!status.error, "{}", status.text);
+    assert!(status.text.contains("52 face shapes"), "{}", status.text);
+    assert_eq!(
+        studio.doc.project.npcs[0].avatar.body,
+        std::path::PathBuf::from("hero.glb")
+    );
+    let asset = npc_core::asset::Asset::load(&out).unwrap();
+    assert_eq!(asset.face_rig.arkit_coverage(), 52);
+    // One undo and the character wears its old file again.
+    studio.apply(Command::Undo);
+    assert!(
+        studio.doc.project.npcs[0]
+            .avatar
+            .body
+            .ends_with("Quaternius_Superhero_Male.glb")
+    );
+}

@@ -13,6 +13,7 @@
 //! [`crate::asset::amend::add_shapes`], and a [`Report`] of what was found and measured.
 
 mod depth;
+mod file;
 pub mod landmarks;
 mod lips;
 mod nearest;
@@ -27,6 +28,7 @@ use crate::arkit::ArkitTarget;
 use crate::asset::Asset;
 use crate::asset::amend::{NewShapes, PrimitiveShapes};
 
+pub use file::{TransferFileError, own_head, transfer_glb};
 pub use landmarks::{HeadFrame, LANDMARK_NAMES, LandmarkError, Landmarks};
 pub use report::{Report, SeamCheck, TargetReport};
 pub use surface::PartKind;

@@ -3,10 +3,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use npc_core::asset::Asset;
-use npc_core::asset::amend::add_shapes;
-use npc_core::transfer::{Landmarks, TransferOptions, transfer};
+use npc_core::transfer::{Landmarks, TransferOptions, own_head, transfer_glb};
 use serde::Deserialize;
 
 use crate::output::write_atomically;
@@ -48,16 +47,10 @@ struct LandmarkFile {
 pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
     let target_bytes = std::fs::read(&args.target)
         .with_context(|| format!("cannot read the avatar {}", args.target.display()))?;
-    let target = Asset::from_bytes(&target_bytes, args.target.parent())
-        .with_context(|| format!("cannot load the avatar {}", args.target.display()))?;
     let source = match &args.source {
         Some(path) => Asset::load(path)
             .with_context(|| format!("cannot load the source head {}", path.display()))?,
-        None => {
-            let parts = npc_core::procedural::head::head_parts();
-            Asset::from_bytes(&npc_core::procedural::body::avatar_glb(&parts), None)
-                .context("cannot build the project's own head")?
-        }
+        None => own_head().context("cannot build the project's own head")?,
     };
     let mut options = TransferOptions::default();
     if let Some(path) = &args.landmarks {
@@ -68,15 +61,14 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
         options.source_landmarks = file.source;
         options.target_landmarks = file.target;
     }
-    let mut made = transfer(&source, &target, &options)?;
-    made.shapes.replace_existing = args.replace_shapes;
-    if made.shapes.primitives.is_empty() {
-        bail!("no part of the avatar lies close enough to the warped source face to move");
-    }
-    let glb = add_shapes(&target_bytes, &made.shapes)
-        .with_context(|| format!("cannot add the shapes to {}", args.target.display()))?;
-    // What is written must load back as the avatar with its new shapes.
-    Asset::from_bytes(&glb, args.target.parent()).context("the written file does not load back")?;
+    let (glb, made) = transfer_glb(
+        &target_bytes,
+        args.target.parent(),
+        &source,
+        &options,
+        args.replace_shapes,
+    )
+    .with_context(|| format!("{}", args.target.display()))?;
     write_atomically(&args.out, &glb)?;
     if let Some(path) = &args.report {
         let json =

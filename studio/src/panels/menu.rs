@@ -42,6 +42,17 @@ pub fn bar(
             if ui.button("Open head or avatar...").clicked() {
                 prompt = Some(Prompt::OpenHead);
             }
+            if ui
+                .add_enabled(
+                    studio.path.is_some() && studio.character().is_some(),
+                    egui::Button::new("Give the head the project's face shapes..."),
+                )
+                .on_hover_text("a copy of the character's head with the 52 ARKit shapes carried over from the project's head (docs/transfer.md)")
+                .on_disabled_hover_text("save the project first")
+                .clicked()
+            {
+                prompt = Some(Prompt::TransferShapes);
+            }
             ui.separator();
             let line = studio.timeline.bake.is_some();
             let why = "speak or open a line first";
