@@ -305,6 +305,20 @@ impl Warped {
             .collect();
         Self { rest, deltas }
     }
+
+    /// How target `k` moves the source piece `vertices` as one rigid body; `None` where it
+    /// does not move it.
+    fn rigid(&self, k: usize, vertices: &[usize]) -> Option<Rigid> {
+        if vertices.iter().all(|&v| self.deltas[k][v] == Vec3::ZERO) {
+            return None;
+        }
+        let from: Vec<Vec3> = vertices.iter().map(|&v| self.rest[v]).collect();
+        let to: Vec<Vec3> = vertices
+            .iter()
+            .map(|&v| self.rest[v] + self.deltas[k][v])
+            .collect();
+        Rigid::fit(&from, &to)
+    }
 }
 
 /// Whether a target point lies on the face (between the brows and the chin, in front of the
@@ -340,18 +354,7 @@ fn rigid_eyes(
         let source_eye = &src_found.eyes[side];
         let centre = tgt_found.eye_centres[side];
         for (k, slot) in offsets.iter_mut().enumerate() {
-            if source_eye
-                .iter()
-                .all(|&v| warped.deltas[k][v] == Vec3::ZERO)
-            {
-                continue;
-            }
-            let from: Vec<Vec3> = source_eye.iter().map(|&v| warped.rest[v]).collect();
-            let to: Vec<Vec3> = source_eye
-                .iter()
-                .map(|&v| warped.rest[v] + warped.deltas[k][v])
-                .collect();
-            let Some(fit) = Rigid::fit(&from, &to) else {
+            let Some(fit) = warped.rigid(k, source_eye) else {
                 continue;
             };
             for &v in &tgt_found.eyes[side] {
@@ -382,15 +385,7 @@ fn rigid_teeth(src: &Surface, tgt: &Surface, warped: &Warped, offsets: &mut [Vec
             continue;
         };
         for (k, slot) in offsets.iter_mut().enumerate() {
-            if source.iter().all(|&v| warped.deltas[k][v] == Vec3::ZERO) {
-                continue;
-            }
-            let from: Vec<Vec3> = source.iter().map(|&v| warped.rest[v]).collect();
-            let to: Vec<Vec3> = source
-                .iter()
-                .map(|&v| warped.rest[v] + warped.deltas[k][v])
-                .collect();
-            let Some(fit) = Rigid::fit(&from, &to) else {
+            let Some(fit) = warped.rigid(k, source) else {
                 continue;
             };
             for &v in piece {
