@@ -9,6 +9,7 @@
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
+//! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes
 //!
 //! Features (all on by default): `espeak` (the offline engine, a C library), `azure` (TLS),
 //! `watch` (file events for the agent directory). Without them the animator builds alone.
