@@ -16,6 +16,22 @@ use npc_studio::command::Command;
 use npc_studio::recent::RecentStore;
 use npc_studio::state::Studio;
 
+/// A file under ../shared/assets, or None when it is missing (a failure under CI).
+fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets")
+        .join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "missing {}",
+        path.display()
+    );
+    None
+}
+
 fn harness(studio: Studio) -> Harness<'static, StudioApp> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
@@ -206,16 +222,9 @@ fn snapshots_of_the_main_panels() {
     snapshot_panels(&mut h, "viseme_panel");
     // A recording, not offline speech: espeak-ng's output shifts by a sample or a millisecond
     // with what the process synthesised before, and snapshots must not depend on test order.
-    let recording = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets/speech/arctic_a0007.wav");
-    if !recording.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "missing {}",
-            recording.display()
-        );
+    let Some(recording) = shared_asset("speech/arctic_a0007.wav") else {
         return;
-    }
+    };
     h.state_mut().studio.apply(Command::OpenWav(recording));
     h.state_mut().studio.apply(Command::Seek(1_650.0));
     h.state_mut().tab = Tab::Gaze;
@@ -615,16 +624,9 @@ fn the_character_picked_is_the_one_edited_and_saved() {
 
 #[test]
 fn a_head_without_shapes_is_given_the_projects_and_worn() {
-    let avatar = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets/avatars/Quaternius_Superhero_Male.glb");
-    if !avatar.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "missing {}",
-            avatar.display()
-        );
+    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.ron");
     let mut project = demo_project();

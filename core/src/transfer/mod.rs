@@ -143,7 +143,9 @@ pub fn transfer(
         .collect();
 
     let warped = Warped::of(&src, &warp, &targets);
-    if let Some(mouth) = tgt_found.landmarks.get("mouth_centre") {
+    if let Some(mouth) = tgt_found.landmarks.get("mouth_centre")
+        && tgt.teeth.is_empty()
+    {
         // Loose teeth in a merged mesh: pieces lying mostly on the warped source's teeth.
         let near = TriangleIndex::new(
             src.triangles
