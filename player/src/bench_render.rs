@@ -158,14 +158,63 @@ fn animate(
     Ok(view)
 }
 
+#[allow(missing_debug_implementations)]
+/// A crowd of `npcs` NPCs of a project, every one speaking the benchmark line from its own
+/// point in it, and the meshes their avatars need.
+pub struct SpeakingCrowd {
+    pub world: World,
+    pub meshes: MeshStoreBuilder,
+    /// Length of the line, ms.
+    pub line_ms: f64,
+}
+
+impl SpeakingCrowd {
+    /// Loads the project, copies its roster to `npcs` NPCs and starts the line on each.
+    ///
+    /// # Errors
+    /// The project does not load, has no NPCs, or the line cannot be synthesised.
+    pub fn new(project_path: &std::path::Path, npcs: usize) -> anyhow::Result<Self> {
+        let mut project = Project::load(project_path)?;
+        crowd(&mut project, npcs.max(1))?;
+        let mut meshes = MeshStoreBuilder::default();
+        let mut world = World::from_project(project, project_path, &mut meshes)?;
+        world.clock_runs = false;
+        world.time_of_day = 0.45;
+        let utterance = OfflineEngine::new()?
+            .synthesize(LINE, &npc_core::project::Voice::default())
+            .context("cannot synthesise the benchmark line")?;
+        let cue = LineCue::from_utterance(&utterance)?;
+        let line_ms = utterance.duration_ms().max(1.0);
+        for (seq, npc) in world.npcs.iter_mut().enumerate() {
+            let line = LineId {
+                conversation: "bench".to_owned(),
+                seq: seq as u64,
+            };
+            npc.speak(line, &cue, &Behaviour::default(), &[]);
+        }
+        Ok(Self {
+            world,
+            meshes,
+            line_ms,
+        })
+    }
+
+    /// One frame's animation at `t_ms`: each NPC 377 ms further into the line than the one
+    /// before it.
+    pub fn update(&mut self, t_ms: f64, camera: Vec3) {
+        let line_ms = self.line_ms;
+        self.world
+            .update(DT, camera, &|i| (t_ms + i as f64 * 377.0) % line_ms);
+    }
+}
+
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
-    let mut project = Project::load(&options.project)?;
-    crowd(&mut project, options.npcs.max(1))?;
-    let mut meshes = MeshStoreBuilder::default();
-    let mut world = World::from_project(project, &options.project, &mut meshes)?;
-    world.clock_runs = false;
-    world.time_of_day = 0.45;
+    let SpeakingCrowd {
+        mut world,
+        meshes,
+        line_ms,
+    } = SpeakingCrowd::new(&options.project, options.npcs)?;
     let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,
@@ -174,18 +223,6 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         world.project.scene.shadow_size,
         options.samples,
     )?;
-    let utterance = OfflineEngine::new()?
-        .synthesize(LINE, &npc_core::project::Voice::default())
-        .context("cannot synthesise the benchmark line")?;
-    let cue = LineCue::from_utterance(&utterance)?;
-    let line_ms = utterance.duration_ms().max(1.0);
-    for (seq, npc) in world.npcs.iter_mut().enumerate() {
-        let line = LineId {
-            conversation: "bench".to_owned(),
-            seq: seq as u64,
-        };
-        npc.speak(line, &cue, &Behaviour::default(), &[]);
-    }
     // Look at the crowd from its front edge.
     let centre = world.centre();
     let side = (options.npcs as f32).sqrt() * 1.5;

@@ -21,7 +21,7 @@ mod world;
 
 pub use agent_sim::run as run_agent_sim;
 pub use audio::{AudioOut, PlayingLine, distance_volume};
-pub use bench_render::{BenchOptions, BenchReport, run as bench_render};
+pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
 pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
 pub use live::Live;

@@ -246,8 +246,7 @@ enum Span {
 }
 
 fn locate(times: &[f32], t: f32) -> Span {
-    // Keys at or before t; times are non-decreasing.
-    let after = times.partition_point(|&k| k <= t);
+    let after = keys_at_or_before(times, t);
     if after == 0 {
         return Span::Hold(0);
     }
@@ -263,6 +262,27 @@ fn locate(times: &[f32], t: f32) -> Span {
         }
         _ => Span::Hold(from),
     }
+}
+
+/// How many keys are at or before `t` (times are non-decreasing).
+///
+/// Most clips are baked at a fixed rate, so the key is first guessed from the first and last
+/// times and the guess checked; only a wrong guess pays for the binary search.
+fn keys_at_or_before(times: &[f32], t: f32) -> usize {
+    let n = times.len();
+    if let (Some(&first), Some(&last)) = (times.first(), times.last())
+        && n > 2
+        && last > first
+    {
+        let guess = ((t - first) / (last - first) * (n - 1) as f32).floor();
+        if guess >= 0.0 && guess < (n - 1) as f32 {
+            let k = guess as usize;
+            if times[k] <= t && t < times[k + 1] {
+                return k + 1;
+            }
+        }
+    }
+    times.partition_point(|&k| k <= t)
 }
 
 /// A unit quaternion from any four numbers; identity when they cannot be normalised.
@@ -448,6 +468,26 @@ mod tests {
     use super::*;
     use crate::asset::Source;
     use crate::asset::scene::read_nodes;
+
+    #[test]
+    fn the_guessed_key_is_the_searched_key() {
+        let uniform: Vec<f32> = (0..121).map(|i| i as f32 / 30.0).collect();
+        let uneven = vec![0.0, 0.1, 0.15, 0.9, 1.0, 2.5, 4.0];
+        let repeated = vec![0.0, 0.5, 0.5, 0.5, 1.0, 1.0, 2.0];
+        let short = vec![1.0, 2.0];
+        for times in [&uniform, &uneven, &repeated, &short] {
+            let mut probes: Vec<f32> = (-20..500).map(|i| i as f32 * 0.01).collect();
+            probes.extend(times.iter().copied());
+            probes.extend([f32::NAN, f32::INFINITY, f32::NEG_INFINITY]);
+            for t in probes {
+                assert_eq!(
+                    keys_at_or_before(times, t),
+                    times.partition_point(|&k| k <= t),
+                    "t {t} over {times:?}"
+                );
+            }
+        }
+    }
 
     /// Accessors appended to one buffer, for building test documents.
     #[derive(Debug, Default)]

@@ -165,7 +165,17 @@ fn intersect(origin: Vec3, dir: Vec3, tri: &[Vec3; 3]) -> Option<f32> {
 /// This is the ray cast straight down from far above, with the ray starting at the triangle's
 /// own height so that the result keeps full precision whatever the altitude.
 fn vertical_hit(x: f32, z: f32, tri: &[Vec3; 3]) -> Option<f32> {
-    let top = tri[0].y.max(tri[1].y).max(tri[2].y);
+    // Most triangles of a cell are beside the line: their ground-plane box rejects them
+    // before the intersection (the box grows by the edge tolerance the intersection allows).
+    let (lo, hi) = (
+        tri[0].min(tri[1]).min(tri[2]),
+        tri[0].max(tri[1]).max(tri[2]),
+    );
+    let slack = (hi - lo).max_element() * EDGE_EPSILON * 2.0 + 1e-6;
+    if x < lo.x - slack || x > hi.x + slack || z < lo.z - slack || z > hi.z + slack {
+        return None;
+    }
+    let top = hi.y;
     let t = intersect(Vec3::new(x, top, z), Vec3::NEG_Y, tri)?;
     let h = top - t;
     h.is_finite().then_some(h)

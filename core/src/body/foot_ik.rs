@@ -4,12 +4,12 @@
 //! adds the slope.
 
 use crate::asset::Transform;
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 
 use super::humanoid::{HumanoidBone, HumanoidMap};
 use super::layer::{BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
-use super::space::{move_world, position, set_world_rotation};
+use super::space::{move_world, set_world_rotation};
 use super::two_bone::{Limb, LimbAt, bend_pole, reach};
 
 /// Furthest the hips are lowered, metres.
@@ -21,7 +21,6 @@ pub struct FootIkLayer {
     pelvis: Option<usize>,
     legs: Vec<Limb>,
     front: Vec3,
-    world: Vec<Mat4>,
     /// How far the ground under each leg's foot lies above the clip's flat ground (reused
     /// each frame: the layer runs for every NPC every frame).
     lifts: Vec<f32>,
@@ -35,7 +34,6 @@ impl FootIkLayer {
             pelvis: map.joint(HumanoidBone::Hips),
             legs: Limb::legs(map),
             front: map.front,
-            world: Vec::new(),
             lifts: Vec::new(),
         }
     }
@@ -62,7 +60,6 @@ impl BodyLayer for FootIkLayer {
         if self.lifts.iter().all(|l| l.abs() < 1e-5) {
             return;
         }
-        skeleton.world_into(locals, &mut self.world);
         let drop = self
             .lifts
             .iter()
@@ -79,11 +76,8 @@ impl BodyLayer for FootIkLayer {
         };
         for (i, &leg) in self.legs.iter().enumerate() {
             let lift = self.lifts[i];
-            let mut at = LimbAt {
-                root: position(&self.world, leg.root) + lowered,
-                mid: position(&self.world, leg.mid) + lowered,
-                end: position(&self.world, leg.end) + lowered,
-            };
+            // The joints where the lowered hips put them.
+            let mut at = LimbAt::of(skeleton, locals, leg);
             // Where the clip put the ankle, raised by the ground under it.
             let target = at.end - lowered + Vec3::Y * lift;
             let foot_rotation = skeleton.world_rotation(locals, leg.end);

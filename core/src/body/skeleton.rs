@@ -143,6 +143,35 @@ impl Skeleton {
         m
     }
 
+    /// The world matrix of node `j` given `above`, the world matrix of `ancestor`: only the
+    /// joints between them are multiplied. The whole chain is walked when `ancestor` is not
+    /// above `j`.
+    #[must_use]
+    pub fn world_under(
+        &self,
+        locals: &[Transform],
+        ancestor: usize,
+        above: Mat4,
+        j: usize,
+    ) -> Mat4 {
+        let local = |i: usize| locals.get(i).map_or(Mat4::IDENTITY, Transform::to_mat4);
+        let mut m = Mat4::IDENTITY;
+        let mut node = Some(j);
+        let mut steps = 0;
+        while let Some(i) = node {
+            if i == ancestor {
+                return above * m;
+            }
+            m = local(i) * m;
+            node = self.parents.get(i).copied().flatten();
+            steps += 1;
+            if steps > self.len() {
+                break;
+            }
+        }
+        self.world_of(locals, j)
+    }
+
     /// World rotations of every node under `locals` into `out` (resized to the node count):
     /// the rotations alone, cheaper than [`Self::world_into`] when positions are not needed.
     pub fn world_rotations_into(&self, locals: &[Transform], out: &mut Vec<Quat>) {

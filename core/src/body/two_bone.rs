@@ -46,6 +46,23 @@ pub struct LimbAt {
     pub end: Vec3,
 }
 
+impl LimbAt {
+    /// Where `limb`'s joints are under `locals`: the root from its chain of parents, the middle
+    /// and end joints from the joint above them, so a large rig costs a few joints, not a
+    /// world pass.
+    #[must_use]
+    pub fn of(skeleton: &Skeleton, locals: &[Transform], limb: Limb) -> Self {
+        let root = skeleton.world_of(locals, limb.root);
+        let mid = skeleton.world_under(locals, limb.root, root, limb.mid);
+        let end = skeleton.world_under(locals, limb.mid, mid, limb.end);
+        Self {
+            root: root.w_axis.truncate(),
+            mid: mid.w_axis.truncate(),
+            end: end.w_axis.truncate(),
+        }
+    }
+}
+
 /// Turns `limb`'s root and middle joints so its end lands on `target` (as near as the limb
 /// reaches), the middle joint bending toward `pole` (avatar space, any length). `at` holds
 /// the joints' current positions and is updated to the solved ones.

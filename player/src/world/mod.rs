@@ -5,6 +5,7 @@
 mod content;
 mod draw;
 mod npc;
+mod speakers;
 
 use std::path::Path;
 
@@ -215,32 +216,32 @@ impl World {
                 + f64::from(dt_s) / self.project.scene.day_length_s)
                 .rem_euclid(1.0);
         }
-        let speakers: Vec<Vec3> = self
-            .npcs
-            .iter()
-            .filter(|n| n.speaking())
-            .map(|n| n.position)
-            .collect();
+        let speakers = speakers::Speakers::new(
+            self.npcs
+                .iter()
+                .filter(|n| n.speaking())
+                .map(|n| n.position),
+        );
         let content = &self.content;
         let update = |i: usize, npc: &mut NpcActor| {
             let avatar = &content.avatars[npc.avatar];
             // Listeners look at the nearest speaker; speakers and idle NPCs at the player
             // when near, else at the group.
-            let nearest_speaker = speakers
-                .iter()
-                .filter(|p| p.distance_squared(npc.position) > SELF_M * SELF_M)
-                .min_by(|a, b| {
-                    a.distance_squared(npc.position)
-                        .total_cmp(&b.distance_squared(npc.position))
-                });
             let (look, point) = aims.get(i).copied().unwrap_or((None, None));
-            let attention = match nearest_speaker {
-                _ if look.is_some() => look,
-                Some(&p) if !npc.speaking() && p.distance(npc.position) < LISTEN_REACH_M => {
-                    Some(p + Vec3::Y * SPEAKER_FACE_HEIGHT_M)
+            let listening_to = || {
+                if npc.speaking() {
+                    None
+                } else {
+                    speakers.nearest(npc.position, SELF_M, LISTEN_REACH_M)
                 }
-                _ if camera.distance(npc.position) < PLAYER_NOTICED_M => Some(camera),
-                _ => None,
+            };
+            let attention = match look {
+                Some(_) => look,
+                None => match listening_to() {
+                    Some(p) => Some(p + Vec3::Y * SPEAKER_FACE_HEIGHT_M),
+                    None if camera.distance(npc.position) < PLAYER_NOTICED_M => Some(camera),
+                    None => None,
+                },
             };
             npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention, point);
         };

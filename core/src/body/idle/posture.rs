@@ -3,7 +3,7 @@
 //! T-pose ever shows; for every body, the slump (or the straightening) of the emotion it is in:
 //! the spine bending forward, the head and the shoulders dropping.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use crate::asset::Transform;
 use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap, LEGS};
@@ -11,6 +11,7 @@ use crate::body::layer::{BodyLayer, LayerInput};
 use crate::body::settings::PostureSettings;
 use crate::body::skeleton::Skeleton;
 use crate::body::space::{position, rotate_world};
+use crate::body::two_bone::{Limb, LimbAt};
 
 /// Room left between a hanging hand and the hip joint's side, as a share of the leg's
 /// length (a thigh's half width plus a little air).
@@ -46,7 +47,6 @@ pub struct PostureLayer {
     shoulders: Vec<(usize, f32)>,
     left: Vec3,
     front: Vec3,
-    world: Vec<Mat4>,
 }
 
 impl PostureLayer {
@@ -101,7 +101,6 @@ impl PostureLayer {
                 .collect(),
             left,
             front: map.front,
-            world: Vec::new(),
         }
     }
 
@@ -148,7 +147,6 @@ impl BodyLayer for PostureLayer {
         if input.clip_pose || self.arms.is_empty() {
             return;
         }
-        skeleton.world_into(locals, &mut self.world);
         let forward = self.settings.arm_forward_deg.to_radians();
         let bend = self.settings.elbow_bend_deg.to_radians();
         for arm in &self.arms {
@@ -156,11 +154,16 @@ impl BodyLayer for PostureLayer {
             let side = self.left * arm.sign;
             let down = (-Vec3::Y * spread.cos() + side * spread.sin()) * forward.cos()
                 + self.front * forward.sin();
-            let (s, e, w) = (
-                position(&self.world, arm.upper),
-                position(&self.world, arm.lower),
-                position(&self.world, arm.hand),
-            );
+            let limb = Limb {
+                root: arm.upper,
+                mid: arm.lower,
+                end: arm.hand,
+            };
+            let LimbAt {
+                root: s,
+                mid: e,
+                end: w,
+            } = LimbAt::of(skeleton, locals, limb);
             let Some(upper_dir) = (e - s).try_normalize() else {
                 continue;
             };

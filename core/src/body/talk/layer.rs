@@ -3,7 +3,7 @@
 //! shapes the fingers, flicks the raised hand on beats and nods the head. Everything it does
 //! is a function of the plan and the line's clock, so every frame rate draws the same.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::plan::TalkPlan;
 use super::poses::{HandShape, TalkPose};
@@ -59,7 +59,6 @@ pub struct GestureLayer {
     front: Vec3,
     /// Idle life's finger curl, which hand shapes replace.
     relaxed: HandSettings,
-    world: Vec<Mat4>,
 }
 
 impl GestureLayer {
@@ -110,7 +109,6 @@ impl GestureLayer {
                     ..hands.clone()
                 }
             },
-            world: Vec::new(),
         }
     }
 
@@ -145,11 +143,7 @@ impl GestureLayer {
             return;
         }
         let outward = if side == 0 { self.left } else { -self.left };
-        let mut at = LimbAt {
-            root: position(&self.world, limb.root),
-            mid: position(&self.world, limb.mid),
-            end: position(&self.world, limb.end),
-        };
+        let mut at = LimbAt::of(skeleton, locals, limb);
         let mut offset = Vec3::ZERO;
         let mut palm_deg = 0.0;
         for &(w, pose) in active {
@@ -301,7 +295,6 @@ impl BodyLayer for GestureLayer {
         }
         let t = talk.at_ms;
         if !talk.plan.strokes.is_empty() {
-            skeleton.world_into(locals, &mut self.world);
             for arm in 0..self.arms.len() {
                 self.arm(arm, skeleton, &talk, locals);
             }

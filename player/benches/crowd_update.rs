@@ -1,0 +1,61 @@
+//! Speed of one frame's animation of a speaking crowd (`World::update` alone: bodies with every
+//! layer, faces, palettes and morph weights, over all cores), without a GPU: 1000 NPCs of the
+//! project's own body and, when ../shared is beside the project, 1000 Quaternius Superhero Male
+//! (65 joints, the built-in clips retargeted). `bench-render` reports the same figure as its
+//! "animation" column with a GPU in the loop.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::Vec3;
+use npc_player::SpeakingCrowd;
+
+const NPCS: usize = 1000;
+
+/// The demo project and its generated content in `dir`, with every NPC wearing `avatar` (the
+/// project's own body when `None`).
+fn demo_in(dir: &Path, avatar: Option<&Path>) -> PathBuf {
+    npc_core::procedural::generate::generate(&dir.join("assets")).unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron");
+    let mut text = std::fs::read_to_string(demo).unwrap();
+    if let Some(avatar) = avatar {
+        text = text.replace(
+            "\"assets/avatar.glb\"",
+            &format!("{:?}", avatar.display().to_string()),
+        );
+    }
+    let path = dir.join("crowd.ron");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn bench_crowd(c: &mut Criterion, name: &str, project: &Path) {
+    let mut crowd = SpeakingCrowd::new(project, NPCS).unwrap();
+    let camera = crowd.world.centre() + Vec3::new(0.0, 1.7, 30.0);
+    let mut t_ms = 0.0;
+    c.bench_function(&format!("crowd_update_{NPCS}_{name}"), |b| {
+        b.iter(|| {
+            t_ms += 1000.0 / 60.0;
+            crowd.update(t_ms, camera);
+        });
+    });
+}
+
+fn crowds(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    bench_crowd(c, "project_body", &demo_in(dir.path(), None));
+    let quaternius = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/assets/avatars/Quaternius_Superhero_Male.glb");
+    if quaternius.is_file() {
+        bench_crowd(c, "quaternius", &demo_in(dir.path(), Some(&quaternius)));
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = crowds
+}
+criterion_main!(benches);
