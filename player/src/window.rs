@@ -162,6 +162,7 @@ impl App {
             .create_view(&wgpu::TextureViewDescriptor::default());
         let frame_view = self.live.world.frame_view(camera, self.options.shadows);
         let aspect = s.config.width as f32 / s.config.height.max(1) as f32;
+        self.list.deform_budget = Some(s.gpu.deform_budget());
         self.live.world.draw(
             &s.renderer.store.primitives,
             &frame_view,

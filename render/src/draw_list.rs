@@ -56,6 +56,12 @@ pub struct DrawList {
     pub chunks: Vec<DeformChunk>,
     /// Vertices the deform pass writes.
     pub deformed_vertices: u32,
+    /// Most vertices the deform pass can write (its output binding's size on this device);
+    /// `None`: no limit known. Whoever fills the list keeps within it. Kept by [`Self::clear`].
+    pub deform_budget: Option<u32>,
+    /// Things left out of this frame to keep within [`Self::deform_budget`] (NPCs, for the
+    /// world), so that the renderer can say so.
+    pub left_out: u32,
 }
 
 impl DrawList {
@@ -67,6 +73,7 @@ impl DrawList {
         self.batches.clear();
         self.chunks.clear();
         self.deformed_vertices = 0;
+        self.left_out = 0;
     }
 
     /// Adds a joint palette; returns its offset for [`Self::push_object`].

@@ -164,6 +164,14 @@ impl Gpu {
         Self::open(instance(None), None)
     }
 
+    /// Most vertices one frame's deform pass can write on this device: its output is one
+    /// storage binding, limited by `max_storage_buffer_binding_size`.
+    #[must_use]
+    pub fn deform_budget(&self) -> u32 {
+        let bytes = self.device.limits().max_storage_buffer_binding_size;
+        u32::try_from(bytes / size_of::<crate::gpu_types::GpuDeformed>() as u64).unwrap_or(u32::MAX)
+    }
+
     /// "NAME (TYPE, BACKEND)" for logs and reports.
     #[must_use]
     pub fn describe(&self) -> String {

@@ -11,7 +11,11 @@ pub struct GrowBuffer {
 /// The smallest buffer made: bindings need at least one element.
 const MIN_BYTES: u64 = 256;
 
-fn create(device: &wgpu::Device, label: &'static str, size: u64) -> wgpu::Buffer {
+/// A buffer for `needed` bytes: the next power of two, but never more than the device binds
+/// (a frame that needs more is cut short, see [`GrowBuffer::write`], rather than failing).
+fn create(device: &wgpu::Device, label: &'static str, needed: u64) -> wgpu::Buffer {
+    let limit = device.limits().max_storage_buffer_binding_size & !3;
+    let size = needed.next_power_of_two().min(limit).max(MIN_BYTES);
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size,
@@ -34,7 +38,7 @@ impl GrowBuffer {
         let needed = bytes.max(MIN_BYTES);
         let grew = needed > self.buffer.size();
         if grew {
-            self.buffer = create(device, self.label, needed.next_power_of_two());
+            self.buffer = create(device, self.label, needed);
         }
         grew
     }
@@ -45,10 +49,16 @@ impl GrowBuffer {
         let needed = (bytes.len() as u64).max(MIN_BYTES);
         let grew = needed > self.buffer.size();
         if grew {
-            self.buffer = create(device, self.label, needed.next_power_of_two());
+            self.buffer = create(device, self.label, needed);
         }
-        if !bytes.is_empty() {
-            queue.write_buffer(&self.buffer, 0, bytes);
+        // What does not fit the largest buffer the device binds is left out (the renderer
+        // warns; the draw list's budget normally keeps within it).
+        let fits = bytes
+            .len()
+            .min(usize::try_from(self.buffer.size()).unwrap_or(usize::MAX))
+            & !3;
+        if fits > 0 {
+            queue.write_buffer(&self.buffer, 0, &bytes[..fits]);
         }
         grew
     }

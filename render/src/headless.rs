@@ -47,11 +47,15 @@ impl Headless {
         let renderer = Renderer::new(&gpu, meshes, skies, OFFSCREEN_FORMAT, samples, shadow_size)?;
         let offscreen = Offscreen::new(&gpu, width, height, samples);
         let timer = GpuTimer::new(&gpu);
+        let list = DrawList {
+            deform_budget: Some(gpu.deform_budget()),
+            ..DrawList::default()
+        };
         Ok(Self {
             gpu,
             renderer,
             offscreen,
-            list: DrawList::default(),
+            list,
             timer,
         })
     }

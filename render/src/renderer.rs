@@ -43,6 +43,8 @@ pub struct Renderer {
     shadow: ShadowMap,
     sky_group: wgpu::BindGroup,
     depth: Option<(u32, u32, wgpu::TextureView)>,
+    /// Whether a frame has had to leave things out to fit the device (said once).
+    told_left_out: bool,
 }
 
 impl Renderer {
@@ -72,6 +74,7 @@ impl Renderer {
             shadow,
             sky_group,
             depth: None,
+            told_left_out: false,
         })
     }
 
@@ -111,6 +114,16 @@ impl Renderer {
             list,
         );
         self.chunk_count = list.chunks.len() as u32;
+        if list.left_out > 0 && !self.told_left_out {
+            self.told_left_out = true;
+            tracing::warn!(
+                "this GPU deforms at most {} vertices a frame: {} NPCs farthest from the \
+                 camera are left out of the picture (fewer NPCs, or avatars with fewer \
+                 vertices, fit)",
+                list.deform_budget.unwrap_or(u32::MAX),
+                list.left_out
+            );
+        }
     }
 
     fn depth_view(&mut self, device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {

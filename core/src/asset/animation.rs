@@ -1,6 +1,8 @@
 //! Animation clips: keyframed translation, rotation, scale and morph weights per node, sampled
 //! with glTF's LINEAR, STEP and CUBICSPLINE interpolation, and cross-blending between poses.
 
+use std::sync::Arc;
+
 use glam::{Quat, Vec3};
 use gltf::json;
 use gltf::json::validation::Checked;
@@ -37,11 +39,12 @@ pub struct Channel {
     pub node: usize,
     pub property: Property,
     pub interpolation: Interpolation,
-    /// Key times in seconds: finite and non-decreasing.
-    pub times: Vec<f32>,
+    /// Key times in seconds: finite and non-decreasing. Shared: every body playing a clip
+    /// reads the same keys (a crowd's copies of a clip cost a count each, not the keys).
+    pub times: Arc<[f32]>,
     /// Flattened key values, `width` per key; for [`Interpolation::CubicSpline`] three groups
     /// of `width` per key (in-tangent, value, out-tangent) as glTF stores them.
-    pub values: Vec<f32>,
+    pub values: Arc<[f32]>,
     /// Values per key: 3 for translation and scale, 4 for rotation (x, y, z, w), the number of
     /// morph targets for weights.
     pub width: usize,
@@ -216,8 +219,8 @@ fn read_channel(
         node: node_index,
         property,
         interpolation,
-        times,
-        values,
+        times: times.into(),
+        values: values.into(),
         width,
     }))
 }
@@ -820,16 +823,16 @@ mod tests {
                     node: 0,
                     property: Property::Rotation,
                     interpolation: Interpolation::CubicSpline,
-                    times: vec![0.0, 1.0],
-                    values: vec![1.0],
+                    times: vec![0.0, 1.0].into(),
+                    values: vec![1.0].into(),
                     width: 4,
                 },
                 Channel {
                     node: 1,
                     property: Property::Weights,
                     interpolation: Interpolation::Linear,
-                    times: vec![],
-                    values: vec![],
+                    times: vec![].into(),
+                    values: vec![].into(),
                     width: 3,
                 },
             ],

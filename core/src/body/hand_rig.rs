@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 
 use super::humanoid::{ARMS, FINGERS, HumanoidMap};
 use super::skeleton::Skeleton;
-use super::space::{position, rotate_world};
+use super::space::{position, rotate_chain};
 use crate::asset::Transform;
 
 /// How much each joint of a finger curls, from the hand out (share of the finger's curl).
@@ -110,14 +110,12 @@ impl HandRig {
             if angle == 0.0 {
                 continue;
             }
-            for (&j, share) in finger.joints.iter().zip(JOINT_SHARE) {
-                rotate_world(
-                    skeleton,
-                    locals,
-                    j,
-                    Quat::from_axis_angle(hinge, angle * share),
-                );
-            }
+            let turns = finger
+                .joints
+                .iter()
+                .zip(JOINT_SHARE)
+                .map(|(&j, share)| (j, Quat::from_axis_angle(hinge, angle * share)));
+            rotate_chain(skeleton, locals, (self.joint, hand_rotation), turns);
         }
     }
 

@@ -161,7 +161,7 @@ pub fn avatar_glb() -> Vec<u8> {
                 node: j,
                 property: Property::Rotation,
                 interpolation: Interpolation::Linear,
-                times: times.clone(),
+                times: times.clone().into(),
                 values: [Quat::IDENTITY, tilt, Quat::IDENTITY]
                     .iter()
                     .flat_map(|q| q.to_array())

@@ -5,7 +5,7 @@
 use glam::{Mat4, Vec3};
 
 use super::World;
-use super::content::Part;
+use super::content::{AvatarModel, Part};
 use npc_render::Frustum;
 use npc_render::{Batch, DrawList, FrameView, MorphRange, Passes};
 use npc_render::{GpuPrimitive, LOD_COUNT};
@@ -23,6 +23,52 @@ pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
     let scale = (fov_y * 0.5).tan() / 30_f32.to_radians().tan();
     let d = distance * scale;
     LOD_DISTANCES.iter().filter(|&&limit| d > limit).count() as u8
+}
+
+/// An NPC the frame's view or shadow reaches.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    npc: usize,
+    /// From the camera, metres.
+    distance: f32,
+    main: bool,
+    shadow: bool,
+}
+
+/// Vertices the deform pass writes for one NPC of `avatar` at most (every skinned or morphed
+/// primitive of its body and head).
+fn deform_cost(avatar: &AvatarModel, primitives: &[GpuPrimitive]) -> u64 {
+    std::iter::once(&avatar.body)
+        .chain(&avatar.head)
+        .flat_map(|part| {
+            part.asset
+                .instances
+                .iter()
+                .flat_map(|g| part.stored.primitives_of(g.mesh, primitives))
+        })
+        .filter(|(_, p)| p.skinned || p.target_count > 0)
+        .map(|(_, p)| u64::from(p.vertex_count))
+        .sum()
+}
+
+/// Keeps the nearest of `seen` whose `cost` fits `budget` (all of them when they all fit);
+/// returns how many were left out.
+fn keep_nearest_within(seen: &mut Vec<Seen>, budget: u64, cost: impl Fn(&Seen) -> u64) -> u32 {
+    if seen.iter().map(&cost).sum::<u64>() <= budget {
+        return 0;
+    }
+    seen.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    let before = seen.len();
+    let mut used = 0;
+    seen.retain(|s| {
+        let c = cost(s);
+        let fits = used + c <= budget;
+        if fits {
+            used += c;
+        }
+        fits
+    });
+    u32::try_from(before - seen.len()).unwrap_or(u32::MAX)
 }
 
 /// One NPC as this frame draws it.
@@ -63,19 +109,45 @@ impl World {
         let reach = view.shadow_reach;
         let mut palette_offsets: Vec<u32> = Vec::new();
         let mut morph_ranges: Vec<MorphRange> = Vec::new();
+        let mut seen: Vec<Seen> = self
+            .npcs
+            .iter()
+            .enumerate()
+            .filter_map(|(npc, n)| {
+                let centre = n.position + Vec3::Y * 0.9;
+                let main = frustum.sees_sphere(centre, NPC_RADIUS);
+                let shadow =
+                    view.shadows && centre.distance(reach.center) < reach.radius + NPC_RADIUS;
+                (main || shadow).then(|| Seen {
+                    npc,
+                    distance: centre.distance(view.camera.position),
+                    main,
+                    shadow,
+                })
+            })
+            .collect();
+        if let Some(budget) = list.deform_budget {
+            let costs: Vec<u64> = self
+                .content
+                .avatars
+                .iter()
+                .map(|a| deform_cost(a, primitives))
+                .collect();
+            let cost = |s: &Seen| costs.get(self.npcs[s.npc].avatar).copied().unwrap_or(0);
+            list.left_out = keep_nearest_within(&mut seen, u64::from(budget), cost);
+        }
         for (a, avatar) in self.content.avatars.iter().enumerate() {
             let mut placed: Vec<Placed> = Vec::new();
             palette_offsets.clear();
             morph_ranges.clear();
-            for (i, npc) in self.npcs.iter().enumerate().filter(|(_, n)| n.avatar == a) {
-                let centre = npc.position + Vec3::Y * 0.9;
-                let main = frustum.sees_sphere(centre, NPC_RADIUS);
-                let shadow =
-                    view.shadows && centre.distance(reach.center) < reach.radius + NPC_RADIUS;
-                if !main && !shadow {
-                    continue;
-                }
-                let distance = centre.distance(view.camera.position);
+            for &Seen {
+                npc: i,
+                distance,
+                main,
+                shadow,
+            } in seen.iter().filter(|s| self.npcs[s.npc].avatar == a)
+            {
+                let npc = &self.npcs[i];
                 placed.push(Placed {
                     npc: i,
                     lod: lod_for(distance, view.camera.fov_y),
@@ -240,6 +312,26 @@ fn draw_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nearest_npcs_that_fit_the_deform_budget_are_kept() {
+        let at = |npc: usize, distance: f32| Seen {
+            npc,
+            distance,
+            main: true,
+            shadow: false,
+        };
+        let mut seen = vec![at(0, 9.0), at(1, 2.0), at(2, 5.0), at(3, 1.0)];
+        // Each costs 10 vertices: 25 hold the two nearest.
+        assert_eq!(keep_nearest_within(&mut seen, 25, |_| 10), 2);
+        let kept: Vec<usize> = seen.iter().map(|s| s.npc).collect();
+        assert_eq!(kept, [3, 1]);
+        // Everything fits: nothing moves or goes.
+        let mut all = vec![at(0, 9.0), at(1, 2.0)];
+        assert_eq!(keep_nearest_within(&mut all, 20, |_| 10), 0);
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].npc, 0);
+    }
 
     #[test]
     fn far_npcs_get_coarser_levels_and_narrow_lenses_finer_ones() {

@@ -75,8 +75,8 @@ pub(super) fn bake(
             node,
             property: Property::Rotation,
             interpolation: Interpolation::Linear,
-            times: times.clone(),
-            values,
+            times: times.clone().into(),
+            values: values.into(),
             width: 4,
         })
         .collect();
@@ -84,8 +84,8 @@ pub(super) fn bake(
         node: HIPS,
         property: Property::Translation,
         interpolation: Interpolation::Linear,
-        times: times.clone(),
-        values: hips,
+        times: times.clone().into(),
+        values: hips.into(),
         width: 3,
     });
     Clip {
