@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use glam::Vec3;
+use npc_render::DrawList;
 use npc_player::SpeakingCrowd;
 
 const NPCS: usize = 1000;
@@ -33,12 +33,23 @@ fn demo_in(dir: &Path, avatar: Option<&Path>) -> PathBuf {
 
 fn bench_crowd(c: &mut Criterion, name: &str, project: &Path) {
     let mut crowd = SpeakingCrowd::new(project, NPCS).unwrap();
-    let camera = crowd.world.centre() + Vec3::new(0.0, 1.7, 30.0);
+    let camera = crowd.camera();
     let mut t_ms = 0.0;
     c.bench_function(&format!("crowd_update_{NPCS}_{name}"), |b| {
         b.iter(|| {
             t_ms += 1000.0 / 60.0;
-            crowd.update(t_ms, camera);
+            crowd.update(t_ms, camera.position);
+        });
+    });
+    // The draw list of the animated crowd, as bench-render's view sees it (1920x1080, with
+    // shadows): culling, levels of detail, palettes, active targets, deform chunks.
+    let view = crowd.world.frame_view(camera, true);
+    let mut list = DrawList::default();
+    c.bench_function(&format!("crowd_draw_list_{NPCS}_{name}"), |b| {
+        b.iter(|| {
+            crowd
+                .world
+                .draw(crowd.meshes.primitives(), &view, 16.0 / 9.0, &mut list);
         });
     });
 }

@@ -70,6 +70,8 @@ pub struct BenchReport {
     pub cpu_ms: Spread,
     /// The part of the CPU time spent animating (bodies, faces, palettes, morph weights).
     pub animate_ms: Spread,
+    /// The part spent filling the draw list (culling, levels, palettes, targets, chunks).
+    pub draw_list_ms: Spread,
     pub gpu_ms: Option<Spread>,
     /// Median GPU ms of the deform, shadow and main passes.
     pub passes_ms: Option<[f64; 3]>,
@@ -114,6 +116,13 @@ struct Shot<'a> {
     line_ms: f64,
 }
 
+/// Where one frame's CPU time went, ms.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    animate_ms: f64,
+    draw_list_ms: f64,
+}
+
 /// One frame's CPU work at `t_ms`: every NPC animated (each speaking from its own point in the
 /// line), recorded when asked, active targets forced when asked, and the draw list. Returns the
 /// frame's view.
@@ -124,7 +133,7 @@ fn animate(
     t_ms: f64,
     list: &mut npc_render::DrawList,
     recorder: Option<&mut Recorder>,
-    animate_ms: &mut f64,
+    spent: &mut Spent,
 ) -> anyhow::Result<npc_render::FrameView> {
     let Shot {
         options,
@@ -135,7 +144,7 @@ fn animate(
     world.update(DT, camera.position, &|i| {
         (t_ms + i as f64 * 377.0) % line_ms
     });
-    *animate_ms = start.elapsed().as_secs_f64() * 1000.0;
+    spent.animate_ms = start.elapsed().as_secs_f64() * 1000.0;
     if let Some(recorder) = recorder {
         recorder.record(world, t_ms)?;
     }
@@ -154,7 +163,9 @@ fn animate(
     }
     let view = world.frame_view(camera, options.shadows);
     let aspect = options.width as f32 / options.height as f32;
+    let start = Instant::now();
     world.draw(&headless.renderer.store.primitives, &view, aspect, list);
+    spent.draw_list_ms = start.elapsed().as_secs_f64() * 1000.0;
     Ok(view)
 }
 
@@ -199,6 +210,16 @@ impl SpeakingCrowd {
         })
     }
 
+    /// The benchmark's camera: at eye height in front of the crowd's front edge, looking at
+    /// its middle.
+    #[must_use]
+    pub fn camera(&self) -> npc_render::Camera {
+        let centre = self.world.centre();
+        let side = (self.world.npcs.len() as f32).sqrt() * 1.5;
+        let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
+        npc_render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0))
+    }
+
     /// One frame's animation at `t_ms`: each NPC 377 ms further into the line than the one
     /// before it.
     pub fn update(&mut self, t_ms: f64, camera: Vec3) {
@@ -210,11 +231,13 @@ impl SpeakingCrowd {
 
 /// Runs the benchmark.
 pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
+    let crowd = SpeakingCrowd::new(&options.project, options.npcs)?;
+    let camera = crowd.camera();
     let SpeakingCrowd {
         mut world,
         meshes,
         line_ms,
-    } = SpeakingCrowd::new(&options.project, options.npcs)?;
+    } = crowd;
     let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,
@@ -223,11 +246,6 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         world.project.scene.shadow_size,
         options.samples,
     )?;
-    // Look at the crowd from its front edge.
-    let centre = world.centre();
-    let side = (options.npcs as f32).sqrt() * 1.5;
-    let eye = centre + Vec3::new(0.0, 1.7, side * 0.5 + 3.0);
-    let camera = npc_render::Camera::looking_at(eye, centre + Vec3::new(0.0, 1.0, 0.0));
     let shot = Shot {
         options,
         camera,
@@ -237,6 +255,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let warmup = 10;
     let mut cpu = Vec::with_capacity(options.frames as usize);
     let mut animating = Vec::with_capacity(options.frames as usize);
+    let mut listing = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
     let mut passes: [Vec<f64>; 3] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
@@ -251,7 +270,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
-        let mut animate_ms = 0.0;
+        let mut spent = Spent::default();
         let view = animate(
             &mut world,
             &headless,
@@ -259,7 +278,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             t_ms,
             &mut list,
             recorder.as_mut(),
-            &mut animate_ms,
+            &mut spent,
         )?;
         let cpu_start = Instant::now();
         let gpu_ms = headless.submit(&list, &view);
@@ -282,7 +301,8 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                     submit_ms.as_secs_f64() * 1000.0
                 };
             cpu.push(cpu_ms);
-            animating.push(animate_ms);
+            animating.push(spent.animate_ms);
+            listing.push(spent.draw_list_ms);
             if let Some(g) = gpu_ms {
                 gpu.push(g.total);
                 passes[0].push(g.deform);
@@ -307,7 +327,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             t_ms,
             &mut list,
             recorder.as_mut(),
-            &mut 0.0,
+            &mut Spent::default(),
         )?;
         in_flight.push_back(headless.submit_untimed(&list, &view));
         if in_flight.len() > 2
@@ -341,6 +361,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         frames: options.frames,
         cpu_ms: spread(&mut cpu).context("no frames measured")?,
         animate_ms: spread(&mut animating).context("no frames measured")?,
+        draw_list_ms: spread(&mut listing).context("no frames measured")?,
         gpu_ms: spread(&mut gpu),
         passes_ms: {
             let [mut d, mut s, mut m] = passes;
@@ -371,7 +392,7 @@ impl BenchReport {
         };
         format!(
             "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
-             ms); {gpu}; frame median \
+             ms, draw list median {:.3} ms); {gpu}; frame median \
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight); {} \
              objects, {} active morph entries",
             self.adapter,
@@ -380,6 +401,7 @@ impl BenchReport {
             self.cpu_ms.median,
             self.cpu_ms.p95,
             self.animate_ms.median,
+            self.draw_list_ms.median,
             self.frame_ms.median,
             self.frame_ms.p95,
             self.sustained_ms,

@@ -3,11 +3,15 @@
 //! of the same primitive pushed one after another become one instanced draw.
 
 use glam::Mat4;
+use rayon::prelude::*;
 
 use super::gpu_types::{
     DEFORM_CHUNK, DeformChunk, GpuMorph, GpuObject, NO_PALETTE, NOT_DEFORMED, mat,
 };
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
+
+/// Fewest palettes worth a task of their own when filling them over the cores.
+const PALETTES_PER_TASK: usize = 16;
 
 /// Weights with a smaller magnitude are left out of the active list.
 pub const ACTIVE_WEIGHT: f32 = 1e-4;
@@ -81,6 +85,41 @@ impl DrawList {
         let offset = self.palette.len() as u32;
         self.palette.extend(joints.iter().map(|&m| mat(m)));
         offset
+    }
+
+    /// Makes room for a palette of `joints` joints, written later by [`Self::fill_palettes`];
+    /// returns its offset for [`Self::push_object`].
+    pub fn reserve_palette(&mut self, joints: usize) -> u32 {
+        let offset = self.palette.len() as u32;
+        self.palette.resize(self.palette.len() + joints, [[0.0; 4]; 4]);
+        offset
+    }
+
+    /// Writes palettes into the room [`Self::reserve_palette`] made, `(offset, joints)` in the
+    /// order it was made, over all cores: a crowd's palettes are megabytes, each just written
+    /// by the core that animated its NPC.
+    pub fn fill_palettes(&mut self, palettes: &[(u32, &[Mat4])]) {
+        let mut rest: &mut [[[f32; 4]; 4]] = &mut self.palette;
+        let mut at = 0;
+        let mut jobs = Vec::with_capacity(palettes.len());
+        for &(offset, joints) in palettes {
+            let Some(skip) = (offset as usize).checked_sub(at).filter(|&s| s <= rest.len())
+            else {
+                break;
+            };
+            let (_, tail) = std::mem::take(&mut rest).split_at_mut(skip);
+            let (room, tail) = tail.split_at_mut(joints.len().min(tail.len()));
+            at = offset as usize + room.len();
+            jobs.push((room, joints));
+            rest = tail;
+        }
+        jobs.into_par_iter()
+            .with_min_len(PALETTES_PER_TASK)
+            .for_each(|(room, joints)| {
+                for (out, &m) in room.iter_mut().zip(joints) {
+                    *out = mat(m);
+                }
+            });
     }
 
     /// Adds the non-zero weights of a mesh (`weights[target]`) as its active list.

@@ -108,6 +108,7 @@ impl World {
         let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
         let reach = view.shadow_reach;
         let mut palette_offsets: Vec<u32> = Vec::new();
+        let mut palettes: Vec<(u32, &[Mat4])> = Vec::new();
         let mut morph_ranges: Vec<MorphRange> = Vec::new();
         let mut seen: Vec<Seen> = self
             .npcs
@@ -157,7 +158,11 @@ impl World {
                     palettes: palette_offsets.len(),
                     morphs: morph_ranges.len(),
                 });
-                palette_offsets.extend(npc.palettes.iter().map(|p| list.push_palette(p)));
+                for palette in &npc.palettes {
+                    let offset = list.reserve_palette(palette.len());
+                    palette_offsets.push(offset);
+                    palettes.push((offset, palette));
+                }
                 morph_ranges.extend(npc.weights.iter().map(|w| list.push_morphs(w)));
             }
             placed.sort_by(|a, b| {
@@ -212,6 +217,7 @@ impl World {
                 }
             }
         }
+        list.fill_palettes(&palettes);
         // The scene after the NPCs: near NPCs hide ground and plants, which then fail the
         // depth test before they are shaded.
         self.draw_scene(primitives, view, &frustum, list);
