@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use npc_render::DrawList;
 use npc_player::SpeakingCrowd;
+use npc_render::DrawList;
 
 const NPCS: usize = 1000;
 

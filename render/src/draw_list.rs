@@ -3,15 +3,11 @@
 //! of the same primitive pushed one after another become one instanced draw.
 
 use glam::Mat4;
-use rayon::prelude::*;
 
 use super::gpu_types::{
     DEFORM_CHUNK, DeformChunk, GpuMorph, GpuObject, NO_PALETTE, NOT_DEFORMED, mat,
 };
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
-
-/// Fewest palettes worth a task of their own when filling them over the cores.
-const PALETTES_PER_TASK: usize = 16;
 
 /// Weights with a smaller magnitude are left out of the active list.
 pub const ACTIVE_WEIGHT: f32 = 1e-4;
@@ -68,6 +64,85 @@ pub struct DrawList {
     pub left_out: u32,
 }
 
+/// What one [`Room`] holds: palette entries and active targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoomSize {
+    pub joints: usize,
+    pub active_targets: usize,
+}
+
+/// Room made in a draw list by [`DrawList::make_room`], to be filled on any thread.
+#[derive(Debug)]
+pub struct Room<'a> {
+    /// Offsets of the room in the palette and active-target lists.
+    pub palette_offset: u32,
+    pub morph_offset: u32,
+    palette: &'a mut [[[f32; 4]; 4]],
+    morphs: &'a mut [GpuMorph],
+}
+
+impl Room<'_> {
+    /// Writes `joints` at entry `at` of the room's palette; returns its offset in the list for
+    /// [`DrawList::push_object`]. What does not fit is left out.
+    pub fn put_palette(&mut self, at: usize, joints: &[Mat4]) -> u32 {
+        for (out, &m) in self.palette.iter_mut().skip(at).zip(joints) {
+            *out = mat(m);
+        }
+        self.palette_offset + at as u32
+    }
+
+    /// Writes the active targets of `weights` (as [`DrawList::push_morphs`] picks them) from
+    /// entry `at` of the room's target list; returns their range for
+    /// [`DrawList::push_object`]. What does not fit is left out.
+    pub fn put_morphs(&mut self, at: usize, weights: &[f32]) -> MorphRange {
+        let room = self.morphs.get_mut(at..).unwrap_or_default();
+        let mut count = 0;
+        for (out, (t, &w)) in room.iter_mut().zip(active(weights)) {
+            *out = GpuMorph {
+                target: t as u32,
+                weight: w,
+            };
+            count += 1;
+        }
+        MorphRange {
+            offset: self.morph_offset + at as u32,
+            count,
+        }
+    }
+}
+
+/// The targets of `weights` worth deforming: those above [`ACTIVE_WEIGHT`] in magnitude.
+fn active(weights: &[f32]) -> impl Iterator<Item = (usize, &f32)> {
+    weights
+        .iter()
+        .enumerate()
+        .filter(|&(_, w)| w.abs() > ACTIVE_WEIGHT)
+}
+
+/// How many targets of `weights` [`DrawList::push_morphs`] keeps.
+#[must_use]
+pub fn active_targets(weights: &[f32]) -> usize {
+    active(weights).count()
+}
+
+/// `items` cut into consecutive pieces of `lengths` (shorter where `items` runs out): parts of
+/// one list to fill on different threads.
+pub fn split_lengths<T>(
+    items: &mut [T],
+    lengths: impl IntoIterator<Item = usize>,
+) -> Vec<&mut [T]> {
+    let mut rest = items;
+    lengths
+        .into_iter()
+        .map(|n| {
+            let n = n.min(rest.len());
+            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(n);
+            rest = tail;
+            piece
+        })
+        .collect()
+}
+
 impl DrawList {
     /// Empties the list, keeping its memory.
     pub fn clear(&mut self) {
@@ -87,54 +162,55 @@ impl DrawList {
         offset
     }
 
-    /// Makes room for a palette of `joints` joints, written later by [`Self::fill_palettes`];
-    /// returns its offset for [`Self::push_object`].
-    pub fn reserve_palette(&mut self, joints: usize) -> u32 {
-        let offset = self.palette.len() as u32;
-        self.palette.resize(self.palette.len() + joints, [[0.0; 4]; 4]);
-        offset
-    }
-
-    /// Writes palettes into the room [`Self::reserve_palette`] made, `(offset, joints)` in the
-    /// order it was made, over all cores: a crowd's palettes are megabytes, each just written
-    /// by the core that animated its NPC.
-    pub fn fill_palettes(&mut self, palettes: &[(u32, &[Mat4])]) {
-        let mut rest: &mut [[[f32; 4]; 4]] = &mut self.palette;
-        let mut at = 0;
-        let mut jobs = Vec::with_capacity(palettes.len());
-        for &(offset, joints) in palettes {
-            let Some(skip) = (offset as usize).checked_sub(at).filter(|&s| s <= rest.len())
-            else {
-                break;
-            };
-            let (_, tail) = std::mem::take(&mut rest).split_at_mut(skip);
-            let (room, tail) = tail.split_at_mut(joints.len().min(tail.len()));
-            at = offset as usize + room.len();
-            jobs.push((room, joints));
-            rest = tail;
-        }
-        jobs.into_par_iter()
-            .with_min_len(PALETTES_PER_TASK)
-            .for_each(|(room, joints)| {
-                for (out, &m) in room.iter_mut().zip(joints) {
-                    *out = mat(m);
-                }
-            });
+    /// Makes room at the ends of the palette and active-target lists for things filled over
+    /// all cores (a crowd's palettes are megabytes, each best copied by the core that just
+    /// animated its NPC): one [`Room`] per entry of `sizes` (palette entries, active targets),
+    /// in order.
+    pub fn make_room(&mut self, sizes: &[RoomSize]) -> Vec<Room<'_>> {
+        let (palette_start, morph_start) = (self.palette.len(), self.morphs.len());
+        let joints: usize = sizes.iter().map(|r| r.joints).sum();
+        let targets: usize = sizes.iter().map(|r| r.active_targets).sum();
+        self.palette.resize(palette_start + joints, [[0.0; 4]; 4]);
+        self.morphs.resize(
+            morph_start + targets,
+            GpuMorph {
+                target: 0,
+                weight: 0.0,
+            },
+        );
+        let palettes = split_lengths(
+            &mut self.palette[palette_start..],
+            sizes.iter().map(|r| r.joints),
+        );
+        let morphs = split_lengths(
+            &mut self.morphs[morph_start..],
+            sizes.iter().map(|r| r.active_targets),
+        );
+        let mut at = (palette_start as u32, morph_start as u32);
+        palettes
+            .into_iter()
+            .zip(morphs)
+            .map(|(palette, morphs)| {
+                let room = Room {
+                    palette_offset: at.0,
+                    morph_offset: at.1,
+                    palette,
+                    morphs,
+                };
+                at.0 += room.palette.len() as u32;
+                at.1 += room.morphs.len() as u32;
+                room
+            })
+            .collect()
     }
 
     /// Adds the non-zero weights of a mesh (`weights[target]`) as its active list.
     pub fn push_morphs(&mut self, weights: &[f32]) -> MorphRange {
         let offset = self.morphs.len() as u32;
-        self.morphs.extend(
-            weights
-                .iter()
-                .enumerate()
-                .filter(|&(_, w)| w.abs() > ACTIVE_WEIGHT)
-                .map(|(t, &w)| GpuMorph {
-                    target: t as u32,
-                    weight: w,
-                }),
-        );
+        self.morphs.extend(active(weights).map(|(t, &w)| GpuMorph {
+            target: t as u32,
+            weight: w,
+        }));
         MorphRange {
             offset,
             count: self.morphs.len() as u32 - offset,
@@ -233,6 +309,55 @@ impl DrawList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn rooms_filled_anywhere_match_lists_pushed_in_order() {
+        let palettes = [
+            vec![Mat4::from_translation(Vec3::X); 3],
+            vec![Mat4::from_scale(Vec3::splat(2.0)); 2],
+        ];
+        let weights = [vec![0.0, 0.5, 0.0, 0.25], vec![1.0, 0.0]];
+        let mut pushed = DrawList::default();
+        pushed.push_palette(&[Mat4::IDENTITY]);
+        let mut expected = Vec::new();
+        for (p, w) in palettes.iter().zip(&weights) {
+            let offset = pushed.push_palette(p);
+            expected.push((offset, pushed.push_morphs(w)));
+        }
+        let mut filled = DrawList::default();
+        filled.push_palette(&[Mat4::IDENTITY]);
+        let sizes: Vec<RoomSize> = palettes
+            .iter()
+            .zip(&weights)
+            .map(|(p, w)| RoomSize {
+                joints: p.len(),
+                active_targets: active_targets(w),
+            })
+            .collect();
+        let rooms = filled.make_room(&sizes);
+        // Filled last room first: each room is its own.
+        let mut got: Vec<(u32, MorphRange)> = rooms
+            .into_iter()
+            .zip(palettes.iter().zip(&weights))
+            .rev()
+            .map(|(mut room, (p, w))| (room.put_palette(0, p), room.put_morphs(0, w)))
+            .collect();
+        got.reverse();
+        assert_eq!(got, expected);
+        assert_eq!(filled.palette, pushed.palette);
+        assert_eq!(filled.morphs, pushed.morphs);
+        assert_eq!(filled.morphs.len(), 3);
+    }
+
+    #[test]
+    fn pieces_follow_the_lengths_until_the_items_run_out() {
+        let mut items = [1, 2, 3, 4, 5];
+        let pieces = split_lengths(&mut items, [2, 0, 1, 9]);
+        let lengths: Vec<usize> = pieces.iter().map(|p| p.len()).collect();
+        assert_eq!(lengths, [2, 0, 1, 2]);
+        assert_eq!(pieces[3], [4, 5]);
+    }
 
     fn primitive(targets: u32) -> GpuPrimitive {
         GpuPrimitive {

@@ -27,7 +27,9 @@ mod timer;
 mod view;
 
 pub use deform_check::deformed_positions;
-pub use draw_list::{Batch, DrawList, MorphRange, Passes};
+pub use draw_list::{
+    Batch, DrawList, MorphRange, Passes, Room, RoomSize, active_targets, split_lengths,
+};
 pub use frustum::Frustum;
 pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};
 pub use headless::{Headless, SAMPLES as OFFSCREEN_SAMPLES};

@@ -67,7 +67,7 @@ impl std::fmt::Debug for LayerInput<'_> {
 }
 
 /// One layer of body animation: changes the local transforms the layers below produced.
-pub trait BodyLayer: std::fmt::Debug + Send {
+pub trait BodyLayer: std::fmt::Debug + Send + Sync {
     /// The layer's name in bakes and plots (`breathing`).
     fn name(&self) -> &'static str;
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]);

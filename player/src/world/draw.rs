@@ -7,8 +7,11 @@ use glam::{Mat4, Vec3};
 use super::World;
 use super::content::{AvatarModel, Part};
 use npc_render::Frustum;
-use npc_render::{Batch, DrawList, FrameView, MorphRange, Passes};
+use npc_render::{
+    Batch, DrawList, FrameView, MorphRange, Passes, RoomSize, active_targets, split_lengths,
+};
 use npc_render::{GpuPrimitive, LOD_COUNT};
+use rayon::prelude::*;
 
 /// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
 const NPC_RADIUS: f32 = 1.1;
@@ -23,16 +26,6 @@ pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
     let scale = (fov_y * 0.5).tan() / 30_f32.to_radians().tan();
     let d = distance * scale;
     LOD_DISTANCES.iter().filter(|&&limit| d > limit).count() as u8
-}
-
-/// An NPC the frame's view or shadow reaches.
-#[derive(Clone, Copy, Debug)]
-struct Seen {
-    npc: usize,
-    /// From the camera, metres.
-    distance: f32,
-    main: bool,
-    shadow: bool,
 }
 
 /// Vertices the deform pass writes for one NPC of `avatar` at most (every skinned or morphed
@@ -51,37 +44,51 @@ fn deform_cost(avatar: &AvatarModel, primitives: &[GpuPrimitive]) -> u64 {
         .sum()
 }
 
-/// Keeps the nearest of `seen` whose `cost` fits `budget` (all of them when they all fit);
+/// Keeps the nearest of `placed` whose `cost` fits `budget` (all of them when they all fit);
 /// returns how many were left out.
-fn keep_nearest_within(seen: &mut Vec<Seen>, budget: u64, cost: impl Fn(&Seen) -> u64) -> u32 {
-    if seen.iter().map(&cost).sum::<u64>() <= budget {
+fn keep_nearest_within(
+    placed: &mut Vec<Placed>,
+    budget: u64,
+    cost: impl Fn(&Placed) -> u64,
+) -> u32 {
+    if placed.iter().map(&cost).sum::<u64>() <= budget {
         return 0;
     }
-    seen.sort_by(|a, b| a.distance.total_cmp(&b.distance));
-    let before = seen.len();
+    placed.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    let before = placed.len();
     let mut used = 0;
-    seen.retain(|s| {
-        let c = cost(s);
+    placed.retain(|p| {
+        let c = cost(p);
         let fits = used + c <= budget;
         if fits {
             used += c;
         }
         fits
     });
-    u32::try_from(before - seen.len()).unwrap_or(u32::MAX)
+    u32::try_from(before - placed.len()).unwrap_or(u32::MAX)
 }
 
-/// One NPC as this frame draws it.
+/// One NPC as this frame draws it: gathered on the cores that animated the crowd, so that
+/// the draw list itself reads only this.
 #[derive(Clone, Copy, Debug)]
 struct Placed {
     npc: usize,
+    avatar: usize,
     lod: u8,
     /// Distance from the camera, for drawing near NPCs first (they hide the ones behind).
     distance: f32,
     main: bool,
     shadow: bool,
-    palettes: usize,
-    morphs: usize,
+    /// Where it stands, and where its head joint is (the model matrix when it has none).
+    model: Mat4,
+    head: Mat4,
+    /// Its palettes' entries (all skins), its meshes with weights, their active targets.
+    joints: usize,
+    meshes: usize,
+    active_targets: usize,
+    /// Where its palettes start in the draw list, and its meshes' ranges in the frame's list.
+    palette: u32,
+    ranges: usize,
 }
 
 impl Placed {
@@ -95,6 +102,9 @@ impl Placed {
     }
 }
 
+/// Fewest NPCs worth a task of their own when gathering or filling over the cores.
+const NPCS_PER_TASK: usize = 16;
+
 impl World {
     /// Fills `list` for `view` (an image of `aspect`). `primitives` are the store's.
     pub fn draw(
@@ -106,27 +116,7 @@ impl World {
     ) {
         list.clear();
         let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
-        let reach = view.shadow_reach;
-        let mut palette_offsets: Vec<u32> = Vec::new();
-        let mut palettes: Vec<(u32, &[Mat4])> = Vec::new();
-        let mut morph_ranges: Vec<MorphRange> = Vec::new();
-        let mut seen: Vec<Seen> = self
-            .npcs
-            .iter()
-            .enumerate()
-            .filter_map(|(npc, n)| {
-                let centre = n.position + Vec3::Y * 0.9;
-                let main = frustum.sees_sphere(centre, NPC_RADIUS);
-                let shadow =
-                    view.shadows && centre.distance(reach.center) < reach.radius + NPC_RADIUS;
-                (main || shadow).then(|| Seen {
-                    npc,
-                    distance: centre.distance(view.camera.position),
-                    main,
-                    shadow,
-                })
-            })
-            .collect();
+        let mut placed = self.place(&frustum, view);
         if let Some(budget) = list.deform_budget {
             let costs: Vec<u64> = self
                 .content
@@ -134,93 +124,146 @@ impl World {
                 .iter()
                 .map(|a| deform_cost(a, primitives))
                 .collect();
-            let cost = |s: &Seen| costs.get(self.npcs[s.npc].avatar).copied().unwrap_or(0);
-            list.left_out = keep_nearest_within(&mut seen, u64::from(budget), cost);
+            let cost = |p: &Placed| costs.get(p.avatar).copied().unwrap_or(0);
+            list.left_out = keep_nearest_within(&mut placed, u64::from(budget), cost);
         }
-        for (a, avatar) in self.content.avatars.iter().enumerate() {
-            let mut placed: Vec<Placed> = Vec::new();
-            palette_offsets.clear();
-            morph_ranges.clear();
-            for &Seen {
-                npc: i,
-                distance,
-                main,
-                shadow,
-            } in seen.iter().filter(|s| self.npcs[s.npc].avatar == a)
-            {
-                let npc = &self.npcs[i];
-                placed.push(Placed {
+        // Per avatar and level, one run of NPCs: main-only, both passes, shadow-only, each
+        // near to far.
+        placed.sort_by(|a, b| {
+            (a.avatar, a.lod, a.class())
+                .cmp(&(b.avatar, b.lod, b.class()))
+                .then(a.distance.total_cmp(&b.distance))
+        });
+        let ranges = self.fill_rooms(&mut placed, list);
+        for run in placed.chunk_by(|a, b| (a.avatar, a.lod) == (b.avatar, b.lod)) {
+            let Some(avatar) = run.first().and_then(|p| self.content.avatars.get(p.avatar)) else {
+                continue;
+            };
+            let lod = run[0].lod;
+            let weights = |p: &Placed, mesh: usize| -> MorphRange {
+                if mesh < p.meshes {
+                    ranges[p.ranges + mesh]
+                } else {
+                    MorphRange::default()
+                }
+            };
+            let body_has_face = avatar.head.is_none();
+            let skins = avatar.body.asset.skins.len();
+            draw_part(list, primitives, &avatar.body, lod, run, &|p, g| {
+                let morph = if body_has_face {
+                    weights(p, g.mesh)
+                } else {
+                    MorphRange::default()
+                };
+                match g.skin {
+                    Some(s) if s < skins => {
+                        let before: usize =
+                            self.npcs[p.npc].palettes.iter().take(s).map(Vec::len).sum();
+                        (p.model, Some(p.palette + before as u32), morph)
+                    }
+                    _ => (
+                        p.model * g.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
+                        None,
+                        morph,
+                    ),
+                }
+            });
+            if let Some(head) = &avatar.head {
+                draw_part(list, primitives, head, lod, run, &|p, g| {
+                    let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
+                    (p.head * local, None, weights(p, g.mesh))
+                });
+            }
+        }
+        // The scene after the NPCs: near NPCs hide ground and plants, which then fail the
+        // depth test before they are shaded.
+        self.draw_scene(primitives, view, &frustum, list);
+    }
+
+    /// The NPCs the view sees or whose shadow may fall where it looks, with what drawing
+    /// them needs, gathered over all cores.
+    fn place(&self, frustum: &Frustum, view: &FrameView) -> Vec<Placed> {
+        let reach = view.shadow_reach;
+        self.npcs
+            .par_iter()
+            .enumerate()
+            .with_min_len(NPCS_PER_TASK)
+            .filter_map(|(i, npc)| {
+                let centre = npc.position + Vec3::Y * 0.9;
+                let main = frustum.sees_sphere(centre, NPC_RADIUS);
+                let shadow =
+                    view.shadows && centre.distance(reach.center) < reach.radius + NPC_RADIUS;
+                if !main && !shadow {
+                    return None;
+                }
+                let distance = centre.distance(view.camera.position);
+                let model = npc.model();
+                let joint = self
+                    .content
+                    .avatars
+                    .get(npc.avatar)
+                    .and_then(|a| a.head_joint)
+                    .and_then(|j| npc.node_world.get(j))
+                    .copied()
+                    .unwrap_or(Mat4::IDENTITY);
+                Some(Placed {
                     npc: i,
+                    avatar: npc.avatar,
                     lod: lod_for(distance, view.camera.fov_y),
                     distance,
                     main,
                     shadow,
-                    palettes: palette_offsets.len(),
-                    morphs: morph_ranges.len(),
-                });
-                for palette in &npc.palettes {
-                    let offset = list.reserve_palette(palette.len());
-                    palette_offsets.push(offset);
-                    palettes.push((offset, palette));
-                }
-                morph_ranges.extend(npc.weights.iter().map(|w| list.push_morphs(w)));
-            }
-            placed.sort_by(|a, b| {
-                (a.lod, a.class())
-                    .cmp(&(b.lod, b.class()))
-                    .then(a.distance.total_cmp(&b.distance))
-            });
-            let body_has_face = avatar.head.is_none();
-            for lod in 0..LOD_COUNT as u8 {
-                let group: Vec<Placed> = placed.iter().copied().filter(|p| p.lod == lod).collect();
-                if group.is_empty() {
-                    continue;
-                }
-                let skins = avatar.body.asset.skins.len();
-                let weights = |p: &Placed, mesh: usize| -> MorphRange {
-                    let count = self.npcs[p.npc].weights.len();
-                    if mesh < count {
-                        morph_ranges[p.morphs + mesh]
-                    } else {
-                        MorphRange::default()
-                    }
-                };
-                draw_part(list, primitives, &avatar.body, lod, &group, &|p, g| {
-                    let npc = &self.npcs[p.npc];
-                    let morph = if body_has_face {
-                        weights(p, g.mesh)
-                    } else {
-                        MorphRange::default()
-                    };
-                    match g.skin {
-                        Some(s) if s < skins => {
-                            (npc.model(), Some(palette_offsets[p.palettes + s]), morph)
-                        }
-                        _ => (
-                            npc.model() * g.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
-                            None,
-                            morph,
-                        ),
-                    }
-                });
-                if let Some(head) = &avatar.head {
-                    draw_part(list, primitives, head, lod, &group, &|p, g| {
-                        let npc = &self.npcs[p.npc];
-                        let joint = avatar
-                            .head_joint
-                            .and_then(|j| npc.node_world.get(j))
-                            .copied()
-                            .unwrap_or(Mat4::IDENTITY);
-                        let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
-                        (npc.model() * joint * local, None, weights(p, g.mesh))
-                    });
-                }
-            }
+                    model,
+                    head: model * joint,
+                    joints: npc.palettes.iter().map(Vec::len).sum(),
+                    meshes: npc.weights.len(),
+                    active_targets: npc.weights.iter().map(|w| active_targets(w)).sum(),
+                    palette: 0,
+                    ranges: 0,
+                })
+            })
+            .collect()
+    }
+
+    /// Copies the palettes and active targets of `placed` into `list` over all cores; sets
+    /// where each NPC's start and returns the morph range of each of its meshes (from
+    /// `ranges`).
+    fn fill_rooms(&self, placed: &mut [Placed], list: &mut DrawList) -> Vec<MorphRange> {
+        let sizes: Vec<RoomSize> = placed
+            .iter()
+            .map(|p| RoomSize {
+                joints: p.joints,
+                active_targets: p.active_targets,
+            })
+            .collect();
+        let mut ranges = vec![MorphRange::default(); placed.iter().map(|p| p.meshes).sum()];
+        let rooms = list.make_room(&sizes);
+        let mut at = 0;
+        for (p, room) in placed.iter_mut().zip(&rooms) {
+            p.palette = room.palette_offset;
+            p.ranges = at;
+            at += p.meshes;
         }
-        list.fill_palettes(&palettes);
-        // The scene after the NPCs: near NPCs hide ground and plants, which then fail the
-        // depth test before they are shaded.
-        self.draw_scene(primitives, view, &frustum, list);
+        let pieces = split_lengths(&mut ranges, placed.iter().map(|p| p.meshes));
+        rooms
+            .into_par_iter()
+            .zip(pieces)
+            .zip(&*placed)
+            .with_min_len(NPCS_PER_TASK)
+            .for_each(|((mut room, out), p)| {
+                let npc = &self.npcs[p.npc];
+                let mut joint = 0;
+                for palette in &npc.palettes {
+                    room.put_palette(joint, palette);
+                    joint += palette.len();
+                }
+                let mut target = 0;
+                for (range, weights) in out.iter_mut().zip(&npc.weights) {
+                    *range = room.put_morphs(target, weights);
+                    target += range.count as usize;
+                }
+            });
+        ranges
     }
 
     /// The scene's instances the view sees, or whose shadow may fall where it looks.
@@ -321,11 +364,20 @@ mod tests {
 
     #[test]
     fn the_nearest_npcs_that_fit_the_deform_budget_are_kept() {
-        let at = |npc: usize, distance: f32| Seen {
+        let at = |npc: usize, distance: f32| Placed {
             npc,
+            avatar: 0,
+            lod: 0,
             distance,
             main: true,
             shadow: false,
+            model: Mat4::IDENTITY,
+            head: Mat4::IDENTITY,
+            joints: 0,
+            meshes: 0,
+            active_targets: 0,
+            palette: 0,
+            ranges: 0,
         };
         let mut seen = vec![at(0, 9.0), at(1, 2.0), at(2, 5.0), at(3, 1.0)];
         // Each costs 10 vertices: 25 hold the two nearest.

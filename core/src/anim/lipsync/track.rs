@@ -5,7 +5,7 @@
 //! channel never blocks the frame, holds no lock across it, and draining an empty channel does
 //! not allocate.
 
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -166,15 +166,16 @@ enum TrackMessage {
 #[derive(Clone, Debug)]
 pub struct TrackSender(mpsc::Sender<TrackMessage>);
 
-/// The animation side of a track channel.
+/// The animation side of a track channel. (Behind a lock so that a face, and the NPC that has
+/// it, can be read from several threads at once, as a frame's draw list is gathered.)
 #[derive(Debug)]
-pub struct TrackReceiver(mpsc::Receiver<TrackMessage>);
+pub struct TrackReceiver(Mutex<mpsc::Receiver<TrackMessage>>);
 
 /// A channel for a track that arrives in pieces.
 #[must_use]
 pub fn track_channel() -> (TrackSender, TrackReceiver) {
     let (tx, rx) = mpsc::channel();
-    (TrackSender(tx), TrackReceiver(rx))
+    (TrackSender(tx), TrackReceiver(Mutex::new(rx)))
 }
 
 impl TrackSender {
@@ -195,7 +196,11 @@ impl TrackReceiver {
     pub fn drain_into(&self, track: &mut VisemeTrack) -> Result<usize, TrackError> {
         let mut moved = 0;
         let mut first_error = None;
-        while let Ok(message) = self.0.try_recv() {
+        let rx = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        while let Ok(message) = rx.try_recv() {
             match message {
                 TrackMessage::Event(event) => match track.push(event) {
                     Ok(()) => moved += 1,
