@@ -50,7 +50,10 @@ pub struct MorphRange {
 pub struct DrawList {
     pub objects: Vec<GpuObject>,
     pub morphs: Vec<GpuMorph>,
-    pub palette: Vec<[[f32; 4]; 4]>,
+    /// Joint palettes: the first `palette_used` entries are this frame's. The rest is last
+    /// frames' and is overwritten, never cleared (a crowd's palettes are megabytes).
+    palette: Vec<[[f32; 4]; 4]>,
+    palette_used: usize,
     pub batches: Vec<Batch>,
     /// Work of the deform pass: 64-vertex pieces of the skinned or morphed objects.
     pub chunks: Vec<DeformChunk>,
@@ -148,18 +151,37 @@ impl DrawList {
     pub fn clear(&mut self) {
         self.objects.clear();
         self.morphs.clear();
-        self.palette.clear();
+        self.palette_used = 0;
         self.batches.clear();
         self.chunks.clear();
         self.deformed_vertices = 0;
         self.left_out = 0;
     }
 
+    /// This frame's joint palettes.
+    #[must_use]
+    pub fn palette(&self) -> &[[[f32; 4]; 4]] {
+        &self.palette[..self.palette_used]
+    }
+
+    /// `n` more palette entries for this frame (the list grows only when they are more than
+    /// any frame before had); returns where they start.
+    fn grow_palette(&mut self, n: usize) -> usize {
+        let start = self.palette_used;
+        self.palette_used += n;
+        if self.palette.len() < self.palette_used {
+            self.palette.resize(self.palette_used, [[0.0; 4]; 4]);
+        }
+        start
+    }
+
     /// Adds a joint palette; returns its offset for [`Self::push_object`].
     pub fn push_palette(&mut self, joints: &[Mat4]) -> u32 {
-        let offset = self.palette.len() as u32;
-        self.palette.extend(joints.iter().map(|&m| mat(m)));
-        offset
+        let start = self.grow_palette(joints.len());
+        for (out, &m) in self.palette[start..].iter_mut().zip(joints) {
+            *out = mat(m);
+        }
+        start as u32
     }
 
     /// Makes room at the ends of the palette and active-target lists for things filled over
@@ -167,10 +189,10 @@ impl DrawList {
     /// animated its NPC): one [`Room`] per entry of `sizes` (palette entries, active targets),
     /// in order.
     pub fn make_room(&mut self, sizes: &[RoomSize]) -> Vec<Room<'_>> {
-        let (palette_start, morph_start) = (self.palette.len(), self.morphs.len());
         let joints: usize = sizes.iter().map(|r| r.joints).sum();
         let targets: usize = sizes.iter().map(|r| r.active_targets).sum();
-        self.palette.resize(palette_start + joints, [[0.0; 4]; 4]);
+        let palette_start = self.grow_palette(joints);
+        let morph_start = self.morphs.len();
         self.morphs.resize(
             morph_start + targets,
             GpuMorph {
@@ -179,7 +201,7 @@ impl DrawList {
             },
         );
         let palettes = split_lengths(
-            &mut self.palette[palette_start..],
+            &mut self.palette[palette_start..self.palette_used],
             sizes.iter().map(|r| r.joints),
         );
         let morphs = split_lengths(
@@ -345,7 +367,7 @@ mod tests {
             .collect();
         got.reverse();
         assert_eq!(got, expected);
-        assert_eq!(filled.palette, pushed.palette);
+        assert_eq!(filled.palette(), pushed.palette());
         assert_eq!(filled.morphs, pushed.morphs);
         assert_eq!(filled.morphs.len(), 3);
     }

@@ -145,7 +145,7 @@ impl FrameBuffers {
                 .write(device, queue, bytemuck::cast_slice(&list.morphs))
             | self
                 .palette
-                .write(device, queue, bytemuck::cast_slice(&list.palette))
+                .write(device, queue, bytemuck::cast_slice(list.palette()))
             | self
                 .chunks
                 .write(device, queue, bytemuck::cast_slice(&list.chunks))

@@ -47,10 +47,8 @@ impl Headless {
         let renderer = Renderer::new(&gpu, meshes, skies, OFFSCREEN_FORMAT, samples, shadow_size)?;
         let offscreen = Offscreen::new(&gpu, width, height, samples);
         let timer = GpuTimer::new(&gpu);
-        let list = DrawList {
-            deform_budget: Some(gpu.deform_budget()),
-            ..DrawList::default()
-        };
+        let mut list = DrawList::default();
+        list.deform_budget = Some(gpu.deform_budget());
         Ok(Self {
             gpu,
             renderer,

@@ -54,7 +54,7 @@ fn keep_nearest_within(
     if placed.iter().map(&cost).sum::<u64>() <= budget {
         return 0;
     }
-    placed.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+    placed.sort_unstable_by(|a, b| a.distance.total_cmp(&b.distance).then(a.npc.cmp(&b.npc)));
     let before = placed.len();
     let mut used = 0;
     placed.retain(|p| {
@@ -128,11 +128,12 @@ impl World {
             list.left_out = keep_nearest_within(&mut placed, u64::from(budget), cost);
         }
         // Per avatar and level, one run of NPCs: main-only, both passes, shadow-only, each
-        // near to far.
-        placed.sort_by(|a, b| {
+        // near to far (the NPC's index settles ties, so no order is left to chance).
+        placed.sort_unstable_by(|a, b| {
             (a.avatar, a.lod, a.class())
                 .cmp(&(b.avatar, b.lod, b.class()))
                 .then(a.distance.total_cmp(&b.distance))
+                .then(a.npc.cmp(&b.npc))
         });
         let ranges = self.fill_rooms(&mut placed, list);
         for run in placed.chunk_by(|a, b| (a.avatar, a.lod) == (b.avatar, b.lod)) {
