@@ -97,10 +97,12 @@ pub(super) fn bake(
 
 pub(super) const TAU: f32 = std::f32::consts::TAU;
 
-/// Idle: a breath every 4 s lifting the chest and shoulders, and a slow sway.
+/// Idle: a slow sway, the chest and shoulders held where a breath is halfway. The breath itself
+/// is the breathing layer's, which follows each character's settings and switch; a breath baked
+/// in here would go on at its own rate beside it.
 pub(super) fn idle_pose(t: f32, f: &mut Frame) {
     let w = TAU / 4.0;
-    let breath = 0.5 - 0.5 * (w * t).cos();
+    let breath = 0.5;
     let sway = (w * t).sin();
     f.hips = Vec3::new(0.006 * sway, -0.004 * breath, 0.0);
     f.turn(HIPS, 0.0, 0.01 * (w * t + 1.0).sin(), -0.012 * sway);

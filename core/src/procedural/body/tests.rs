@@ -310,3 +310,38 @@ fn clips_loop_and_keep_the_root_in_place() {
         }
     }
 }
+
+#[test]
+fn the_idle_clip_leaves_the_breath_to_the_breathing_layer() {
+    // The joints a breath lifts hold still in the idle clip (the hips keep only their sway,
+    // sideways), so a character's breathing settings and switch are all of its breath.
+    let sk = skeleton();
+    let idle = clips(&sk)
+        .into_iter()
+        .find(|c| c.name == "idle")
+        .expect("idle clip");
+    for channel in &idle.channels {
+        let still = [SPINE1, NECK, LEFT.shoulder, RIGHT.shoulder].contains(&channel.node)
+            || channel.property == Property::Translation;
+        if !still {
+            continue;
+        }
+        let w = channel.width;
+        for key in channel.values.chunks_exact(w) {
+            let first = &channel.values[..w];
+            // Translation: the height (y) holds; rotations hold whole.
+            let held: Vec<usize> = if channel.property == Property::Translation {
+                vec![1]
+            } else {
+                (0..w).collect()
+            };
+            for c in held {
+                assert!(
+                    (key[c] - first[c]).abs() < 1e-5,
+                    "node {} moves in the idle clip",
+                    channel.node
+                );
+            }
+        }
+    }
+}
