@@ -490,6 +490,38 @@ pub enum CanonicalTarget {
     Oculus(OculusViseme),
 }
 
+impl CanonicalTarget {
+    /// How many there are: the 52 ARKit targets and the 15 Oculus visemes.
+    pub const COUNT: usize = ARKIT_TARGET_COUNT + OculusViseme::ALL.len();
+
+    /// Every one, the ARKit targets first (in [`ArkitTarget::ALL`] order), then the Oculus
+    /// visemes (in [`OculusViseme::ALL`] order).
+    pub fn all() -> impl Iterator<Item = Self> {
+        ArkitTarget::ALL
+            .into_iter()
+            .map(Self::Arkit)
+            .chain(OculusViseme::ALL.into_iter().map(Self::Oculus))
+    }
+
+    /// Its place in [`Self::all`].
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Self::Arkit(t) => t.index(),
+            Self::Oculus(v) => ARKIT_TARGET_COUNT + v.index(),
+        }
+    }
+
+    /// Its canonical name (`jawOpen`, `viseme_PP`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Arkit(t) => t.name(),
+            Self::Oculus(v) => v.name(),
+        }
+    }
+}
+
 /// Recognises a mesh target name as an ARKit target or an Oculus viseme; `None` for anything
 /// else (the target is then left alone).
 #[must_use]
@@ -512,6 +544,16 @@ mod tests {
         assert_eq!(ArkitTarget::from_index(ARKIT_TARGET_COUNT), None);
         assert_eq!(ArkitTarget::ALL[0], ArkitTarget::EyeBlinkLeft);
         assert_eq!(ArkitTarget::ALL[51], ArkitTarget::TongueOut);
+    }
+
+    #[test]
+    fn canonical_targets_are_counted_once_each_in_order() {
+        let all: Vec<CanonicalTarget> = CanonicalTarget::all().collect();
+        assert_eq!(all.len(), CanonicalTarget::COUNT);
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(t.index(), i);
+            assert_eq!(canonical_target(t.name()), Some(*t));
+        }
     }
 
     #[test]

@@ -402,3 +402,91 @@ fn a_merged_head_without_names_gets_its_eyes_and_teeth_found_and_its_own_shapes_
         assert!(*rms < 0.3, "{name}: rms error {rms:.2} mm");
     }
 }
+
+/// Oculus visemes made from the head's own ARKit targets: (name, [(target, weight)]).
+const VISEMES: [(&str, &[(&str, f32)]); 3] = [
+    (
+        "viseme_PP",
+        &[
+            ("mouthClose", 1.0),
+            ("mouthPressLeft", 0.5),
+            ("mouthPressRight", 0.5),
+        ],
+    ),
+    (
+        "viseme_aa",
+        &[
+            ("jawOpen", 0.8),
+            ("mouthStretchLeft", 0.2),
+            ("mouthStretchRight", 0.2),
+        ],
+    ),
+    ("viseme_O", &[("jawOpen", 0.4), ("mouthFunnel", 0.7)]),
+];
+
+#[test]
+fn oculus_visemes_of_the_source_are_transferred_with_the_arkit_targets() {
+    // The project's head with three Oculus visemes, each a mix of its ARKit targets.
+    let mut parts = head::head_parts();
+    for part in &mut parts {
+        for (name, mix) in VISEMES {
+            let n = part.primitive.positions.len();
+            let mut positions = vec![[0.0_f32; 3]; n];
+            let mut any = false;
+            for (target, w) in mix {
+                let Some(t) = part.target_names.iter().position(|x| x == target) else {
+                    continue;
+                };
+                any = true;
+                for (out, d) in positions
+                    .iter_mut()
+                    .zip(&part.primitive.targets[t].positions)
+                {
+                    *out = (Vec3::from_array(*out) + Vec3::from_array(*d) * *w).to_array();
+                }
+            }
+            if any {
+                part.primitive
+                    .targets
+                    .push(npc_core::asset::mesh::MorphTarget {
+                        positions,
+                        normals: Vec::new(),
+                    });
+                part.target_names.push(name);
+            }
+        }
+    }
+    let source = Asset::from_bytes(&head::head_glb_of(&parts), None).unwrap();
+    let target = Asset::from_bytes(&head::head_glb_of(&reproportioned_parts()), None).unwrap();
+    let made = transfer(&source, &target, &TransferOptions::default()).unwrap();
+    let skin = target
+        .meshes
+        .iter()
+        .position(|m| m.name.as_deref() == Some(head::SKIN_PART) && m.target_count() > 0)
+        .unwrap();
+    for (name, mix) in VISEMES {
+        let viseme = transferred(&made, skin, name).unwrap_or_else(|| panic!("no {name}"));
+        assert!(made.report.target(name).is_some(), "{name} not reported");
+        // The same mix of the transferred ARKit targets.
+        let mut expected = vec![[0.0_f32; 3]; viseme.len()];
+        for (t, w) in mix {
+            let part = transferred(&made, skin, t).unwrap();
+            let weighted: Vec<[f32; 3]> = part
+                .iter()
+                .map(|d| (Vec3::from_array(*d) * *w).to_array())
+                .collect();
+            expected = sum(&expected, &weighted);
+        }
+        let c = cosine(viseme, &expected);
+        let largest = viseme
+            .iter()
+            .map(|d| Vec3::from_array(*d).length())
+            .fold(0.0_f32, f32::max);
+        eprintln!(
+            "{name}: cosine {c:.4} with its mix, largest offset {:.1} mm",
+            largest * 1e3
+        );
+        assert!(largest > 0.002, "{name} does not move the skin");
+        assert!(c > 0.99, "{name}: cosine {c}");
+    }
+}

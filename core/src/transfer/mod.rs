@@ -24,7 +24,7 @@ mod tps;
 
 use glam::Vec3;
 
-use crate::arkit::ArkitTarget;
+use crate::arkit::CanonicalTarget;
 use crate::asset::Asset;
 use crate::asset::amend::{NewShapes, PrimitiveShapes};
 
@@ -87,7 +87,7 @@ pub struct Transfer {
 /// An eye distance of 62 mm, the unit the fade settings are given in.
 const REFERENCE_EYE_DISTANCE: f32 = 0.062;
 
-/// Transfers the ARKit shapes of `source` onto `target`.
+/// Transfers the ARKit shapes (and Oculus visemes) of `source` onto `target`.
 pub fn transfer(
     source: &Asset,
     target: &Asset,
@@ -100,8 +100,7 @@ pub fn transfer(
     src_found.landmarks.override_with(&options.source_landmarks);
     tgt_found.landmarks.override_with(&options.target_landmarks);
 
-    let targets: Vec<ArkitTarget> = ArkitTarget::ALL
-        .into_iter()
+    let targets: Vec<CanonicalTarget> = CanonicalTarget::all()
         .filter(|t| {
             src.deltas[t.index()]
                 .iter()
@@ -288,7 +287,7 @@ struct Warped {
 }
 
 impl Warped {
-    fn of(src: &Surface, warp: &ThinPlateSpline, targets: &[ArkitTarget]) -> Self {
+    fn of(src: &Surface, warp: &ThinPlateSpline, targets: &[CanonicalTarget]) -> Self {
         let rest: Vec<Vec3> = src.vertices.iter().map(|p| warp.apply(*p)).collect();
         let deltas = targets
             .iter()

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::landmarks::{Found, Landmarks};
 use super::lips::Lip;
 use super::surface::Surface;
-use crate::arkit::ArkitTarget;
+use crate::arkit::{ArkitTarget, CanonicalTarget};
 
 /// The transfer's report (written as JSON by `npc-player transfer --report`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -54,7 +54,7 @@ pub(super) struct Inputs<'a> {
     pub target: &'a Found,
     pub target_surface: &'a Surface,
     pub target_labels: Option<&'a [Option<Lip>]>,
-    pub targets: &'a [ArkitTarget],
+    pub targets: &'a [CanonicalTarget],
     /// Per target, per target vertex, in the scene's space.
     pub offsets: &'a [Vec<Vec3>],
     pub distances: Vec<f32>,
@@ -108,7 +108,12 @@ impl Report {
 
 fn seam_check(inputs: &Inputs<'_>) -> Option<SeamCheck> {
     let labels = inputs.target_labels?;
-    let index = |t: ArkitTarget| inputs.targets.iter().position(|x| *x == t);
+    let index = |t: ArkitTarget| {
+        inputs
+            .targets
+            .iter()
+            .position(|x| *x == CanonicalTarget::Arkit(t))
+    };
     let (jaw, close) = (
         index(ArkitTarget::JawOpen)?,
         index(ArkitTarget::MouthClose)?,

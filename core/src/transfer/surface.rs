@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use crate::arkit::{ArkitTarget, CanonicalTarget};
+use crate::arkit::CanonicalTarget;
 use crate::asset::Asset;
 use crate::asset::rest_pose::Placement;
 
@@ -50,8 +50,8 @@ pub struct Surface {
     pub triangles: Vec<[usize; 3]>,
     /// The part each triangle belongs to.
     pub triangle_part: Vec<usize>,
-    /// Per ARKit target (in [`ArkitTarget::ALL`] order), each vertex's delta; empty for a target
-    /// no part carries.
+    /// Per canonical target (ARKit targets, then Oculus visemes: [`CanonicalTarget::all`]),
+    /// each vertex's delta; empty for a target no part carries.
     pub deltas: Vec<Vec<Vec3>>,
     /// How each vertex follows the shapes: its part's kind, or for a loose piece of a merged
     /// mesh (an eyeball, teeth), the kind it was found to be.
@@ -65,7 +65,7 @@ impl Surface {
     #[must_use]
     pub fn of(asset: &Asset) -> Self {
         let mut surface = Self {
-            deltas: vec![Vec::new(); ArkitTarget::ALL.len()],
+            deltas: vec![Vec::new(); CanonicalTarget::COUNT],
             ..Self::default()
         };
         let mut seen = Vec::new();
@@ -103,10 +103,10 @@ impl Surface {
                 }
             }
             for (t, name) in mesh.target_names.iter().enumerate() {
-                let Some(CanonicalTarget::Arkit(arkit)) = name.canonical else {
+                let Some(canonical) = name.canonical else {
                     continue;
                 };
-                let slot = &mut surface.deltas[arkit.index()];
+                let slot = &mut surface.deltas[canonical.index()];
                 if slot.is_empty() {
                     *slot = vec![Vec3::ZERO; first];
                 }
