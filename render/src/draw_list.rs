@@ -373,6 +373,17 @@ mod tests {
     }
 
     #[test]
+    fn a_cleared_list_shows_only_this_frames_palettes() {
+        let mut list = DrawList::default();
+        list.push_palette(&[Mat4::from_translation(Vec3::Y); 4]);
+        list.clear();
+        assert!(list.palette().is_empty());
+        let offset = list.push_palette(&[Mat4::IDENTITY; 2]);
+        assert_eq!(offset, 0);
+        assert_eq!(list.palette(), &[mat(Mat4::IDENTITY); 2]);
+    }
+
+    #[test]
     fn pieces_follow_the_lengths_until_the_items_run_out() {
         let mut items = [1, 2, 3, 4, 5];
         let pieces = split_lengths(&mut items, [2, 0, 1, 9]);
