@@ -4,6 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../tests/common/shared_asset.rs"]
+mod shared_asset;
+use shared_asset::shared_asset;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -15,22 +19,6 @@ use npc_studio::app::{StudioApp, Tab};
 use npc_studio::command::Command;
 use npc_studio::recent::RecentStore;
 use npc_studio::state::Studio;
-
-/// A file under ../shared/assets, or None when it is missing (a failure under CI).
-fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets")
-        .join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {}",
-        path.display()
-    );
-    None
-}
 
 fn harness(studio: Studio) -> Harness<'static, StudioApp> {
     let mut h = Harness::builder()

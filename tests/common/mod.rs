@@ -2,6 +2,10 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+mod shared_asset;
+#[allow(unused_imports)]
+pub use shared_asset::shared_asset;
+
 pub mod validator;
 
 use std::fs;
@@ -88,22 +92,6 @@ pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
         })
         .collect();
     fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
-}
-
-/// A file under ../shared/assets, or None (a failure under CI) when it is missing.
-pub fn shared_asset(relative: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/assets")
-        .join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {}",
-        path.display()
-    );
-    None
 }
 
 /// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where

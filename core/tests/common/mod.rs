@@ -2,6 +2,11 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../../tests/common/shared_asset.rs"]
+mod shared_asset;
+#[allow(unused_imports)]
+pub use shared_asset::shared_asset;
+
 use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::viseme::VisemeId;
 use rand::{Rng, SeedableRng};
@@ -76,22 +81,6 @@ pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
 #[allow(dead_code)]
 pub fn cue(track: &VisemeTrack) -> npc_core::LineCue {
     npc_core::LineCue::from_track(track.clone())
-}
-
-/// A file under ../shared/assets, or None when it is missing (a failure under CI).
-pub fn shared_asset(relative: &str) -> Option<std::path::PathBuf> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets")
-        .join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {}",
-        path.display()
-    );
-    None
 }
 
 /// A file `scripts/setup.sh` fetches: the path in the environment variable `var`, else

@@ -2,6 +2,9 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../../tests/common/shared_asset.rs"]
+mod shared;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -13,20 +16,10 @@ pub fn npc_player(args: &[&str]) -> Output {
         .expect("run npc-player")
 }
 
-/// A file under ../shared/assets, or None (a failure under CI) when it is missing.
+/// A file under ../shared/assets as a command-line argument, or None (a failure under CI) when
+/// it is missing.
 pub fn shared_asset(relative: &str) -> Option<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/assets")
-        .join(relative);
-    if path.exists() {
-        return Some(path.display().to_string());
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {}",
-        path.display()
-    );
-    None
+    shared::shared_asset(relative).map(|p| p.display().to_string())
 }
 
 /// Asserts a failed run: exit 1, one line on stderr, no panic; returns that line.
