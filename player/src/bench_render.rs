@@ -169,9 +169,9 @@ fn animate(
     Ok(view)
 }
 
-#[allow(missing_debug_implementations)]
 /// A crowd of `npcs` NPCs of a project, every one speaking the benchmark line from its own
 /// point in it, and the meshes their avatars need.
+#[derive(Debug)]
 pub struct SpeakingCrowd {
     pub world: World,
     pub meshes: MeshStoreBuilder,
