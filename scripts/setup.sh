@@ -5,7 +5,7 @@ set -euo pipefail
 
 # System packages the build and the tests use. One list, extended as features need more.
 NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
-  mesa-vulkan-drivers libvulkan1 libasound2-dev)
+  mesa-vulkan-drivers libvulkan1 libasound2-dev libpocketsphinx3 pocketsphinx-en-us)
 
 # The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
 NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10

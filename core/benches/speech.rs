@@ -89,7 +89,7 @@ fn alignment(c: &mut Criterion) {
         .collect();
     let align_once = || {
         let script = engine.synthesize(LINE, &Voice::default()).unwrap();
-        npc_core::speech::align::align(&samples, recording.sample_rate, &script).unwrap()
+        npc_core::speech::align::align(&samples, recording.sample_rate, &script, "en-US").unwrap()
     };
     let start = Instant::now();
     let runs = 20;

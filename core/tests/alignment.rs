@@ -15,7 +15,8 @@ mod common;
 
 use npc_core::anim::lipsync::VisemeTrack;
 use npc_core::project::{Gender, Voice};
-use npc_core::speech::align::align;
+use npc_core::speech::acoustic::AcousticModel;
+use npc_core::speech::align::{AlignedBy, align, align_by_synthesis};
 use npc_core::speech::{OfflineEngine, SpeechEngine, Utterance, wav};
 
 const SCRIPT: &str = "And you always want to see it in the superlative degree.";
@@ -88,25 +89,52 @@ fn another_voice_with_other_pauses_is_followed_phone_by_phone() {
         Gender::Male,
     );
     let truth = VisemeTrack::from_events(recording.visemes.clone()).unwrap();
-    let aligned = align(&samples(&recording), recording.sample_rate, &script).unwrap();
-    let track = VisemeTrack::from_events(aligned.visemes.clone()).unwrap();
     let end = recording.duration_ms();
-    let score = agreement(&track, &truth, end);
     let even = agreement(&stretched(&script, end), &truth, end);
-    eprintln!(
-        "right class on {:.1}% of frames aligned, {:.1}% stretched evenly",
-        score * 100.0,
-        even * 100.0
-    );
-    assert!(score >= 0.85, "aligned {score}");
-    assert!(score > even + 0.1, "aligned {score}, stretched {even}");
-    // Every p, b and m of the recording closes the aligned lips within its span.
+    let by_synthesis =
+        align_by_synthesis(&samples(&recording), recording.sample_rate, &script).unwrap();
+    let alignment = align(
+        &samples(&recording),
+        recording.sample_rate,
+        &script,
+        "en-US",
+    )
+    .unwrap();
+    for (name, aligned) in [
+        ("by synthesis", &by_synthesis),
+        (aligner_name(&alignment.by), &alignment.utterance),
+    ] {
+        let track = VisemeTrack::from_events(aligned.visemes.clone()).unwrap();
+        let score = agreement(&track, &truth, end);
+        eprintln!(
+            "right class on {:.1}% of frames aligned {name}, {:.1}% stretched evenly",
+            score * 100.0,
+            even * 100.0
+        );
+        assert!(score >= 0.85, "aligned {name}: {score}");
+        assert!(
+            score > even + 0.1,
+            "aligned {name}: {score}, stretched {even}"
+        );
+        every_closure_is_closed(&truth, &track, end);
+    }
+}
+
+fn aligner_name(by: &AlignedBy) -> &'static str {
+    match by {
+        AlignedBy::AcousticModel => "by the acoustic model",
+        AlignedBy::Synthesis { .. } => "by synthesis (no acoustic model)",
+    }
+}
+
+/// Every p, b and m of `truth` closes the aligned lips within its span.
+fn every_closure_is_closed(truth: &VisemeTrack, track: &VisemeTrack, end: f64) {
     let events = truth.events();
     for (i, e) in events.iter().enumerate().filter(|(_, e)| e.id.get() == 21) {
         let until = events.get(i + 1).map_or(end, |n| n.offset_ms);
         let closed = (e.offset_ms as i64..until as i64)
             .step_by(5)
-            .any(|t| id_at(&track, t as f64) == 21);
+            .any(|t| id_at(track, t as f64) == 21);
         assert!(closed, "the closure at {} ms is not closed", e.offset_ms);
     }
 }
@@ -118,7 +146,9 @@ fn a_real_recordings_lip_closure_falls_in_the_silence_of_its_stop() {
     };
     let (sound, rate) = wav::read_mono(&path).unwrap();
     let script = speak(SCRIPT, Gender::Female);
-    let aligned = align(&sound, rate, &script).unwrap();
+    let alignment = align(&sound, rate, &script, "en-US").unwrap();
+    eprintln!("aligned {}", aligner_name(&alignment.by));
+    let aligned = alignment.utterance;
     // Loudness in 10 ms frames.
     let hop = rate as usize / 100;
     let energy: Vec<f32> = sound
@@ -192,13 +222,42 @@ fn class_of_phone(phone: &str) -> u8 {
     }
 }
 
-#[test]
-fn read_speech_follows_an_acoustic_models_phones() {
-    let Some(dir) = common::librivox() else {
-        return;
+/// What an aligner gets right on the five LibriVox utterances.
+#[derive(Debug)]
+struct Scored {
+    frames: usize,
+    right: usize,
+    right_even: usize,
+    bilabials: usize,
+    closed: usize,
+    /// Frames by labelled class (rows) and aligned class (columns).
+    confusion: [[usize; 7]; 7],
+}
+
+impl Scored {
+    fn share(&self) -> f64 {
+        self.right as f64 / self.frames.max(1) as f64
+    }
+
+    fn share_even(&self) -> f64 {
+        self.right_even as f64 / self.frames.max(1) as f64
+    }
+}
+
+/// `aligner` over the five LibriVox utterances, scored per 10 ms frame against PocketSphinx
+/// 5.1.1's phone labels of them.
+fn score_read_speech(
+    dir: &std::path::Path,
+    aligner: &dyn Fn(&[f32], u32, &Utterance) -> Utterance,
+) -> Scored {
+    let mut all = Scored {
+        frames: 0,
+        right: 0,
+        right_even: 0,
+        bilabials: 0,
+        closed: 0,
+        confusion: [[0; 7]; 7],
     };
-    let (mut frames, mut aligned_right, mut even_right) = (0, 0, 0);
-    let (mut bilabials, mut closed) = (0, 0);
     for id in ["0870", "0880", "0890", "0920", "0930"] {
         let base = dir.join(format!("sense_and_sensibility_01_austen_64kb-{id}"));
         let text = std::fs::read_to_string(base.with_extension("txt")).unwrap();
@@ -208,10 +267,10 @@ fn read_speech_follows_an_acoustic_models_phones() {
         )
         .unwrap();
         let script = speak(text.trim(), Gender::Female);
-        let aligned = align(&sound, rate, &script).unwrap();
+        let aligned = aligner(&sound, rate, &script);
         let track = VisemeTrack::from_events(aligned.visemes.clone()).unwrap();
         let even = stretched(&script, sound.len() as f64 * 1000.0 / f64::from(rate));
-        let (mut n, mut right, mut right_even) = (0, 0, 0);
+        let (mut n, mut right) = (0, 0);
         for word in labels["w"].as_array().unwrap() {
             for phone in word["w"].as_array().unwrap() {
                 let begin = phone["b"].as_f64().unwrap() * 1000.0;
@@ -219,49 +278,94 @@ fn read_speech_follows_an_acoustic_models_phones() {
                 let truth = class_of_phone(phone["t"].as_str().unwrap());
                 if truth == 1 {
                     // Closed at some moment of the labelled p, b or m (20 ms either side).
-                    bilabials += 1;
+                    all.bilabials += 1;
                     let mut t = begin - 20.0;
                     let mut shut = false;
                     while t <= end + 20.0 {
                         shut |= id_at(&track, t) == 21;
                         t += 5.0;
                     }
-                    closed += usize::from(shut);
+                    all.closed += usize::from(shut);
                 }
                 let mut t = begin + 5.0;
                 while t < end {
                     n += 1;
-                    right += usize::from(class(id_at(&track, t)) == truth);
-                    right_even += usize::from(class(id_at(&even, t)) == truth);
+                    let ours = class(id_at(&track, t));
+                    right += usize::from(ours == truth);
+                    all.confusion[usize::from(truth)][usize::from(ours)] += 1;
+                    all.right_even += usize::from(class(id_at(&even, t)) == truth);
                     t += 10.0;
                 }
             }
         }
         eprintln!(
-            "{id}: {:.1}% aligned, {:.1}% stretched, {n} frames",
-            100.0 * right as f64 / n as f64,
-            100.0 * right_even as f64 / n as f64
+            "{id}: {:.1}% of {n} frames",
+            100.0 * right as f64 / n as f64
         );
-        frames += n;
-        aligned_right += right;
-        even_right += right_even;
+        all.frames += n;
+        all.right += right;
     }
-    let (score, even) = (
-        aligned_right as f64 / frames as f64,
-        even_right as f64 / frames as f64,
+    eprintln!(
+        "all five: {:.1}% of {} frames aligned, {:.1}% stretched evenly; lips closed at {} of \
+         the {} labelled p, b and m",
+        all.share() * 100.0,
+        all.frames,
+        all.share_even() * 100.0,
+        all.closed,
+        all.bilabials
     );
     eprintln!(
-        "all five: {:.1}% of {frames} frames aligned, {:.1}% stretched evenly",
-        score * 100.0,
-        even * 100.0
+        "labelled (rows) against aligned (columns): silence closed labiodental rounded open spread other"
     );
-    eprintln!("lips closed at {closed} of the {bilabials} labelled p, b and m");
-    // Measured 70.4% (the goal is 85%, against hand labels); a floor under today's figure.
-    assert!(score >= 0.67, "aligned {score}");
-    assert!(score >= even + 0.25, "aligned {score}, stretched {even}");
+    for row in &all.confusion {
+        eprintln!("{row:?}");
+    }
+    all
+}
+
+#[test]
+fn read_speech_aligned_by_synthesis_follows_most_phones() {
+    let Some(dir) = common::librivox() else {
+        return;
+    };
+    let scored = score_read_speech(&dir, &|sound, rate, script| {
+        align_by_synthesis(sound, rate, script).unwrap()
+    });
+    // Measured 70.4%; a floor under today's figure.
+    assert!(scored.share() >= 0.67, "{scored:?}");
+    assert!(scored.share() >= scored.share_even() + 0.25, "{scored:?}");
     // Measured 28 of 29.
-    assert!(
-        closed * 10 >= bilabials * 9,
-        "{closed} of {bilabials} closed"
-    );
+    assert!(scored.closed * 10 >= scored.bilabials * 9, "{scored:?}");
+}
+
+/// The acoustic model is installed (CI installs it; elsewhere its absence skips the test).
+fn acoustic_model_installed() -> bool {
+    match AcousticModel::for_language("en-US") {
+        Ok(_) => true,
+        Err(why) if std::env::var_os("CI").is_none() => {
+            eprintln!("skipped: {why}");
+            false
+        }
+        Err(why) => panic!("CI installs the acoustic model: {why}"),
+    }
+}
+
+#[test]
+fn read_speech_aligned_by_the_acoustic_model_follows_the_phones() {
+    let Some(dir) = common::librivox() else {
+        return;
+    };
+    if !acoustic_model_installed() {
+        return;
+    }
+    let scored = score_read_speech(&dir, &|sound, rate, script| {
+        let alignment = align(sound, rate, script, "en-US").unwrap();
+        assert_eq!(alignment.by, AlignedBy::AcousticModel);
+        alignment.utterance
+    });
+    // Measured 84.1% (the goal is 85%); a floor under today's figure, far above the 70% of
+    // alignment by synthesis.
+    assert!(scored.share() >= 0.82, "{scored:?}");
+    // Measured 29 of 29.
+    assert_eq!(scored.closed, scored.bilabials, "{scored:?}");
 }

@@ -4,6 +4,7 @@
 //! words, phonemes and their stress) is carried over through that map. The recording then
 //! has a viseme track that follows its own phones, and its own loudness for the jaw.
 
+use super::acoustic::{AcousticModel, Heard, ScriptPhone};
 use super::mfcc::{HOP_MS, features, features_warped};
 use super::{PhonemeTiming, Utterance, WordTiming};
 use crate::anim::lipsync::VisemeEvent;
@@ -160,8 +161,36 @@ const MARGIN_MS: f64 = 50.0;
 /// Scalings of the recording's mel bands tried (vocal tract length normalisation).
 const VOCAL_TRACT_SCALES: [f32; 5] = [0.88, 0.94, 1.0, 1.06, 1.12];
 
-/// `synthesis` (the script spoken by the offline engine) with its timing carried onto the
-/// recording (`samples` in -1..1 at `sample_rate`), and the recording as its audio.
+/// How a recording was aligned to its script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AlignedBy {
+    /// The acoustic model found the script's phones ([`crate::speech::acoustic`]).
+    AcousticModel,
+    /// The synthesis was warped onto the recording; why the model was not used.
+    Synthesis { why_not_model: String },
+}
+
+/// A recording with its script's timing, and how that timing was found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alignment {
+    pub utterance: Utterance,
+    pub by: AlignedBy,
+}
+
+fn check(samples: &[f32], sample_rate: u32, synthesis: &Utterance) -> Result<(), AlignError> {
+    if samples.is_empty() || sample_rate == 0 {
+        return Err(AlignError::NoRecording);
+    }
+    if synthesis.pcm.is_empty() || synthesis.visemes.is_empty() {
+        return Err(AlignError::NoSpeech);
+    }
+    Ok(())
+}
+
+/// `synthesis` (the script spoken by the offline engine in a voice of `language`) with its
+/// timing carried onto the recording (`samples` in -1..1 at `sample_rate`), and the recording
+/// as its audio. The acoustic model finds the phones where it speaks the language and is
+/// installed; otherwise the synthesis is warped onto the recording, and the reason is logged.
 ///
 /// # Errors
 /// An empty recording, or a synthesis with no sound.
@@ -169,13 +198,136 @@ pub fn align(
     samples: &[f32],
     sample_rate: u32,
     synthesis: &Utterance,
+    language: &str,
+) -> Result<Alignment, AlignError> {
+    check(samples, sample_rate, synthesis)?;
+    let by_model = AcousticModel::for_language(language)
+        .and_then(|model| align_by_model(&model, samples, sample_rate, synthesis));
+    match by_model {
+        Ok(utterance) => Ok(Alignment {
+            utterance,
+            by: AlignedBy::AcousticModel,
+        }),
+        Err(why_not_model) => {
+            tracing::warn!("aligning by synthesis: {why_not_model}");
+            Ok(Alignment {
+                utterance: align_by_synthesis(samples, sample_rate, synthesis)?,
+                by: AlignedBy::Synthesis { why_not_model },
+            })
+        }
+    }
+}
+
+/// `synthesis` with its timing carried onto the recording where `model` hears its phones:
+/// each phoneme spans what the model heard of it, and the mouth rests through each silence
+/// the model heard between words.
+///
+/// # Errors
+/// The model's reason, in words, when it could not follow the script.
+pub fn align_by_model(
+    model: &AcousticModel,
+    samples: &[f32],
+    sample_rate: u32,
+    synthesis: &Utterance,
+) -> Result<Utterance, String> {
+    let script = script_phones(synthesis);
+    let heard = model.align(samples, sample_rate, &script)?;
+    let recording_ms = samples.len() as f64 * 1000.0 / f64::from(sample_rate);
+    let map = PhoneMap::new(synthesis, &heard, recording_ms);
+    let mut aligned = warped(synthesis, &|t| map.map(t), samples, sample_rate);
+    aligned.visemes = with_pauses(aligned.visemes, &heard.silences);
+    Ok(aligned)
+}
+
+/// The synthesis's phonemes, each marked where it begins a word.
+fn script_phones(synthesis: &Utterance) -> Vec<ScriptPhone<'_>> {
+    let mut words = synthesis
+        .words
+        .iter()
+        .filter(|w| !w.text.trim().is_empty())
+        .map(|w| w.offset_ms)
+        .peekable();
+    synthesis
+        .phonemes
+        .iter()
+        .map(|p| {
+            // A word begins at the first phoneme at or after its start (1 ms of slack).
+            let mut starts_word = false;
+            while words.next_if(|&w| w <= p.offset_ms + 1.0).is_some() {
+                starts_word = true;
+            }
+            ScriptPhone {
+                ipa: &p.ipa,
+                starts_word,
+            }
+        })
+        .collect()
+}
+
+/// The synthesis's time mapped onto the recording's, phoneme by phoneme: each phoneme's span
+/// in the synthesis stretched over the span the model heard it in.
+#[derive(Clone, Debug, PartialEq)]
+struct PhoneMap {
+    /// (synthesis start, synthesis end, recording start, recording end) ms, in order.
+    spans: Vec<(f64, f64, f64, f64)>,
+    recording_ms: f64,
+}
+
+impl PhoneMap {
+    fn new(synthesis: &Utterance, heard: &Heard, recording_ms: f64) -> Self {
+        let phonemes = &synthesis.phonemes;
+        let speech_end = synthesis.duration_ms();
+        let mut spans = Vec::with_capacity(phonemes.len());
+        let mut heard_until = 0.0;
+        for (i, p) in phonemes.iter().enumerate() {
+            let end = phonemes.get(i + 1).map_or(speech_end, |n| n.offset_ms);
+            // A phoneme the model has no phone for takes no time in the recording.
+            let (from, to) = heard.phones[i].unwrap_or((heard_until, heard_until));
+            heard_until = to;
+            spans.push((p.offset_ms, end.max(p.offset_ms), from, to));
+        }
+        // The last phoneme runs to the synthesis's end, which is mostly silence: it keeps the
+        // span the model heard.
+        if let Some(last) = spans.last_mut() {
+            last.1 = last.0 + (last.3 - last.2);
+        }
+        Self {
+            spans,
+            recording_ms,
+        }
+    }
+
+    fn map(&self, t: f64) -> f64 {
+        let i = self.spans.partition_point(|s| s.0 <= t);
+        let mapped = match i.checked_sub(1).map(|k| self.spans[k]) {
+            None => {
+                // Before the first phoneme: its start stretched back to 0.
+                let first = self.spans.first().copied().unwrap_or((0.0, 0.0, 0.0, 0.0));
+                if first.0 > 0.0 {
+                    t / first.0 * first.2
+                } else {
+                    first.2
+                }
+            }
+            Some((s0, s1, r0, r1)) if t < s1 => r0 + (t - s0) / (s1 - s0) * (r1 - r0),
+            Some((_, s1, _, r1)) => r1 + (t - s1),
+        };
+        mapped.clamp(0.0, self.recording_ms)
+    }
+}
+
+/// `synthesis` (the script spoken by the offline engine) with its timing carried onto the
+/// recording (`samples` in -1..1 at `sample_rate`) by warping the one sound onto the other,
+/// and the recording as its audio.
+///
+/// # Errors
+/// An empty recording, or a synthesis with no sound.
+pub fn align_by_synthesis(
+    samples: &[f32],
+    sample_rate: u32,
+    synthesis: &Utterance,
 ) -> Result<Utterance, AlignError> {
-    if samples.is_empty() || sample_rate == 0 {
-        return Err(AlignError::NoRecording);
-    }
-    if synthesis.pcm.is_empty() || synthesis.visemes.is_empty() {
-        return Err(AlignError::NoSpeech);
-    }
+    check(samples, sample_rate, synthesis)?;
     let spoken: Vec<f32> = synthesis
         .pcm
         .iter()
@@ -424,9 +576,12 @@ mod tests {
     #[test]
     fn nothing_to_align_is_said_in_words() {
         let empty = Utterance::default();
-        assert_eq!(align(&[], 16_000, &empty), Err(AlignError::NoRecording));
         assert_eq!(
-            align(&[0.0; 160], 16_000, &empty),
+            align(&[], 16_000, &empty, "en-US"),
+            Err(AlignError::NoRecording)
+        );
+        assert_eq!(
+            align(&[0.0; 160], 16_000, &empty, "en-US"),
             Err(AlignError::NoSpeech)
         );
     }

@@ -103,7 +103,7 @@ impl LineSource {
             source,
         })?;
         let synthesis = super::OfflineEngine::new()?.synthesize(script, voice)?;
-        let aligned = super::align::align(&samples, rate, &synthesis)?;
+        let aligned = super::align::align(&samples, rate, &synthesis, &voice.language)?.utterance;
         Ok(Self::from_utterance(aligned)?)
     }
 

@@ -4,6 +4,7 @@
 //! is the default. Engines may deliver an utterance in chunks ([`SpeechChunk`]) so playback
 //! and lip sync can start before synthesis ends.
 
+pub mod acoustic;
 pub mod align;
 pub mod analysis;
 #[cfg(feature = "azure")]

@@ -51,6 +51,8 @@ struct Span {
 #[derive(Serialize)]
 struct Aligned {
     audio: String,
+    /// "acoustic model" or "synthesis" (docs/align.md).
+    aligned_by: &'static str,
     duration_ms: f64,
     visemes: Vec<Viseme>,
     words: Vec<Span>,
@@ -70,8 +72,17 @@ pub(super) fn run(args: &AlignArgs) -> anyhow::Result<()> {
     }
     let (samples, rate) = wav::read_mono(&args.audio)
         .with_context(|| format!("cannot read audio {}", args.audio.display()))?;
-    let synthesis = OfflineEngine::new()?.synthesize(&text, &args.voice.voice())?;
-    let aligned = align::align(&samples, rate, &synthesis)?;
+    let voice = args.voice.voice();
+    let synthesis = OfflineEngine::new()?.synthesize(&text, &voice)?;
+    let alignment = align::align(&samples, rate, &synthesis, &voice.language)?;
+    let aligned_by = match &alignment.by {
+        align::AlignedBy::AcousticModel => "acoustic model",
+        align::AlignedBy::Synthesis { why_not_model } => {
+            eprintln!("align: aligned by synthesis, not by the acoustic model: {why_not_model}");
+            "synthesis"
+        }
+    };
+    let aligned = alignment.utterance;
     let duration_ms = aligned.duration_ms();
     let phones = aligned
         .phonemes
@@ -88,6 +99,7 @@ pub(super) fn run(args: &AlignArgs) -> anyhow::Result<()> {
         .collect();
     let out = Aligned {
         audio: args.audio.display().to_string(),
+        aligned_by,
         duration_ms,
         visemes: aligned
             .visemes

@@ -1,0 +1,112 @@
+//! The offline engine's English phonemes (IPA) in the phone set of the CMU acoustic models
+//! (ARPAbet, 39 phones): what the aligner asks the model to find.
+
+/// The model's phones.
+pub(super) const PHONES: [&str; 39] = [
+    "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH",
+    "IH", "IY", "JH", "K", "L", "M", "N", "NG", "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH",
+    "UW", "V", "W", "Y", "Z", "ZH",
+];
+
+/// Sounds of two or more symbols, matched before single ones.
+const CLUSTERS: [(&str, &[&str]); 12] = [
+    ("tʃ", &["CH"]),
+    ("dʒ", &["JH"]),
+    ("aɪ", &["AY"]),
+    ("aʊ", &["AW"]),
+    ("eɪ", &["EY"]),
+    ("oʊ", &["OW"]),
+    ("əʊ", &["OW"]),
+    ("ɔɪ", &["OY"]),
+    ("ɪə", &["IH", "AH"]),
+    ("eə", &["EH", "AH"]),
+    ("ɛə", &["EH", "AH"]),
+    ("ʊə", &["UH", "AH"]),
+];
+
+/// One symbol's phone, by where and how it is articulated.
+fn single(c: char) -> Option<&'static str> {
+    Some(match c {
+        'æ' | 'a' => "AE",
+        'ɐ' | 'ʌ' | 'ə' => "AH",
+        'ɑ' | 'ɒ' => "AA",
+        'ɔ' => "AO",
+        'o' => "OW",
+        'e' | 'ɛ' => "EH",
+        'ɪ' | 'ᵻ' | 'ɨ' => "IH",
+        'i' => "IY",
+        'u' | 'ɯ' | 'y' => "UW",
+        'ʊ' => "UH",
+        'ɚ' | 'ɜ' | 'ɝ' | 'ø' | 'œ' => "ER",
+        'p' => "P",
+        'b' => "B",
+        't' | 'ʔ' => "T",
+        'd' | 'ɾ' => "D",
+        'k' | 'x' => "K",
+        'ɡ' | 'g' => "G",
+        'f' => "F",
+        'v' => "V",
+        'θ' => "TH",
+        'ð' => "DH",
+        's' => "S",
+        'z' => "Z",
+        'ʃ' => "SH",
+        'ʒ' => "ZH",
+        'h' | 'ç' => "HH",
+        'm' => "M",
+        'n' => "N",
+        'ŋ' => "NG",
+        'l' | 'ɫ' => "L",
+        'ɹ' | 'r' => "R",
+        'w' | 'ʍ' => "W",
+        'j' => "Y",
+        _ => return None,
+    })
+}
+
+/// Marks that change no phone: length, stress, syllabic and other diacritics.
+fn is_mark(c: char) -> bool {
+    matches!(c, 'ː' | 'ˑ' | 'ˈ' | 'ˌ' | '\u{0300}'..='\u{036F}')
+}
+
+/// The model's phones for one phoneme of the engine (`"aɪ"`, `"ɔːɹ"`, `"əl"`), in order; empty
+/// for a pause or a sound the model has no phone for.
+pub(super) fn phones_for_ipa(ipa: &str) -> Vec<&'static str> {
+    let symbols: String = ipa.chars().filter(|&c| !is_mark(c)).collect();
+    let mut rest = symbols.as_str();
+    let mut out = Vec::new();
+    while let Some(c) = rest.chars().next() {
+        if let Some((cluster, phones)) = CLUSTERS.iter().find(|(k, _)| rest.starts_with(k)) {
+            out.extend_from_slice(phones);
+            rest = &rest[cluster.len()..];
+            continue;
+        }
+        out.extend(single(c));
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_phonemes_become_the_models_phones() {
+        assert_eq!(phones_for_ipa("aɪ"), ["AY"]);
+        assert_eq!(phones_for_ipa("ɔːɹ"), ["AO", "R"]);
+        assert_eq!(phones_for_ipa("əl"), ["AH", "L"]);
+        assert_eq!(phones_for_ipa("tʃ"), ["CH"]);
+        assert_eq!(phones_for_ipa("ˈiː"), ["IY"]);
+        assert_eq!(phones_for_ipa("n̩"), ["N"]);
+        assert!(phones_for_ipa("_").is_empty());
+        // Every phone named is one the model has.
+        for ipa in [
+            "æ", "ɐ", "ɚ", "ɾ", "ʔ", "eə", "ʊə", "oʊ", "ʒ", "θ", "ŋ", "j",
+        ] {
+            for p in phones_for_ipa(ipa) {
+                assert!(PHONES.contains(&p), "{ipa} -> {p}");
+            }
+        }
+    }
+}
