@@ -282,7 +282,12 @@ impl PhoneMap {
         for (i, p) in phonemes.iter().enumerate() {
             let end = phonemes.get(i + 1).map_or(speech_end, |n| n.offset_ms);
             // A phoneme the model has no phone for takes no time in the recording.
-            let (from, to) = heard.phones[i].unwrap_or((heard_until, heard_until));
+            let (from, to) = heard
+                .phones
+                .get(i)
+                .copied()
+                .flatten()
+                .unwrap_or((heard_until, heard_until));
             heard_until = to;
             spans.push((p.offset_ms, end.max(p.offset_ms), from, to));
         }
@@ -571,6 +576,37 @@ mod tests {
             assert!(m >= last && m <= 2000.0);
             last = m;
         }
+    }
+
+    #[test]
+    fn each_phoneme_is_stretched_over_where_the_model_heard_it() {
+        let phoneme = |ipa: &str, offset_ms| PhonemeTiming {
+            ipa: ipa.to_owned(),
+            offset_ms,
+            stress: crate::speech::Stress::None,
+        };
+        // Two phonemes of 100 ms each, then 200 ms of trailing silence, at 1 kHz.
+        let synthesis = Utterance {
+            pcm: vec![0; 400],
+            sample_rate: 1000,
+            phonemes: vec![phoneme("m", 0.0), phoneme("a", 100.0)],
+            ..Utterance::default()
+        };
+        // Heard after 500 ms of silence: the m over 100 ms, the a over 300 ms.
+        let heard = Heard {
+            phones: vec![Some((500.0, 600.0)), Some((600.0, 900.0))],
+            silences: vec![(0.0, 500.0)],
+        };
+        let map = PhoneMap::new(&synthesis, &heard, 1000.0);
+        assert_eq!(map.map(0.0), 500.0);
+        assert_eq!(map.map(50.0), 550.0);
+        assert_eq!(map.map(100.0), 600.0);
+        assert_eq!(map.map(150.0), 650.0);
+        // Past the last phoneme's heard span, time runs on at its own pace, within the
+        // recording.
+        assert_eq!(map.map(400.0), 900.0);
+        assert_eq!(map.map(450.0), 950.0);
+        assert_eq!(map.map(10_000.0), 1000.0);
     }
 
     #[test]
