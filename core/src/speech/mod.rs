@@ -15,6 +15,7 @@ pub mod formants;
 pub mod ipa;
 mod line_source;
 mod mfcc;
+mod resample;
 mod stress;
 pub mod wav;
 

@@ -9,6 +9,7 @@ mod library;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::resample::resample;
 use library::Decoder;
 
 /// Where Debian's pocketsphinx-en-us puts the model.
@@ -21,8 +22,8 @@ const SILENCE: &str = "sil";
 const NULL_STEP: &str = "(NULL)";
 /// The model's frames, ms.
 const FRAME_MS: f64 = 10.0;
-/// The model is trained on wideband speech: its filters reach 6.8 kHz.
-const MIN_SAMPLE_RATE: u32 = 16_000;
+/// The model is trained on wideband speech at this rate: its filters reach 6.8 kHz.
+const MODEL_RATE: u32 = 16_000;
 
 /// One phoneme of the script, as the engine spoke it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,33 +92,52 @@ impl AcousticModel {
     ///
     /// # Errors
     /// No PocketSphinx library, a sample rate under 16 kHz, a script with nothing the model
-    /// can hear, or a search that did not follow the script to its end.
+    /// can hear, or a search that did not follow the script to its end. A recording sampled
+    /// faster is resampled to 16 kHz, the rate the model was trained at.
     pub fn align(
         &self,
         samples: &[f32],
         sample_rate: u32,
         script: &[ScriptPhone<'_>],
     ) -> Result<Heard, String> {
-        if sample_rate < MIN_SAMPLE_RATE {
+        if sample_rate < MODEL_RATE {
             return Err(format!(
                 "the recording is sampled at {sample_rate} Hz; the acoustic model needs \
-                 {MIN_SAMPLE_RATE} Hz or more"
+                 {MODEL_RATE} Hz or more"
             ));
         }
         let (grammar, owners) = grammar(script);
         if owners.is_empty() {
             return Err("the script has no phones the acoustic model knows".to_owned());
         }
-        let pcm: Vec<i16> = samples
-            .iter()
-            .map(|&s| (s.clamp(-1.0, 1.0) * 32767.0).round() as i16)
-            .collect();
+        // At other rates the search found no path through the script (espeak-ng's 22050 Hz).
+        let samples = resample(samples, sample_rate, MODEL_RATE)?;
+        let pcm = dithered_pcm(&samples);
         // A decoder of its own for each recording (12-17 ms to make: the model is mapped, not
         // read). One reused across recordings carries state from one to the next that
         // misplaced the phones of the second (36% of frames right where a fresh one gets 83%).
-        let segments = new_decoder(&self.dir, sample_rate)?.decode(&grammar, &pcm)?;
+        let segments = new_decoder(&self.dir, MODEL_RATE)?.decode(&grammar, &pcm)?;
         heard(&segments, &owners, script.len())
     }
+}
+
+/// `samples` as 16-bit PCM with a least significant bit of noise (the same for the same
+/// sound). Digital silence (a synthesis's pauses, a gated recording) has no spectrum: the
+/// model's silence is trained on room noise, and the search found no path through a
+/// synthesis's exact zeros.
+fn dithered_pcm(samples: &[f32]) -> Vec<i16> {
+    let mut state: u32 = 0x9E37_79B9;
+    samples
+        .iter()
+        .map(|&s| {
+            // xorshift32: cheap, seeded, the same noise on every run.
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let noise = f32::from((state >> 30) as u8) - 1.5;
+            (s.clamp(-1.0, 1.0) * 32_767.0 + noise).round() as i16
+        })
+        .collect()
 }
 
 /// A decoder that knows each phone as a word of its own, and the silence.
