@@ -380,7 +380,7 @@ impl Studio {
                     let line = LineSource::from_wav_and_script(&path, &script, &self.line_voice());
                     self.put_line(format!("{} (aligned to its text)", file_name(&path)), line);
                 } else {
-                    let line = LineSource::from_wav(&path);
+                    let line = LineSource::from_wav(&path, &self.line_voice().language);
                     self.put_line(file_name(&path), line);
                 }
             }

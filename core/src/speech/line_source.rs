@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::Utterance;
-use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
+use super::unscripted::visemes_from_sound;
 use super::wav;
 use crate::anim::LineCue;
 use crate::anim::lipsync::{TrackError, VisemeEvent, VisemeTrack};
@@ -74,14 +74,14 @@ impl LineSource {
         })
     }
 
-    /// Lip sync from the sound of a WAV file alone.
-    pub fn from_wav(path: &Path) -> Result<Self, LineSourceError> {
+    /// Lip sync from the sound of a WAV file alone, spoken in `language` (BCP 47): the phones
+    /// the acoustic model hears, or the formants ([`super::unscripted`]).
+    pub fn from_wav(path: &Path, language: &str) -> Result<Self, LineSourceError> {
         let (samples, rate) = wav::read_mono(path).map_err(|source| LineSourceError::Audio {
             path: path.to_owned(),
             source,
         })?;
-        let settings = AnalysisSettings::default();
-        let events = track_from_analysis(&analyse(&samples, rate, &settings), &settings);
+        let events = visemes_from_sound(&samples, rate, language).visemes;
         Ok(Self {
             cue: LineCue::from_recording(VisemeTrack::from_events(events)?, &samples, rate),
             audio: Some((samples, rate)),

@@ -14,9 +14,11 @@ mod espeak;
 pub mod formants;
 pub mod ipa;
 mod line_source;
+mod loudness;
 mod mfcc;
 mod resample;
 mod stress;
+pub mod unscripted;
 pub mod wav;
 
 use serde::{Deserialize, Serialize};

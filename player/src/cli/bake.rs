@@ -268,7 +268,7 @@ fn read_source(
         let line = match script {
             Some(s) if s.trim().is_empty() => bail!("the transcript is empty"),
             Some(s) => LineSource::from_wav_and_script(path, &s, voice)?,
-            None => LineSource::from_wav(path)?,
+            None => LineSource::from_wav(path, &voice.language)?,
         };
         Ok((line, Some(path.clone())))
     } else {

@@ -418,7 +418,7 @@ fn voice_for(roster: &[Npc], npc: &str, line: &Line) -> Voice {
 }
 
 /// A recorded line as an utterance: its audio, and visemes from its script aligned to its
-/// sound (docs/align.md) when the line has text, else from its sound alone (audio analysis).
+/// sound (docs/align.md) when the line has text, else from its sound alone (the phones the acoustic model hears, else its formants).
 fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
     if !script.trim().is_empty() {
         match LineSource::from_wav_and_script(path, script, voice) {
@@ -434,7 +434,8 @@ fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, Speec
         }
     }
     let source =
-        LineSource::from_wav(path).map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
+        LineSource::from_wav(path, &voice.language)
+            .map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
     let Some((samples, sample_rate)) = source.audio else {
         return Err(SpeechError::Synthesis(format!(
             "{} has no audio",

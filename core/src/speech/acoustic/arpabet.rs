@@ -8,6 +8,20 @@ pub(super) const PHONES: [&str; 39] = [
     "UW", "V", "W", "Y", "Z", "ZH",
 ];
 
+/// Each phone as the engine writes it (IPA), in [`PHONES`]' order: what a phone the model
+/// hears looks like to the viseme map.
+const IPA: [&str; 39] = [
+    "ɑ", "æ", "ʌ", "ɔ", "aʊ", "aɪ", "b", "tʃ", "d", "ð", "ɛ", "ɚ", "eɪ", "f", "ɡ", "h", "ɪ", "i",
+    "dʒ", "k", "l", "m", "n", "ŋ", "oʊ", "ɔɪ", "p", "ɹ", "s", "ʃ", "t", "θ", "ʊ", "u", "v", "w",
+    "j", "z", "ʒ",
+];
+
+/// The IPA of one of the model's phones (`"AY"` is `"aɪ"`); None for a name it has not
+/// (silence, noise).
+pub(super) fn ipa_of(phone: &str) -> Option<&'static str> {
+    PHONES.iter().position(|&p| p == phone).map(|i| IPA[i])
+}
+
 /// Sounds of two or more symbols, matched before single ones.
 const CLUSTERS: [(&str, &[&str]); 12] = [
     ("tʃ", &["CH"]),
@@ -89,6 +103,8 @@ pub(super) fn phones_for_ipa(ipa: &str) -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     #[test]
@@ -100,6 +116,11 @@ mod tests {
         assert_eq!(phones_for_ipa("ˈiː"), ["IY"]);
         assert_eq!(phones_for_ipa("n̩"), ["N"]);
         assert!(phones_for_ipa("_").is_empty());
+        // Each phone's IPA is that phone again.
+        for p in PHONES {
+            assert_eq!(phones_for_ipa(ipa_of(p).unwrap()), [p]);
+        }
+        assert_eq!(ipa_of("SIL"), None);
         // Every phone named is one the model has.
         for ipa in [
             "æ", "ɐ", "ɚ", "ɾ", "ʔ", "eə", "ʊə", "oʊ", "ʒ", "θ", "ŋ", "j",

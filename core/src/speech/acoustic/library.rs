@@ -13,7 +13,13 @@ use libloading::Library;
 /// The library's names, tried in turn.
 const NAMES: [&str; 2] = ["libpocketsphinx.so.3", "libpocketsphinx.so"];
 
-type CmdLnInit = unsafe extern "C" fn(*mut c_void, *const c_void, c_int, ...) -> *mut c_void;
+type CmdLnParse = unsafe extern "C" fn(
+    *mut c_void,
+    *const c_void,
+    c_int,
+    *const *const c_char,
+    c_int,
+) -> *mut c_void;
 type Args = unsafe extern "C" fn() -> *const c_void;
 type Init = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
 type Free = unsafe extern "C" fn(*mut c_void) -> c_int;
@@ -28,7 +34,7 @@ type SegFrames = unsafe extern "C" fn(*mut c_void, *mut c_int, *mut c_int);
 
 /// The entry points used, looked up once.
 struct Api {
-    cmd_ln_init: CmdLnInit,
+    cmd_ln_parse: CmdLnParse,
     cmd_ln_free: Free,
     ps_args: Args,
     ps_init: Init,
@@ -82,7 +88,7 @@ impl Api {
             };
         }
         Ok(Self {
-            cmd_ln_init: get!(b"cmd_ln_init\0"),
+            cmd_ln_parse: get!(b"cmd_ln_parse_r\0"),
             cmd_ln_free: get!(b"cmd_ln_free_r\0"),
             ps_args: get!(b"ps_args\0"),
             ps_init: get!(b"ps_init\0"),
@@ -128,64 +134,46 @@ fn c_string(s: &str) -> Result<CString, String> {
 }
 
 impl Decoder {
-    /// A decoder over the model in `model_dir` for sound at `sample_rate`, with no words yet.
-    pub fn new(model_dir: &Path, sample_rate: u32) -> Result<Self, String> {
+    /// A decoder over the model in `model_dir` for sound at `sample_rate`, with no words yet,
+    /// and `settings` (PocketSphinx's option names and values) over its defaults.
+    pub fn new(
+        model_dir: &Path,
+        sample_rate: u32,
+        settings: &[(&str, &str)],
+    ) -> Result<Self, String> {
         let api = api()?;
         let dir = model_dir
             .to_str()
             .ok_or_else(|| format!("{} is not a UTF-8 path", model_dir.display()))?;
         // The analysis window (25.6 ms) must fit the FFT.
         let nfft = (f64::from(sample_rate) * 0.025_625).ceil().max(2.0) as u32;
-        let values = [
-            ("-hmm", dir.to_owned()),
-            ("-samprate", sample_rate.to_string()),
-            ("-nfft", nfft.next_power_of_two().to_string()),
-            // Wide beams: the grammar is one path, so the search stays small.
-            ("-beam", "1e-80".to_owned()),
-            ("-pbeam", "1e-80".to_owned()),
-            ("-wbeam", "1e-60".to_owned()),
-            // Silences only where the grammar allows them (between words).
-            ("-fsgusefiller", "no".to_owned()),
-            ("-logfn", "/dev/null".to_owned()),
-            // Off since a reused decoder misplaced phones (that was not the cause, see
-            // `AcousticModel::align`); the 84% measured in the tests is with it off, and
-            // with it on was not measured again.
-            ("-remove_noise", "no".to_owned()),
+        let (rate, nfft) = (
+            sample_rate.to_string(),
+            nfft.next_power_of_two().to_string(),
+        );
+        let mut pairs = vec![
+            ("-hmm", dir),
+            ("-samprate", rate.as_str()),
+            ("-nfft", nfft.as_str()),
+            ("-logfn", "/dev/null"),
         ];
-        let owned: Vec<(CString, CString)> = values
+        pairs.extend_from_slice(settings);
+        let owned: Vec<CString> = pairs
             .iter()
-            .map(|(k, v)| Ok((c_string(k)?, c_string(v)?)))
+            .flat_map(|(k, v)| [c_string(k), c_string(v)])
             .collect::<Result<_, String>>()?;
-        let p = |i: usize, second: bool| {
-            let (k, v) = &owned[i];
-            if second { v.as_ptr() } else { k.as_ptr() }
-        };
-        // SAFETY: ps_args returns the decoder's static argument table; cmd_ln_init copies the
-        // NUL-terminated name/value pairs, ended by a null pointer, into a new config.
+        let argv: Vec<*const c_char> = owned.iter().map(|s| s.as_ptr()).collect();
+        let argc = c_int::try_from(argv.len()).map_err(|_| "too many settings".to_owned())?;
+        // SAFETY: ps_args returns the decoder's static argument table; cmd_ln_parse_r copies
+        // the `argc` NUL-terminated name/value strings into a new config (strict: an unknown
+        // name is an error).
         let config = unsafe {
-            (api.cmd_ln_init)(
+            (api.cmd_ln_parse)(
                 std::ptr::null_mut(),
                 (api.ps_args)(),
+                argc,
+                argv.as_ptr(),
                 1,
-                p(0, false),
-                p(0, true),
-                p(1, false),
-                p(1, true),
-                p(2, false),
-                p(2, true),
-                p(3, false),
-                p(3, true),
-                p(4, false),
-                p(4, true),
-                p(5, false),
-                p(5, true),
-                p(6, false),
-                p(6, true),
-                p(7, false),
-                p(7, true),
-                p(8, false),
-                p(8, true),
-                std::ptr::null::<c_char>(),
             )
         };
         if config.is_null() {
@@ -217,7 +205,11 @@ impl Decoder {
 
     /// The words heard in `samples` when the decoder may only follow `grammar` (JSGF), in
     /// order, with their frames.
-    pub fn decode(&mut self, grammar: &str, samples: &[i16]) -> Result<Vec<Segment>, String> {
+    pub fn decode_grammar(
+        &mut self,
+        grammar: &str,
+        samples: &[i16],
+    ) -> Result<Vec<Segment>, String> {
         let (name, jsgf) = (c_string("script")?, c_string(grammar)?);
         // SAFETY: a live decoder; the strings are copied (the grammar is compiled into an
         // FSG that replaces the previous search of that name).
@@ -228,6 +220,15 @@ impl Decoder {
             if (self.api.set_search)(self.ps, name.as_ptr()) < 0 {
                 return Err("PocketSphinx could not search the script's grammar".to_owned());
             }
+        }
+        self.decode(samples)
+    }
+
+    /// The words heard in `samples` by the decoder's current search (the one its settings
+    /// name, or the last grammar set), in order, with their frames.
+    pub fn decode(&mut self, samples: &[i16]) -> Result<Vec<Segment>, String> {
+        // SAFETY: a live decoder and a slice of `samples.len()` samples.
+        unsafe {
             if (self.api.start_utt)(self.ps) < 0 {
                 return Err("PocketSphinx could not start an utterance".to_owned());
             }

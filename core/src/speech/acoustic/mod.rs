@@ -4,22 +4,20 @@
 //! warping onto a synthesis only compares two sounds.
 
 mod arpabet;
+mod forced;
 mod library;
+mod phones;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::resample::resample;
-use library::Decoder;
+
+pub use phones::HeardPhone;
 
 /// Where Debian's pocketsphinx-en-us puts the model.
 const DEBIAN_MODEL: &str = "/usr/share/pocketsphinx/model/en-us/en-us";
 /// Names another model folder (same phone set).
 pub const MODEL_ENV: &str = "NPC_ACOUSTIC_MODEL";
-/// The dictionary word for a silence between words.
-const SILENCE: &str = "sil";
-/// What the decoder calls a step of the grammar that hears nothing.
-const NULL_STEP: &str = "(NULL)";
 /// The model's frames, ms.
 const FRAME_MS: f64 = 10.0;
 /// The model is trained on wideband speech at this rate: its filters reach 6.8 kHz.
@@ -100,25 +98,41 @@ impl AcousticModel {
         sample_rate: u32,
         script: &[ScriptPhone<'_>],
     ) -> Result<Heard, String> {
-        if sample_rate < MODEL_RATE {
-            return Err(format!(
-                "the recording is sampled at {sample_rate} Hz; the acoustic model needs \
-                 {MODEL_RATE} Hz or more"
-            ));
-        }
-        let (grammar, owners) = grammar(script);
+        let (grammar, owners) = forced::grammar(script);
         if owners.is_empty() {
             return Err("the script has no phones the acoustic model knows".to_owned());
         }
-        // At other rates the search found no path through the script (espeak-ng's 22050 Hz).
-        let samples = resample(samples, sample_rate, MODEL_RATE)?;
-        let pcm = dithered_pcm(&samples);
+        let pcm = model_pcm(samples, sample_rate)?;
         // A decoder of its own for each recording (12-17 ms to make: the model is mapped, not
         // read). One reused across recordings carries state from one to the next that
         // misplaced the phones of the second (36% of frames right where a fresh one gets 83%).
-        let segments = new_decoder(&self.dir, MODEL_RATE)?.decode(&grammar, &pcm)?;
-        heard(&segments, &owners, script.len())
+        let segments =
+            forced::new_decoder(&self.dir, MODEL_RATE)?.decode_grammar(&grammar, &pcm)?;
+        forced::heard(&segments, &owners, script.len())
     }
+
+    /// The phones the model hears in `samples` (-1..1 at `sample_rate`) without a script, in
+    /// order, silences and noises included.
+    ///
+    /// # Errors
+    /// No PocketSphinx library, no phone model, or a sample rate under 16 kHz.
+    pub fn recognize(&self, samples: &[f32], sample_rate: u32) -> Result<Vec<HeardPhone>, String> {
+        let pcm = model_pcm(samples, sample_rate)?;
+        phones::recognize(&self.dir, MODEL_RATE, &pcm)
+    }
+}
+
+/// `samples` as the model hears them: at its rate, as dithered 16-bit PCM.
+fn model_pcm(samples: &[f32], sample_rate: u32) -> Result<Vec<i16>, String> {
+    if sample_rate < MODEL_RATE {
+        return Err(format!(
+            "the recording is sampled at {sample_rate} Hz; the acoustic model needs \
+             {MODEL_RATE} Hz or more"
+        ));
+    }
+    // At other rates the model's filter bank is not the one it was trained with.
+    let samples = resample(samples, sample_rate, MODEL_RATE)?;
+    Ok(dithered_pcm(&samples))
 }
 
 /// `samples` as 16-bit PCM with a least significant bit of noise (the same for the same
@@ -138,124 +152,4 @@ fn dithered_pcm(samples: &[f32]) -> Vec<i16> {
             (s.clamp(-1.0, 1.0) * 32_767.0 + noise).round() as i16
         })
         .collect()
-}
-
-/// A decoder that knows each phone as a word of its own, and the silence.
-fn new_decoder(dir: &Path, sample_rate: u32) -> Result<Decoder, String> {
-    let mut decoder = Decoder::new(dir, sample_rate)?;
-    for phone in arpabet::PHONES {
-        decoder.add_word(&word_of(phone), phone)?;
-    }
-    decoder.add_word(SILENCE, "SIL")?;
-    Ok(decoder)
-}
-
-fn word_of(phone: &str) -> String {
-    format!("ph_{}", phone.to_ascii_lowercase())
-}
-
-/// The script as a grammar of one path (its phones, an optional silence before each word and
-/// at the end), and for each phone of that path the script phoneme it belongs to.
-fn grammar(script: &[ScriptPhone<'_>]) -> (String, Vec<usize>) {
-    let mut body = String::new();
-    let mut owners = Vec::new();
-    for (i, phone) in script.iter().enumerate() {
-        let phones = arpabet::phones_for_ipa(phone.ipa);
-        if phone.starts_word || owners.is_empty() {
-            body.push_str(" [sil]");
-        }
-        for p in phones {
-            let _ = write!(body, " {}", word_of(p));
-            owners.push(i);
-        }
-    }
-    body.push_str(" [sil]");
-    (
-        format!("#JSGF V1.0;\ngrammar script;\npublic <script> ={body};\n"),
-        owners,
-    )
-}
-
-/// The decoder's words back on the script's phonemes.
-fn heard(
-    segments: &[library::Segment],
-    owners: &[usize],
-    phonemes: usize,
-) -> Result<Heard, String> {
-    let mut out = Heard {
-        phones: vec![None; phonemes],
-        silences: Vec::new(),
-    };
-    let mut next = 0;
-    for s in segments {
-        // The grammar's empty steps (an optional silence not taken).
-        if s.word == NULL_STEP {
-            continue;
-        }
-        let span = (s.first as f64 * FRAME_MS, (s.last + 1) as f64 * FRAME_MS);
-        if s.word == SILENCE || s.word.starts_with('<') {
-            out.silences.push(span);
-            continue;
-        }
-        let owner = *owners
-            .get(next)
-            .ok_or_else(|| "the acoustic model heard more phones than the script has".to_owned())?;
-        next += 1;
-        let phone = &mut out.phones[owner];
-        *phone = Some(phone.map_or(span, |(start, _)| (start, span.1)));
-    }
-    if next != owners.len() {
-        return Err(format!(
-            "the acoustic model followed the script for {next} of its {} phones",
-            owners.len()
-        ));
-    }
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use super::*;
-
-    fn phone(ipa: &str, starts_word: bool) -> ScriptPhone<'_> {
-        ScriptPhone { ipa, starts_word }
-    }
-
-    #[test]
-    fn the_grammar_is_the_scripts_phones_with_silence_between_words() {
-        let script = [phone("h", true), phone("aɪ", false), phone("ðɛɹ", true)];
-        let (g, owners) = grammar(&script);
-        assert!(
-            g.contains("= [sil] ph_hh ph_ay [sil] ph_dh ph_eh ph_r [sil];"),
-            "{g}"
-        );
-        assert_eq!(owners, [0, 1, 2, 2, 2]);
-    }
-
-    #[test]
-    fn the_words_heard_land_on_their_phonemes() {
-        let seg = |word: &str, first, last| library::Segment {
-            word: word.to_owned(),
-            first,
-            last,
-        };
-        let owners = [0, 1, 1];
-        let segments = [
-            seg("sil", 0, 9),
-            seg("ph_hh", 10, 14),
-            seg("(NULL)", 15, 15),
-            seg("ph_eh", 15, 24),
-            seg("ph_r", 25, 29),
-        ];
-        let heard = heard(&segments, &owners, 3).unwrap();
-        assert_eq!(heard.silences, [(0.0, 100.0)]);
-        assert_eq!(
-            heard.phones,
-            [Some((100.0, 150.0)), Some((150.0, 300.0)), None]
-        );
-        // Fewer phones than the script: the search stopped short, which is said.
-        assert!(super::heard(&segments[..4], &owners, 3).is_err());
-    }
 }

@@ -1,0 +1,139 @@
+//! What a recording's loudness tells of its mouth: where it pauses (the mouth at rest) and
+//! where its stops are (the lips shut through a stop's silence and open at its burst).
+
+use crate::anim::lipsync::VisemeEvent;
+use crate::speech::mfcc::HOP_MS;
+
+/// A pause is at least this long, ms, ...
+const PAUSE_MS: f64 = 120.0;
+/// ... and this far above the recording's noise floor (its quietest tenth), dB, but at
+/// least 25 dB below its loudest 10 ms.
+const PAUSE_ABOVE_FLOOR_DB: f32 = 12.0;
+const PAUSE_MAX_DB: f32 = -25.0;
+const PAUSE_MIN_DB: f32 = -60.0;
+
+/// Each 10 ms of the recording's loudness, dB below its loudest.
+pub(crate) fn energy_db(samples: &[f32], sample_rate: u32) -> Vec<f32> {
+    let hop = (sample_rate as usize / 100).max(1);
+    let energy: Vec<f32> = samples
+        .chunks(hop)
+        .map(|c| c.iter().map(|s| s * s).sum::<f32>() / c.len() as f32)
+        .collect();
+    let loudest = energy.iter().fold(f32::MIN_POSITIVE, |m, &e| m.max(e));
+    energy
+        .iter()
+        .map(|&e| 10.0 * (e / loudest).max(1e-12).log10())
+        .collect()
+}
+
+/// A stop's closure is this quiet at least, dB below the recording's loudest ...
+const CLOSURE_DB: f32 = -18.0;
+/// ... and its release (the burst) this much louder than its last quiet frame within 20 ms, dB.
+const BURST_RISE_DB: f32 = 12.0;
+/// The stop is looked for this far either side of where the warp put the closure, ms.
+const RELEASE_SEARCH_MS: f64 = 150.0;
+
+/// `events` with each lip closure (p, b, m) moved onto the recording's own stop: the warp
+/// finds about where the closure is, the sound says where it is exactly (a stop's silence,
+/// the lips shut through it, and its burst, where they open). A closure with no such silence
+/// near it (an m) keeps the warp's timing.
+pub(crate) fn with_releases(mut events: Vec<VisemeEvent>, energy_db: &[f32]) -> Vec<VisemeEvent> {
+    let at = |k: usize| energy_db.get(k).copied();
+    let frame = |ms: f64| (ms / HOP_MS).max(0.0) as usize;
+    for i in 1..events.len().saturating_sub(1) {
+        if events[i].id != crate::viseme::VisemeId::BILABIAL {
+            continue;
+        }
+        let (from, to) = (events[i].offset_ms, events[i + 1].offset_ms);
+        // Within reach, and not past the events either side.
+        let lo = frame((from - RELEASE_SEARCH_MS).max(events[i - 1].offset_ms + HOP_MS));
+        let hi = frame(
+            events
+                .get(i + 2)
+                .map_or(to + RELEASE_SEARCH_MS, |n| n.offset_ms - HOP_MS)
+                .min(to + RELEASE_SEARCH_MS),
+        );
+        // Quiet runs ended by a burst; the deepest is the stop's silence.
+        let mut best: Option<(f32, usize, usize)> = None;
+        let mut k = lo;
+        while k < hi {
+            if at(k).is_none_or(|e| e >= CLOSURE_DB) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            let mut deepest = f32::MAX;
+            while k < hi && at(k).is_some_and(|e| e < CLOSURE_DB) {
+                deepest = deepest.min(at(k).unwrap_or(0.0));
+                k += 1;
+            }
+            let quiet = at(k - 1).unwrap_or(0.0);
+            let burst = (k..(k + 2).min(energy_db.len()))
+                .find(|&b| at(b).is_some_and(|e| e - quiet >= BURST_RISE_DB));
+            if let Some(b) = burst
+                && best.is_none_or(|(d, ..)| deepest < d)
+            {
+                best = Some((deepest, start, b));
+            }
+        }
+        if let Some((_, start, burst)) = best {
+            events[i].offset_ms = start as f64 * HOP_MS;
+            events[i + 1].offset_ms = burst as f64 * HOP_MS;
+        }
+    }
+    events
+}
+
+/// Where a recording of loudness `energy` (10 ms frames, [`energy_db`]) pauses: (start,
+/// end) ms.
+pub(crate) fn pauses_ms(energy: &[f32]) -> Vec<(f64, f64)> {
+    let mut sorted = energy.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let floor = sorted.get(sorted.len() / 10).copied().unwrap_or(-120.0);
+    let quiet = (floor + PAUSE_ABOVE_FLOOR_DB).clamp(PAUSE_MIN_DB, PAUSE_MAX_DB);
+    let mut out = Vec::new();
+    let mut start = None;
+    for (k, &e) in energy
+        .iter()
+        .chain(std::iter::once(&f32::INFINITY))
+        .enumerate()
+    {
+        match (e < quiet, start) {
+            (true, None) => start = Some(k),
+            (false, Some(s)) => {
+                let (from, to) = (s as f64 * HOP_MS, k as f64 * HOP_MS);
+                if to - from >= PAUSE_MS {
+                    out.push((from, to));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `events` with the mouth at rest through each pause the recording makes: what the warp put
+/// there gives way, and what was due at the pause's end comes then.
+pub(crate) fn with_pauses(events: Vec<VisemeEvent>, pauses: &[(f64, f64)]) -> Vec<VisemeEvent> {
+    let mut out: Vec<VisemeEvent> = Vec::with_capacity(events.len() + 2 * pauses.len());
+    let mut events = events.into_iter().peekable();
+    for &(from, to) in pauses {
+        while let Some(e) = events.next_if(|e| e.offset_ms < from) {
+            out.push(e);
+        }
+        // What is sounding when the pause ends: the last event before its end.
+        let mut resumed = out.last().copied();
+        while let Some(e) = events.next_if(|e| e.offset_ms < to) {
+            resumed = Some(e);
+        }
+        out.push(VisemeEvent::new(crate::viseme::VisemeId::SILENCE, from));
+        if let Some(e) = resumed.filter(|e| e.id != crate::viseme::VisemeId::SILENCE)
+            && events.peek().is_none_or(|n| n.offset_ms > to)
+        {
+            out.push(VisemeEvent::new(e.id, to));
+        }
+    }
+    out.extend(events);
+    out
+}

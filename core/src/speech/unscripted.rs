@@ -1,0 +1,113 @@
+//! Lip sync from a recording alone, without its script: the phones the acoustic model hears
+//! (phone recognition, [`super::acoustic`]) where it speaks the language and is installed,
+//! else the recording's formants ([`super::analysis`]). Either way the lips shut through the
+//! silence of each stop the sound has and open at its burst.
+
+use super::acoustic::{AcousticModel, HeardPhone};
+use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
+use super::ipa::visemes_for_ipa;
+use super::loudness::{energy_db, with_releases};
+use crate::anim::lipsync::VisemeEvent;
+use crate::viseme::VisemeId;
+
+/// How a recording's visemes were found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeardBy {
+    /// The acoustic model recognised its phones.
+    AcousticModel,
+    /// Its formants were read; why the model was not used.
+    Formants { why_not_model: String },
+}
+
+/// A recording's viseme track, and how it was found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unscripted {
+    pub visemes: Vec<VisemeEvent>,
+    pub by: HeardBy,
+}
+
+/// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47).
+#[must_use]
+pub fn visemes_from_sound(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
+    let by_model = AcousticModel::for_language(language)
+        .and_then(|model| model.recognize(samples, sample_rate));
+    let (visemes, by) = match by_model {
+        Ok(phones) => (visemes_of_phones(&phones), HeardBy::AcousticModel),
+        Err(why_not_model) => {
+            tracing::warn!("lip sync from the recording's formants: {why_not_model}");
+            let settings = AnalysisSettings::default();
+            let events = track_from_analysis(&analyse(samples, sample_rate, &settings), &settings);
+            (events, HeardBy::Formants { why_not_model })
+        }
+    };
+    Unscripted {
+        visemes: with_releases(visemes, &energy_db(samples, sample_rate)),
+        by,
+    }
+}
+
+/// The viseme track of the phones heard: each phone's visemes share its span (a diphthong's
+/// two shapes each take half), a silence or a noise rests the mouth.
+fn visemes_of_phones(phones: &[HeardPhone]) -> Vec<VisemeEvent> {
+    let mut out: Vec<VisemeEvent> = vec![VisemeEvent::new(VisemeId::SILENCE, 0.0)];
+    for phone in phones {
+        let ids = phone.ipa.and_then(visemes_for_ipa);
+        let ids = ids
+            .as_ref()
+            .map_or(&[VisemeId::SILENCE][..], |v| v.as_slice());
+        let span = phone.end_ms - phone.start_ms;
+        for (i, &id) in ids.iter().enumerate() {
+            let at = phone.start_ms + span * i as f64 / ids.len() as f64;
+            match out.last_mut() {
+                Some(last) if last.id == id => {}
+                Some(last) if last.offset_ms >= at => *last = VisemeEvent::new(id, at),
+                _ => out.push(VisemeEvent::new(id, at)),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn heard(ipa: Option<&'static str>, start_ms: f64, end_ms: f64) -> HeardPhone {
+        HeardPhone {
+            ipa,
+            start_ms,
+            end_ms,
+        }
+    }
+
+    #[test]
+    fn each_phone_heard_gives_its_visemes_over_its_span() {
+        let phones = [
+            heard(None, 0.0, 200.0),
+            heard(Some("m"), 200.0, 260.0),
+            heard(Some("aɪ"), 260.0, 460.0),
+            heard(Some("n"), 460.0, 500.0),
+            heard(Some("n"), 500.0, 540.0),
+            heard(None, 540.0, 900.0),
+        ];
+        let events: Vec<(u8, f64)> = visemes_of_phones(&phones)
+            .iter()
+            .map(|e| (e.id.get(), e.offset_ms))
+            .collect();
+        // Silence, m closed, aɪ as its two shapes (aa then I), one n, silence.
+        let ai = visemes_for_ipa("aɪ").unwrap();
+        assert_eq!(
+            events,
+            [
+                (0, 0.0),
+                (21, 200.0),
+                (ai.as_slice()[0].get(), 260.0),
+                (ai.as_slice()[1].get(), 360.0),
+                (visemes_for_ipa("n").unwrap().as_slice()[0].get(), 460.0),
+                (0, 540.0),
+            ]
+        );
+    }
+}
