@@ -236,9 +236,8 @@ fn a_recorded_line_with_its_text_closes_the_lips_at_its_stop() {
     ) else {
         return;
     };
-    // The lips press together for the p (the table's closed pose; the sound alone gives no
-    // press there, as `bake --audio` without a transcript shows: 0.0 against 0.5), and the
-    // jaw opens for the vowel after it.
+    // The lips press together for the p (the table's closed pose), and the jaw opens for the
+    // vowel after it.
     let (press, jaw) = (
         ArkitTarget::MouthPressLeft.index(),
         ArkitTarget::JawOpen.index(),
