@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 #[path = "../../tests/common/shared_asset.rs"]
 mod shared_asset;
-use shared_asset::shared_asset;
 use npc_core::project::Voice;
-use npc_core::speech::analysis::{AnalysisSettings, analyse};
 use npc_core::speech::align::{AlignedBy, align};
+use npc_core::speech::analysis::{AnalysisSettings, analyse};
 use npc_core::speech::unscripted::{HeardBy, visemes_from_sound};
 use npc_core::speech::{OfflineEngine, SpeechChunk, SpeechEngine, wav};
+use shared_asset::shared_asset;
 
 const LINE: &str = "Welcome, traveler. What brings you here?";
 
@@ -85,8 +85,8 @@ const ARCTIC_SCRIPT: &str = "And you always want to see it in the superlative de
 /// A real recording and its script (CMU ARCTIC a0007 from ../shared), or when that is absent
 /// a male voice of the engine speaking the benchmark line.
 fn recording(engine: &OfflineEngine) -> (Vec<f32>, u32, &'static str, &'static str) {
-    if let Some((samples, rate)) = shared_asset("speech/arctic_a0007.wav")
-        .and_then(|path| wav::read_mono(&path).ok())
+    if let Some((samples, rate)) =
+        shared_asset("speech/arctic_a0007.wav").and_then(|path| wav::read_mono(&path).ok())
     {
         return (samples, rate, ARCTIC_SCRIPT, "CMU ARCTIC a0007");
     }

@@ -257,10 +257,7 @@ type Aligner = dyn Fn(&[f32], u32, &Utterance) -> Vec<VisemeEvent>;
 
 /// `aligner` over the five LibriVox utterances, scored per 10 ms frame against PocketSphinx
 /// 5.1.1's phone labels of them.
-fn score_read_speech(
-    dir: &std::path::Path,
-    aligner: &Aligner,
-) -> Scored {
+fn score_read_speech(dir: &std::path::Path, aligner: &Aligner) -> Scored {
     let mut all = Scored {
         frames: 0,
         right: 0,

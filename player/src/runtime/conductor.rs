@@ -433,9 +433,8 @@ fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, Speec
             ),
         }
     }
-    let source =
-        LineSource::from_wav(path, &voice.language)
-            .map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
+    let source = LineSource::from_wav(path, &voice.language)
+        .map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
     let Some((samples, sample_rate)) = source.audio else {
         return Err(SpeechError::Synthesis(format!(
             "{} has no audio",
