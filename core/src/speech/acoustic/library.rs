@@ -156,6 +156,10 @@ impl Decoder {
             ("-samprate", rate.as_str()),
             ("-nfft", nfft.as_str()),
             ("-logfn", "/dev/null"),
+            // The decoder's voice activity detector drops the frames it calls silence, and
+            // the frame numbers of what it hears then skip them: MFA's acoustic_corpus, which
+            // opens with a second of room noise, came out a second early throughout.
+            ("-remove_silence", "no"),
         ];
         pairs.extend_from_slice(settings);
         let owned: Vec<CString> = pairs
