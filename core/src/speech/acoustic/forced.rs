@@ -71,7 +71,7 @@ pub(super) fn heard(
     phonemes: usize,
 ) -> Result<Heard, String> {
     let mut out = Heard {
-        phones: vec![None; phonemes],
+        phones: vec![Vec::new(); phonemes],
         silences: Vec::new(),
     };
     let mut next = 0;
@@ -89,8 +89,7 @@ pub(super) fn heard(
             .get(next)
             .ok_or_else(|| "the acoustic model heard more phones than the script has".to_owned())?;
         next += 1;
-        let phone = &mut out.phones[owner];
-        *phone = Some(phone.map_or(span, |(start, _)| (start, span.1)));
+        out.phones[owner].push(span);
     }
     if next != owners.len() {
         return Err(format!(
@@ -141,7 +140,11 @@ mod tests {
         assert_eq!(heard.silences, [(0.0, 100.0)]);
         assert_eq!(
             heard.phones,
-            [Some((100.0, 150.0)), Some((150.0, 300.0)), None]
+            [
+                vec![(100.0, 150.0)],
+                vec![(150.0, 250.0), (250.0, 300.0)],
+                vec![]
+            ]
         );
         // Fewer phones than the script: the search stopped short, which is said.
         assert!(super::heard(&segments[..4], &owners, 3).is_err());

@@ -34,9 +34,9 @@ pub struct ScriptPhone<'a> {
 /// Where the model heard the script.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Heard {
-    /// For each phoneme of the script, its start and end in the recording, ms; None for one
-    /// the model has no phone for (a pause).
-    pub phones: Vec<Option<(f64, f64)>>,
+    /// For each phoneme of the script, the start and end in the recording of each of its
+    /// model phones ("ɔːɹ" is AO and R), ms; none for one the model has no phone for (a pause).
+    pub phones: Vec<Vec<(f64, f64)>>,
     /// The silences heard between words, (start, end) ms.
     pub silences: Vec<(f64, f64)>,
 }

@@ -85,21 +85,29 @@ impl PhoneMap {
         let mut spans = Vec::with_capacity(phonemes.len());
         let mut heard_until = 0.0;
         for (i, p) in phonemes.iter().enumerate() {
-            let end = phonemes.get(i + 1).map_or(speech_end, |n| n.offset_ms);
-            // A phoneme the model has no phone for takes no time in the recording.
-            let (from, to) = heard
-                .phones
-                .get(i)
-                .copied()
-                .flatten()
-                .unwrap_or((heard_until, heard_until));
-            heard_until = to;
-            spans.push((p.offset_ms, end.max(p.offset_ms), from, to));
-        }
-        // The last phoneme runs to the synthesis's end, which is mostly silence: it keeps the
-        // span the model heard.
-        if let Some(last) = spans.last_mut() {
-            last.1 = last.0 + (last.3 - last.2);
+            let parts = heard.phones.get(i).map_or(&[][..], Vec::as_slice);
+            let end = match phonemes.get(i + 1) {
+                Some(next) => next.offset_ms.max(p.offset_ms),
+                // The last phoneme runs to the synthesis's end, which is mostly silence: it
+                // keeps the length the model heard.
+                None => match (parts.first(), parts.last()) {
+                    (Some(first), Some(last)) => p.offset_ms + (last.1 - first.0),
+                    _ => speech_end.max(p.offset_ms),
+                },
+            };
+            if parts.is_empty() {
+                // A phoneme the model has no phone for takes no time in the recording.
+                spans.push((p.offset_ms, end, heard_until, heard_until));
+                continue;
+            }
+            // Each of its model phones ("ɔːɹ": AO, R) takes an equal share of the
+            // phoneme's synthesis, as the engine shares its visemes.
+            let share = (end - p.offset_ms) / parts.len() as f64;
+            for (k, &(from, to)) in parts.iter().enumerate() {
+                let start = p.offset_ms + share * k as f64;
+                spans.push((start, start + share, from, to));
+                heard_until = to;
+            }
         }
         Self {
             spans,
@@ -142,19 +150,23 @@ mod tests {
         let synthesis = Utterance {
             pcm: vec![0; 400],
             sample_rate: 1000,
-            phonemes: vec![phoneme("m", 0.0), phoneme("a", 100.0)],
+            phonemes: vec![phoneme("m", 0.0), phoneme("aɪ", 100.0)],
             ..Utterance::default()
         };
-        // Heard after 500 ms of silence: the m over 100 ms, the a over 300 ms.
+        // Heard after 500 ms of silence: the m over 100 ms, the aɪ as AY over 300 ms, heard
+        // as two parts here (100 and 200 ms) to stand for a phoneme of two model phones.
         let heard = Heard {
-            phones: vec![Some((500.0, 600.0)), Some((600.0, 900.0))],
+            phones: vec![vec![(500.0, 600.0)], vec![(600.0, 700.0), (700.0, 900.0)]],
             silences: vec![(0.0, 500.0)],
         };
         let map = PhoneMap::new(&synthesis, &heard, 1000.0);
         assert_eq!(map.map(0.0), 500.0);
         assert_eq!(map.map(50.0), 550.0);
         assert_eq!(map.map(100.0), 600.0);
-        assert_eq!(map.map(150.0), 650.0);
+        // The aɪ keeps the 300 ms the model heard, its halves over its two parts.
+        assert_eq!(map.map(175.0), 650.0);
+        assert_eq!(map.map(250.0), 700.0);
+        assert_eq!(map.map(325.0), 800.0);
         // Past the last phoneme's heard span, time runs on at its own pace, within the
         // recording.
         assert_eq!(map.map(400.0), 900.0);
