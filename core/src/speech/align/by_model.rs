@@ -22,25 +22,7 @@ pub fn align_by_model(
     let recording_ms = samples.len() as f64 * 1000.0 / f64::from(sample_rate);
     let map = PhoneMap::new(synthesis, &heard, recording_ms);
     let mut aligned = warped(synthesis, &|t| map.map(t), samples, sample_rate);
-    let min: f64 = std::env::var("EXP_PAUSE_MIN")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    let silences: Vec<(f64, f64)> = heard
-        .silences
-        .iter()
-        .copied()
-        .filter(|s| s.1 - s.0 >= min)
-        .collect();
-    if std::env::var_os("EXP_NO_PAUSES").is_none() {
-        aligned.visemes = with_pauses(aligned.visemes, &silences);
-    }
-    if std::env::var_os("EXP_RELEASES").is_some() {
-        aligned.visemes = crate::speech::loudness::with_releases(
-            aligned.visemes,
-            &crate::speech::loudness::energy_db(samples, sample_rate),
-        );
-    }
+    aligned.visemes = with_pauses(aligned.visemes, &heard.silences);
     Ok(aligned)
 }
 
