@@ -406,10 +406,11 @@ fn read_speech_aligned_by_synthesis_follows_most_phones() {
     let scored = score_clips(&librivox_clips(&dir), &|sound, rate, script| {
         align_by_synthesis(sound, rate, script).unwrap().visemes
     });
-    // Measured 70.4%; a floor under today's figure.
+    // Measured 69.3-71.1% (espeak-ng's output moves a little with what the process spoke
+    // before, and tests run in parallel); a floor under that.
     assert!(scored.share() >= 0.67, "{scored:?}");
     assert!(scored.share() >= scored.share_even() + 0.25, "{scored:?}");
-    // Measured 28 of 29.
+    // Measured 27-28 of 29.
     assert!(scored.closed * 10 >= scored.bilabials * 9, "{scored:?}");
 }
 
@@ -438,9 +439,9 @@ fn read_speech_aligned_by_the_acoustic_model_follows_the_phones() {
         assert_eq!(alignment.by, AlignedBy::AcousticModel);
         alignment.utterance.visemes
     });
-    // Measured 84.1% (the goal is 85%); a floor under today's figure, far above the 70% of
+    // Measured 84.5-84.6% (the goal is 85%); a floor under that, far above the 70% of
     // alignment by synthesis.
-    assert!(scored.share() >= 0.82, "{scored:?}");
+    assert!(scored.share() >= 0.83, "{scored:?}");
     // Measured 29 of 29.
     assert_eq!(scored.closed, scored.bilabials, "{scored:?}");
 }
