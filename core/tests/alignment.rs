@@ -106,7 +106,7 @@ fn another_voice_with_other_pauses_is_followed_phone_by_phone() {
         )
         .unwrap();
         assert_eq!(by_model.by, AlignedBy::AcousticModel);
-        // Measured 79.1%: the model, trained on people, places a synthetic voice's phone
+        // Measured 77-82%: the model, trained on people, places a synthetic voice's phone
         // edges elsewhere than the synthesiser does (shifting them 5-20 ms gained at most 3
         // points); warping a synthesis onto a synthesis is the easy case for the other way.
         aligned.push(("by the acoustic model", by_model.utterance, 0.75));
@@ -477,9 +477,9 @@ fn read_speech_aligned_by_the_acoustic_model_follows_the_phones() {
         assert_eq!(alignment.by, AlignedBy::AcousticModel);
         alignment.utterance.visemes
     });
-    // Measured 84.5-84.6% (the goal is 85%); a floor under that, far above the 70% of
-    // alignment by synthesis.
-    assert!(scored.share() >= 0.83, "{scored:?}");
+    // Measured 85.6% (84.5% before espeak-ng's short sound-less phonemes stopped resting the
+    // mouth inside words); the goal is 85%, far above the 70% of alignment by synthesis.
+    assert!(scored.share() >= 0.85, "{scored:?}");
     // Measured 29 of 29.
     assert_eq!(scored.closed, scored.bilabials, "{scored:?}");
 }

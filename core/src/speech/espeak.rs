@@ -117,6 +117,11 @@ impl OfflineEngine {
     }
 }
 
+/// A gap without sound is a pause, where the mouth rests, when it lasts this long, ms. The
+/// empty phonemes espeak-ng 1.51 puts inside words or between vowels last 37-52 ms; its commas
+/// 150 ms and its full stops 300 ms.
+const PAUSE_MS: f64 = 80.0;
+
 /// Turns espeak-ng's events into viseme events and words as they arrive. A phoneme's second
 /// viseme (diphthongs, affricates) and a word's length are only known when the next event
 /// comes, so each is held back until then.
@@ -127,6 +132,9 @@ struct Timing<'a> {
     pending_phoneme: Option<(PhonemeVisemes, f64)>,
     /// The word being spoken: text, start, and where a pause cut it short.
     pending_word: Option<(String, f64, Option<f64>)>,
+    /// Where a phoneme without sound (espeak-ng's empty phoneme) began: a pause if it lasts,
+    /// a glide between two vowels if it does not, known when the next phoneme comes.
+    pending_gap: Option<f64>,
     last_viseme: Option<(VisemeId, f64)>,
     /// The line's transcript, giving each phoneme its stress.
     marks: StressMarks,
@@ -164,18 +172,21 @@ impl Timing<'_> {
             return;
         }
         self.flush_phoneme(at_ms);
+        if ipa.is_empty() {
+            self.pending_gap.get_or_insert(at_ms);
+            return;
+        }
+        self.close_gap(Some(at_ms));
         let ids = visemes_for_ipa(ipa).unwrap_or_else(|| {
             tracing::debug!("phoneme {ipa:?} has a letter that is not IPA; taking the tongue tip");
             visemes_for_ipa("t").unwrap_or(PhonemeVisemes::SILENCE)
         });
-        if !ipa.is_empty() {
-            let stress = self.marks.next(ipa);
-            (self.sink)(SpeechChunk::Phoneme(PhonemeTiming {
-                ipa: ipa.to_owned(),
-                offset_ms: at_ms,
-                stress,
-            }));
-        }
+        let stress = self.marks.next(ipa);
+        (self.sink)(SpeechChunk::Phoneme(PhonemeTiming {
+            ipa: ipa.to_owned(),
+            offset_ms: at_ms,
+            stress,
+        }));
         let ids_slice = ids.as_slice();
         if let Some(&first) = ids_slice.first() {
             self.emit_viseme(first, at_ms);
@@ -186,6 +197,24 @@ impl Timing<'_> {
             end.get_or_insert(at_ms);
         }
         self.pending_phoneme = Some((ids, at_ms));
+    }
+
+    /// Ends the gap held since an empty phoneme, now that sound resumes at `next_ms` (None:
+    /// the line ends): a pause rests the mouth and ends the word; a shorter gap (espeak-ng
+    /// puts one between some vowels, "amiable", "see it") leaves the mouth as it was. The
+    /// line's last gap always rests it, from its start (not from the audio's end, whose
+    /// length moves by a few samples with what the process spoke before).
+    fn close_gap(&mut self, next_ms: Option<f64>) {
+        let Some(start) = self.pending_gap.take() else {
+            return;
+        };
+        if next_ms.is_some_and(|next| next - start < PAUSE_MS) {
+            return;
+        }
+        self.emit_viseme(VisemeId::SILENCE, start);
+        if let Some((_, _, end)) = &mut self.pending_word {
+            end.get_or_insert(start);
+        }
     }
 
     fn flush_word(&mut self, next_ms: f64) {
@@ -200,6 +229,8 @@ impl Timing<'_> {
     }
 
     fn word(&mut self, text_position: c_int, length: c_int, at_ms: f64) {
+        // A pause before this word ends the word before it.
+        self.close_gap(Some(at_ms));
         self.flush_word(at_ms);
         let start = usize::try_from(text_position.max(1) - 1).unwrap_or(0);
         let length = usize::try_from(length.max(0)).unwrap_or(0);
@@ -215,6 +246,7 @@ impl Timing<'_> {
     fn finish(&mut self) {
         let end = self.audio_ms();
         self.flush_phoneme(end);
+        self.close_gap(None);
         self.flush_word(end);
         self.emit_viseme(VisemeId::SILENCE, end);
     }
@@ -402,6 +434,7 @@ impl SpeechEngine for OfflineEngine {
             chars: text.chars().collect(),
             pending_phoneme: None,
             pending_word: None,
+            pending_gap: None,
             last_viseme: None,
             marks,
             samples: 0,
