@@ -179,12 +179,7 @@ fn with_deltas(cepstra: &[[f32; CEPSTRA]]) -> Vec<Vec<f32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tone(hz: f32, rate: u32, seconds: f32) -> Vec<f32> {
-        (0..(rate as f32 * seconds) as usize)
-            .map(|i| (std::f32::consts::TAU * hz * i as f32 / rate as f32).sin() * 0.5)
-            .collect()
-    }
+    use crate::speech::test_sounds::tone;
 
     #[test]
     fn the_same_sound_at_two_rates_gives_close_features() {

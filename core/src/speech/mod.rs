@@ -18,6 +18,8 @@ mod loudness;
 mod mfcc;
 mod resample;
 mod stress;
+#[cfg(test)]
+mod test_sounds;
 pub mod unscripted;
 pub mod wav;
 

@@ -47,12 +47,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-
-    fn tone(hz: f32, rate: u32, seconds: f32) -> Vec<f32> {
-        (0..(rate as f32 * seconds) as usize)
-            .map(|i| (std::f32::consts::TAU * hz * i as f32 / rate as f32).sin() * 0.5)
-            .collect()
-    }
+    use crate::speech::test_sounds::tone;
 
     #[test]
     fn a_tone_keeps_its_pitch_phase_and_length() {
