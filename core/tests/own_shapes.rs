@@ -1,5 +1,6 @@
 //! A head without ARKit names still talks: its own shapes run through the same lip-sync stages
-//! as ARKit targets (an own target given jawOpen's table moves exactly as jawOpen does), and a
+//! as ARKit targets (an own target given jawOpen's table moves exactly as jawOpen does, with
+//! the line's loudness; one given mouthPucker's, as mouthPucker does, anticipation and all), and a
 //! real DAZ-style head (VALID) gets a starting table whose vowels open its mouth and whose
 //! p/b/m closes its lips.
 
@@ -9,10 +10,12 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use npc_core::anim::lipsync::Loudness;
 use npc_core::anim::{OwnShapes, ShapeSet};
+use npc_core::anim::{Role, Stage};
 use npc_core::asset::Asset;
 use npc_core::asset::face_rig::target_names;
-use npc_core::{ArkitTarget, FaceAnimator, FaceSettings, VisemeId};
+use npc_core::{ArkitTarget, FaceAnimator, FaceSettings, LineCue, VisemeId};
 
 /// Runs a face over `track` at 60 fps for `ms`; returns (time, own weights) per frame.
 fn run(shapes: &OwnShapes, track: &[(u32, f64)], ms: f64) -> Vec<(f64, Vec<f32>, f32)> {
@@ -62,6 +65,81 @@ fn an_own_target_moves_as_the_arkit_target_with_the_same_table() {
         frames.iter().any(|(_, own, _)| own[0] > 0.3),
         "the jaw opens"
     );
+}
+
+/// Own shapes named as the ARKit `targets` they copy from the built-in table.
+fn copies_of(targets: &[ArkitTarget]) -> OwnShapes {
+    let table = FaceSettings::default().table;
+    let mut shapes = OwnShapes::default();
+    for id in VisemeId::all() {
+        for &t in targets {
+            let w = table.pose(id).get(t);
+            if w > 0.0 {
+                shapes
+                    .visemes
+                    .entry(id.get())
+                    .or_default()
+                    .insert(t.name().to_owned(), w);
+            }
+        }
+    }
+    shapes
+}
+
+#[test]
+fn own_shapes_that_open_the_jaw_follow_loudness_and_those_that_round_are_anticipated() {
+    let shapes = copies_of(&[ArkitTarget::JawOpen, ArkitTarget::MouthPucker]);
+    assert_eq!(shapes.role("jawOpen"), Some(Role::Jaw));
+    assert_eq!(shapes.role("mouthPucker"), Some(Role::Rounding));
+    // A line said quietly, then loudly: the loudness moves the jaw.
+    let rate = 16_000;
+    let samples: Vec<f32> = (0..rate * 13 / 10)
+        .map(|i| {
+            let amp = if i < rate / 2 { 0.05 } else { 0.5 };
+            amp * (i as f32 * 0.07).sin()
+        })
+        .collect();
+    let mut cue = LineCue::from_track(common::track(&LINE));
+    cue.loudness = Some(Loudness::from_samples(&samples, rate as u32));
+    let mut face = FaceAnimator::new(FaceSettings::default(), 3);
+    face.set_own_shapes(&shapes);
+    face.start_line(&cue);
+    let names = face.own().unwrap().names().to_vec();
+    assert_eq!(names, ["jawOpen", "mouthPucker"]);
+    let mut unscaled = FaceAnimator::new(FaceSettings::default(), 3);
+    unscaled.start_line(&LineCue::from_track(common::track(&LINE)));
+    let (mut worst_jaw, mut worst_pucker, mut loudness_moved) = (0.0f32, 0.0f32, 0.0f32);
+    let mut early = false;
+    let mut t = 0.0;
+    while t <= 1300.0 {
+        let frame = face.update(t, 1000.0 / 60.0).unwrap();
+        let jaw = frame.final_pose().get(ArkitTarget::JawOpen);
+        let pucker = frame
+            .stage(Stage::Anticipation)
+            .get(ArkitTarget::MouthPucker);
+        let before = frame.stage(Stage::Bilabial).get(ArkitTarget::MouthPucker);
+        let own = face.own().unwrap().weights().to_vec();
+        worst_jaw = worst_jaw.max((own[0] - jaw).abs());
+        worst_pucker = worst_pucker.max((own[1] - pucker).abs());
+        early |= pucker > before + 0.05;
+        let plain = unscaled.update(t, 1000.0 / 60.0).unwrap();
+        loudness_moved =
+            loudness_moved.max((jaw - plain.final_pose().get(ArkitTarget::JawOpen)).abs());
+        t += 1000.0 / 60.0;
+    }
+    assert!(
+        worst_jaw < 1e-6,
+        "own jaw and jawOpen differ by {worst_jaw}"
+    );
+    assert!(
+        worst_pucker < 1e-6,
+        "own pucker and mouthPucker differ by {worst_pucker}"
+    );
+    assert!(
+        loudness_moved > 0.02,
+        "loudness moved the jaw by {loudness_moved}"
+    );
+    assert!(early, "the rounding was anticipated");
 }
 
 #[test]

@@ -490,3 +490,42 @@ fn oculus_visemes_of_the_source_are_transferred_with_the_arkit_targets() {
         assert!(c > 0.99, "{name}: cosine {c}");
     }
 }
+
+#[test]
+fn a_landmark_moved_across_the_face_stays_on_the_skin_or_keeps_its_depth() {
+    use npc_core::transfer::FaceView;
+    let asset = Asset::from_bytes(&head::head_glb(), None).unwrap();
+    let view = FaceView::of(&asset).unwrap();
+    let frame = view.frame;
+    let facing = view.triangles.iter().filter(|t| t.facing() > 0.0).count();
+    assert!(
+        facing > view.triangles.len() / 3,
+        "{facing} of {}",
+        view.triangles.len()
+    );
+    // Farthest first, so nearer triangles are drawn over them.
+    let depth = |t: &npc_core::transfer::ViewTriangle| t.corners.iter().map(|p| p.z).sum::<f32>();
+    assert!(
+        view.triangles
+            .windows(2)
+            .all(|w| depth(&w[0]) <= depth(&w[1]))
+    );
+    // A mouth corner dropped on the nose tip's spot lands on the nose tip (the skin's front).
+    let nose = view.found.get("nose_tip").unwrap();
+    let corner = view.found.get("mouth_corner_left").unwrap();
+    let landed = view.moved("mouth_corner_left", corner, frame.local(nose).truncate());
+    let off_mm = landed.distance(nose) * 1000.0;
+    eprintln!("mouth corner dropped on the nose tip: {off_mm:.2} mm from it");
+    assert!(off_mm < 1.0, "{off_mm:.2} mm");
+    // An eye's inner corner moved 2 mm up keeps its depth in the head's frame.
+    let inner = view.found.get("eye_left_inner").unwrap();
+    let local = frame.local(inner);
+    let to = local.truncate() + glam::Vec2::new(0.0, 0.002);
+    let moved = frame.local(view.moved("eye_left_inner", inner, to));
+    assert!((moved.z - local.z).abs() < 1e-5, "{moved} vs {local}");
+    assert!(moved.truncate().distance(to) < 1e-5);
+    // The view covers the face between the eyes and the chin.
+    let (low, high) = view.bounds();
+    let chin = frame.local(view.found.get("chin").unwrap());
+    assert!(low.y <= chin.y && high.y >= 0.0 && low.x < 0.0 && high.x > 0.0);
+}

@@ -9,7 +9,7 @@ use npc_core::project::Project;
 
 use crate::command::Command;
 use crate::file_dialog::FileAsk;
-use crate::panels::{body, character_picker, gaze, menu, pose, scene, timeline, visemes};
+use crate::panels::{body, character_picker, gaze, menu, pose, scene, timeline, transfer, visemes};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio, ViewSource};
@@ -479,6 +479,12 @@ impl eframe::App for StudioApp {
                 ui.allocate_space(ui.available_size());
             });
         egui::CentralPanel::default().show(ui, |ui| self.view(ui, render_state.as_ref()));
+        if let Some(wizard) = &self.studio.wizard
+            && let Some(p) = transfer::window(&ctx, wizard, &mut out)
+        {
+            let start = self.start_dir();
+            self.ask.start(p, start.as_deref());
+        }
         out.extend(self.ask.show(&ctx));
         self.close_guard(&ctx, &mut out);
         for command in self.unsaved.intercept(&self.studio, out) {

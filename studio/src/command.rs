@@ -14,6 +14,8 @@ use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::body::{BodySettings, HumanoidBone};
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
 
+use crate::transfer_wizard::Head;
+
 /// What a line is exported as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -126,6 +128,19 @@ pub enum Command {
     /// Give the character's head the project's 52 face shapes, written to this GLB, which the
     /// character then wears (npc-player transfer).
     TransferShapes(PathBuf),
+    /// Opens the transfer wizard on the character's head: both heads from the front, with
+    /// their landmarks shown and movable.
+    OpenTransferWizard,
+    CloseTransferWizard,
+    /// Moves a landmark of one of the wizard's heads to `to` across its face (the head frame's
+    /// x to its left and y up, in metres from between the eyes).
+    MoveLandmark {
+        head: Head,
+        name: String,
+        to: [f32; 2],
+    },
+    /// Puts the wizard's landmarks on one head back where they were found.
+    ResetLandmarks(Head),
     RunInPlayer {
         simulator: bool,
     },

@@ -20,5 +20,6 @@ pub mod playback;
 pub mod recent;
 pub mod state;
 pub mod timeline;
+pub mod transfer_wizard;
 pub mod unsaved;
 pub mod viewport;

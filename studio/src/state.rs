@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use npc_core::anim::face::{FaceFrame, FaceSettings};
 use npc_core::anim::{OwnShapes, ShapeSet};
-use npc_core::project::{Gender, Project, Voice};
+use npc_core::project::{Gender, Npc, Project, Voice};
 use npc_core::speech::{LineSource, LineSourceError};
 use npc_core::{Pose, VisemeId, VisemeTable};
 
@@ -17,6 +17,7 @@ use crate::command::{Command, ExportFormat};
 use crate::comparison::Comparison;
 use crate::document::{Document, History};
 use crate::timeline::{FPS, Timeline};
+use crate::transfer_wizard::TransferWizard;
 
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 8;
@@ -27,6 +28,11 @@ fn file_name(path: &Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// The file `npc` wears on its head (its avatar's, when the head is not apart).
+fn worn_file(npc: &Npc) -> &Path {
+    npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body)
 }
 
 /// What the 3D view shows.
@@ -91,6 +97,8 @@ pub struct Studio {
     pub status: Option<Status>,
     pub recent: Vec<PathBuf>,
     pub effects: Vec<Effect>,
+    /// The transfer wizard, while it is open.
+    pub wizard: Option<TransferWizard>,
 }
 
 impl Studio {
@@ -112,6 +120,7 @@ impl Studio {
             status: None,
             recent: Vec::new(),
             effects: vec![Effect::LoadHead(None)],
+            wizard: None,
         };
         if let Some(p) = studio.path.clone() {
             studio.remember(&p);
@@ -201,7 +210,7 @@ impl Studio {
 
     /// The character shown and edited.
     #[must_use]
-    pub fn character(&self) -> Option<&npc_core::project::Npc> {
+    pub fn character(&self) -> Option<&Npc> {
         character(&self.doc.project, self.selected_npc.as_deref())
     }
 
@@ -307,6 +316,7 @@ impl Studio {
             Command::SelectCharacter(id) => {
                 if self.character().map(|n| &n.id) != Some(&id) {
                     self.selected_npc = Some(id);
+                    self.wizard = None;
                     self.effects.push(Effect::LoadHead(None));
                     self.rebake();
                 }
@@ -464,6 +474,18 @@ impl Studio {
             Command::SaveAs(path) => self.save_to(&path),
             Command::OpenHead(path) => self.effects.push(Effect::LoadHead(Some(path))),
             Command::TransferShapes(out) => self.transfer_shapes(&out),
+            Command::OpenTransferWizard => self.open_transfer_wizard(),
+            Command::CloseTransferWizard => self.wizard = None,
+            Command::MoveLandmark { head, name, to } => {
+                if let Some(w) = self.wizard.as_mut() {
+                    w.move_landmark(head, &name, glam::Vec2::from_array(to));
+                }
+            }
+            Command::ResetLandmarks(head) => {
+                if let Some(w) = self.wizard.as_mut() {
+                    w.reset(head);
+                }
+            }
             Command::RunInPlayer { simulator } => match self.path.clone() {
                 Some(path) => {
                     self.save_to(&path);
@@ -601,22 +623,28 @@ impl Studio {
         let (Some(project_file), Some(npc)) = (self.path.clone(), self.character().cloned()) else {
             return self.fail("save the project first, with a character in it");
         };
-        let worn = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
-        let input = Project::resolve(&project_file, worn);
+        // The wizard, open on this character, gives the input and the landmarks moved.
+        let wizard = self.wizard.as_ref().filter(|w| w.npc == npc.id);
+        let (input, options) = match wizard {
+            Some(w) => (w.target_file.clone(), w.options()),
+            None => (
+                Project::resolve(&project_file, worn_file(&npc)),
+                npc_core::transfer::TransferOptions::default(),
+            ),
+        };
         let made = std::fs::read(&input)
             .map_err(|e| format!("cannot read {}: {e}", input.display()))
             .and_then(|bytes| {
                 let source = npc_core::transfer::own_head().map_err(|e| e.to_string())?;
-                let options = npc_core::transfer::TransferOptions::default();
                 npc_core::transfer::transfer_glb(&bytes, input.parent(), &source, &options, false)
                     .map_err(|e| format!("{}: {e}", input.display()))
             });
         let (glb, made) = match made {
             Ok(m) => m,
-            Err(e) => return self.fail(format!("cannot give the head shapes: {e}")),
+            Err(e) => return self.fail_transfer(format!("cannot give the head shapes: {e}")),
         };
         if let Err(e) = npc_core::atomic::write_atomically(out, &glb) {
-            return self.fail(format!("cannot write {}: {e}", out.display()));
+            return self.fail_transfer(format!("cannot write {}: {e}", out.display()));
         }
         let dir = project_file.parent().unwrap_or(Path::new(""));
         let file = out
@@ -638,13 +666,45 @@ impl Studio {
                 s.jaw_open_gap_mm - s.rest_gap_mm
             )
         });
-        self.say(format!(
+        let text = format!(
             "{} wears {}: {} face shapes (face within {:.1} mm of the project's, median{lips})",
             npc.id,
             file_name(out),
             made.shapes.names.len(),
             report.surface_distance_median_mm
-        ));
+        );
+        if let Some(w) = self.wizard.as_mut() {
+            w.outcome = Some(text.clone());
+            w.report = Some(made.report.clone());
+        }
+        self.say(text);
+    }
+
+    /// Says why the transfer failed, in the wizard too when it is open.
+    fn fail_transfer(&mut self, text: String) {
+        if let Some(w) = self.wizard.as_mut() {
+            w.outcome = Some(text.clone());
+            w.report = None;
+        }
+        self.fail(text);
+    }
+
+    /// Opens the transfer wizard on the character's head.
+    fn open_transfer_wizard(&mut self) {
+        let (Some(project_file), Some(npc)) = (self.path.clone(), self.character().cloned()) else {
+            return self.fail("save the project first, with a character in it");
+        };
+        let input = Project::resolve(&project_file, worn_file(&npc));
+        match TransferWizard::open(&npc.id, &input) {
+            Ok(w) => {
+                self.wizard = Some(w);
+                self.say(format!(
+                    "drag the landmarks where they belong on both heads, then write {}'s head",
+                    npc.id
+                ));
+            }
+            Err(e) => self.fail(format!("cannot give the head shapes: {e}")),
+        }
     }
 
     fn save_to(&mut self, path: &Path) {
@@ -797,6 +857,10 @@ impl Studio {
             | Command::SaveAs(_)
             | Command::OpenHead(_)
             | Command::TransferShapes(_)
+            | Command::OpenTransferWizard
+            | Command::CloseTransferWizard
+            | Command::MoveLandmark { .. }
+            | Command::ResetLandmarks(_)
             | Command::RunInPlayer { .. } => {}
         }
     }

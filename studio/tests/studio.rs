@@ -641,3 +641,95 @@ fn a_head_without_shapes_is_given_the_projects_and_worn() {
             .ends_with("Quaternius_Superhero_Male.glb")
     );
 }
+
+#[test]
+fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark() {
+    use npc_studio::transfer_wizard::{Head, Origin};
+    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    let mut project = demo_project();
+    project.npcs[0].avatar.body = avatar;
+    project.save(&path).unwrap();
+    let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
+    studio.apply(Command::OpenTransferWizard);
+    let wizard = studio.wizard.as_ref().expect("the wizard opens");
+    for head in [Head::Source, Head::Target] {
+        let view = wizard.view(head);
+        assert!(
+            view.triangles.iter().filter(|t| t.facing() > 0.0).count() > 500,
+            "{head:?}: {} triangles",
+            view.triangles.len()
+        );
+        for name in npc_core::transfer::LANDMARK_NAMES {
+            assert!(wizard.landmark(head, name).is_some(), "{head:?} {name}");
+        }
+    }
+    // The character's mouth centre moved 3 mm to its left, across the face.
+    let (found, origin) = wizard.landmark(Head::Target, "mouth_centre").unwrap();
+    assert_ne!(origin, Origin::Moved);
+    let frame = wizard.view(Head::Target).frame;
+    let to = frame.local(found).truncate() + glam::Vec2::new(0.003, 0.0);
+    studio.apply(Command::MoveLandmark {
+        head: Head::Target,
+        name: "mouth_centre".to_owned(),
+        to: to.to_array(),
+    });
+    let wizard = studio.wizard.as_ref().unwrap();
+    let (moved, origin) = wizard.landmark(Head::Target, "mouth_centre").unwrap();
+    assert_eq!(origin, Origin::Moved);
+    let across = frame.local(moved).truncate().distance(to);
+    assert!(
+        across < 1e-5,
+        "lands where dropped across the face: {across}"
+    );
+    // Written, the transfer went through the moved point; the other landmarks as found.
+    let out = dir.path().join("hero.glb");
+    studio.apply(Command::TransferShapes(out.clone()));
+    let status = studio.status.clone().unwrap();
+    assert!(!status.error, "{}", status.text);
+    let wizard = studio.wizard.as_ref().unwrap();
+    assert!(
+        wizard
+            .outcome
+            .as_deref()
+            .unwrap()
+            .contains("52 face shapes")
+    );
+    let report = wizard.report.as_ref().expect("the report is shown");
+    let used = report.target_landmarks.get("mouth_centre").unwrap();
+    assert!(used.distance(moved) < 1e-6, "{used} vs {moved}");
+    let nose = report.target_landmarks.get("nose_tip").unwrap();
+    let found_nose = wizard.view(Head::Target).found.get("nose_tip").unwrap();
+    assert!(nose.distance(found_nose) < 1e-6);
+    assert!(report.seam.as_ref().is_some_and(|s| s.lips_part));
+    // Reset puts it back; closing the wizard leaves the character wearing the new head.
+    studio.apply(Command::ResetLandmarks(Head::Target));
+    let wizard = studio.wizard.as_ref().unwrap();
+    assert_eq!(
+        wizard.landmark(Head::Target, "mouth_centre").unwrap(),
+        (
+            found,
+            origin_found(wizard.view(Head::Target), "mouth_centre")
+        )
+    );
+    studio.apply(Command::CloseTransferWizard);
+    assert!(studio.wizard.is_none());
+    assert_eq!(
+        studio.doc.project.npcs[0].avatar.body,
+        std::path::PathBuf::from("hero.glb")
+    );
+}
+
+fn origin_found(
+    view: &npc_core::transfer::FaceView,
+    name: &str,
+) -> npc_studio::transfer_wizard::Origin {
+    if view.guessed.contains(&name) {
+        npc_studio::transfer_wizard::Origin::Guessed
+    } else {
+        npc_studio::transfer_wizard::Origin::Found
+    }
+}

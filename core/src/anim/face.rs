@@ -357,7 +357,7 @@ impl FaceAnimator {
             }
         });
         if let Some(own) = &mut self.own {
-            own.step(track, lipsync, audio_ms, from_ms, dt_ms);
+            own.step(track, loudness, lipsync, audio_ms, from_ms, dt_ms);
         }
         self.last_audio_ms = Some(audio_ms);
 

@@ -1,9 +1,15 @@
 //! Lip sync on the avatar's own shapes: the same stages the ARKit face runs (the track read
-//! with apex hold and smoothstep, frame-rate independent smoothing, bilabial closure), over a
-//! table whose poses are the own shapes [`OwnShapes`] gives each viseme. Every stage is linear
-//! in the table's poses, so a viseme set on own shapes moves exactly as it would on ARKit ones.
+//! with apex hold and smoothstep, the jaw scaled by loudness, frame-rate independent
+//! smoothing, bilabial closure, lip-rounding anticipation), over a table whose poses are the
+//! own shapes [`OwnShapes`] gives each viseme. Loudness scales the shapes that open the jaw
+//! and anticipation moves the ones that round the lips ([`Role`]), as jawOpen and
+//! mouthPucker/mouthFunnel are on an ARKit face. Every stage is linear in the table's poses,
+//! so a viseme set on own shapes moves exactly as it would on ARKit ones.
 
-use super::lipsync::{LipSyncSettings, Smoother, VisemeTrack, bilabial, target};
+use super::lipsync::{
+    LipSyncSettings, Loudness, Smoother, VisemeTrack, anticipation_of, bilabial, jaw_scale, target,
+};
+use super::own_roles::Role;
 use super::own_shapes::OwnShapes;
 use super::pose::Pose;
 use crate::arkit::ARKIT_TARGET_COUNT;
@@ -16,6 +22,9 @@ pub struct OwnLipSync {
     /// The own targets packed into pose-sized tables: slot `i` of table `k` is target
     /// `names[k * 52 + i]` (the slots are positions here, not ARKit targets).
     tables: Vec<VisemeTable>,
+    /// Per table, the slots of the shapes that open the jaw and of those that round the lips.
+    jaw_slots: Vec<Vec<usize>>,
+    rounding_slots: Vec<Vec<usize>>,
     smoothers: Vec<Smoother>,
     weights: Vec<f32>,
 }
@@ -48,8 +57,20 @@ impl OwnLipSync {
             .iter()
             .map(|t| Smoother::new(*t.pose(VisemeId::SILENCE)))
             .collect();
+        let slots = |role: Role| -> Vec<Vec<usize>> {
+            names
+                .chunks(ARKIT_TARGET_COUNT)
+                .map(|chunk| {
+                    (0..chunk.len())
+                        .filter(|&slot| shapes.role(&chunk[slot]) == Some(role))
+                        .collect()
+                })
+                .collect()
+        };
         Some(Self {
             weights: vec![0.0; names.len()],
+            jaw_slots: slots(Role::Jaw),
+            rounding_slots: slots(Role::Rounding),
             names,
             tables,
             smoothers,
@@ -73,6 +94,7 @@ impl OwnLipSync {
     pub(crate) fn step(
         &mut self,
         track: &VisemeTrack,
+        loudness: Option<&Loudness>,
         lipsync: &LipSyncSettings,
         audio_ms: f64,
         from_ms: f64,
@@ -80,17 +102,40 @@ impl OwnLipSync {
     ) {
         let lead = lipsync.lead_ms;
         let track_ms = audio_ms + lead;
-        for (k, (table, smoother)) in self.tables.iter().zip(&mut self.smoothers).enumerate() {
+        let parts = self
+            .tables
+            .iter()
+            .zip(&mut self.smoothers)
+            .zip(self.jaw_slots.iter().zip(&self.rounding_slots));
+        for (k, ((table, smoother), (jaw, rounding))) in parts.enumerate() {
             let rest = *table.pose(VisemeId::SILENCE);
+            let target_at = |t: f64| {
+                let mut pose = target(track, table, &lipsync.target, t);
+                if let Some(loudness) = loudness {
+                    let scale = jaw_scale(loudness, &lipsync.jaw, t);
+                    for &slot in jaw {
+                        pose.0[slot] *= scale;
+                    }
+                }
+                pose
+            };
             let mut pose = *smoother.advance(&lipsync.smoothing, dt_ms, |u| {
                 let audio_at = from_ms + (audio_ms - from_ms) * u;
                 if audio_at < 0.0 {
                     rest
                 } else {
-                    target(track, table, &lipsync.target, audio_at + lead)
+                    target_at(audio_at + lead)
                 }
             });
             bilabial(&mut pose, track, table, &lipsync.bilabial, track_ms);
+            anticipation_of(
+                rounding,
+                &mut pose,
+                track,
+                table,
+                &lipsync.anticipation,
+                track_ms,
+            );
             pose.clamp_unit();
             let start = k * ARKIT_TARGET_COUNT;
             let end = (start + ARKIT_TARGET_COUNT).min(self.weights.len());

@@ -4,6 +4,7 @@ use gltf::json;
 use gltf::json::validation::Checked;
 
 use super::accessor::Reader;
+use super::ktx2;
 use super::source::Source;
 
 /// How a material's alpha is used.
@@ -49,7 +50,8 @@ pub struct Texture {
 }
 
 /// Reads materials and decodes the textures they use. A texture that cannot be decoded
-/// (KTX2/basis, a missing file, a corrupt image) leaves its material untextured with a warning.
+/// (a KTX2 file the Basis Universal transcoder refuses, a missing file, a corrupt image) leaves
+/// its material untextured with a warning.
 pub fn read_materials(
     source: &Source,
     reader: &Reader<'_>,
@@ -105,19 +107,6 @@ fn decode_texture(
     let root = reader.root;
     let texture = root.textures.get(index)?;
     let image_index = image_of(texture);
-    let ktx2 = root.images.get(image_index).is_some_and(|i| {
-        i.mime_type.as_ref().is_some_and(|m| m.0 == "image/ktx2")
-            || i.uri
-                .as_ref()
-                .is_some_and(|u| u.to_lowercase().ends_with(".ktx2"))
-    });
-    if ktx2 {
-        warnings.push(format!(
-            "texture {index} (image {image_index}) is KTX2 (Basis Universal, KHR_texture_basisu), \
-             which this loader does not decode yet; drawn without it"
-        ));
-        return None;
-    }
     let Some(image) = root.images.get(image_index) else {
         let extensions: Vec<&String> = texture
             .extensions
@@ -135,22 +124,28 @@ fn decode_texture(
         (None, None) => Err("no data".to_owned()),
     };
     let decoded = bytes.and_then(|b| {
-        if b.starts_with(KTX2_IDENTIFIER) {
-            return Err(
-                "it is KTX2 (Basis Universal), which this loader does not decode yet".to_owned(),
-            );
+        if b.starts_with(ktx2::IDENTIFIER) {
+            return ktx2::decode(&b)
+                .map(|i| Texture {
+                    width: i.width,
+                    height: i.height,
+                    rgba: i.pixels,
+                })
+                .map_err(|e| format!("it is KTX2 (Basis Universal), but {e}"));
         }
-        image::load_from_memory(&b).map_err(|e| e.to_string())
+        image::load_from_memory(&b)
+            .map(|img| {
+                let rgba = img.to_rgba8();
+                Texture {
+                    width: rgba.width(),
+                    height: rgba.height(),
+                    rgba: rgba.into_raw(),
+                }
+            })
+            .map_err(|e| e.to_string())
     });
     match decoded {
-        Ok(img) => {
-            let rgba = img.to_rgba8();
-            Some(Texture {
-                width: rgba.width(),
-                height: rgba.height(),
-                rgba: rgba.into_raw(),
-            })
-        }
+        Ok(texture) => Some(texture),
         Err(reason) => {
             warnings.push(format!(
                 "texture {index} (image {image_index}) cannot be decoded: {reason}; drawn without it"
@@ -159,9 +154,6 @@ fn decode_texture(
         }
     }
 }
-
-/// The first bytes of every KTX2 file.
-const KTX2_IDENTIFIER: &[u8] = b"\xABKTX 20\xBB\r\n\x1A\n";
 
 /// The image a texture shows: an image extension's source where it names one (EXT_texture_webp,
 /// KHR_texture_basisu: the spec's fallback `source` is then PNG or JPEG, or absent), else its
@@ -179,7 +171,8 @@ fn image_of(texture: &json::Texture) -> usize {
     };
     extension_source("EXT_texture_webp")
         .or_else(|| {
-            // A KTX2 image only when there is no other: PNG/JPEG fallbacks decode here.
+            // A KTX2 image only when there is no other: a PNG/JPEG fallback is the uncompressed
+            // original, sharper than the transcoded KTX2.
             (texture.source.value() == u32::MAX as usize)
                 .then(|| extension_source("KHR_texture_basisu"))
                 .flatten()

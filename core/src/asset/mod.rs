@@ -12,6 +12,7 @@ mod error;
 pub mod face_rig;
 pub mod glb;
 pub mod inspect;
+mod ktx2;
 mod load;
 pub mod lod;
 pub mod material;

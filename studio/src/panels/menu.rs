@@ -47,11 +47,11 @@ pub fn bar(
                     studio.path.is_some() && studio.character().is_some(),
                     egui::Button::new("Give the head the project's face shapes..."),
                 )
-                .on_hover_text("a copy of the character's head with the 52 ARKit shapes carried over from the project's head (docs/transfer.md)")
+                .on_hover_text("a copy of the character's head with the 52 ARKit shapes carried over from the project's head, through landmarks you can move (docs/transfer.md)")
                 .on_disabled_hover_text("save the project first")
                 .clicked()
             {
-                prompt = Some(Prompt::TransferShapes);
+                out.push(Command::OpenTransferWizard);
             }
             ui.separator();
             let line = studio.timeline.bake.is_some();

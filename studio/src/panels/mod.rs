@@ -9,4 +9,5 @@ pub mod menu;
 pub mod pose;
 pub mod scene;
 pub mod timeline;
+pub mod transfer;
 pub mod visemes;

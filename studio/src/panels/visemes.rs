@@ -129,7 +129,17 @@ fn own_sliders(
             for name in own {
                 let mut w = row.and_then(|r| r.get(name)).copied().unwrap_or(0.0);
                 let slider = egui::Slider::new(&mut w, 0.0..=1.0).text(name.as_str());
-                if ui.add(slider).changed() {
+                let changed = ui
+                    .horizontal(|ui| {
+                        let changed = ui.add(slider).changed();
+                        // What the mouth's stages make of it, read off the table.
+                        if let Some(role) = shapes.shapes.role(name) {
+                            ui.weak(role.label());
+                        }
+                        changed
+                    })
+                    .inner;
+                if changed {
                     out.push(Command::SetOwnVisemeWeight {
                         viseme: id,
                         target: name.clone(),

@@ -41,6 +41,29 @@ pub fn anticipation(
     settings: &AnticipationSettings,
     track_ms: f64,
 ) {
+    anticipation_of(
+        &ROUNDING_TARGETS.map(ArkitTarget::index),
+        pose,
+        track,
+        table,
+        settings,
+        track_ms,
+    );
+}
+
+/// [`anticipation`] on the pose's slots `slots` (a table of the avatar's own shapes packs
+/// them into poses by position; its rounding shapes are these slots).
+pub fn anticipation_of(
+    slots: &[usize],
+    pose: &mut Pose,
+    track: &VisemeTrack,
+    table: &VisemeTable,
+    settings: &AnticipationSettings,
+    track_ms: f64,
+) {
+    if slots.is_empty() {
+        return;
+    }
     let events = track.events();
     let upcoming = track.count_until(track_ms + settings.onset_ms.max(0.0));
     // Walk back to the oldest event whose release can still reach track_ms.
@@ -69,9 +92,11 @@ pub fn anticipation(
             continue;
         }
         let rounded = table.pose(event.id);
-        for target in ROUNDING_TARGETS {
-            let w = pose.get(target);
-            pose.set(target, w + strength * (rounded.get(target) - w));
+        for &slot in slots {
+            let (Some(&to), Some(w)) = (rounded.0.get(slot), pose.0.get_mut(slot)) else {
+                continue;
+            };
+            *w += strength * (to - *w);
         }
     }
 }

@@ -97,14 +97,22 @@ impl Loudness {
     }
 }
 
-/// Scales jawOpen of `pose` by the loudness at `track_ms`.
-pub fn jaw_amount(pose: &mut Pose, loudness: &Loudness, settings: &JawSettings, track_ms: f64) {
-    let scale = (1.0 + settings.gain * loudness.at(track_ms)).clamp(
+/// How much the loudness at `track_ms` scales the jaw's opening.
+#[must_use]
+pub fn jaw_scale(loudness: &Loudness, settings: &JawSettings, track_ms: f64) -> f32 {
+    (1.0 + settings.gain * loudness.at(track_ms)).clamp(
         settings.min_scale.min(settings.max_scale),
         settings.max_scale.max(settings.min_scale),
-    );
+    )
+}
+
+/// Scales jawOpen of `pose` by the loudness at `track_ms`.
+pub fn jaw_amount(pose: &mut Pose, loudness: &Loudness, settings: &JawSettings, track_ms: f64) {
     let jaw = pose.get(ArkitTarget::JawOpen);
-    pose.set(ArkitTarget::JawOpen, jaw * scale);
+    pose.set(
+        ArkitTarget::JawOpen,
+        jaw * jaw_scale(loudness, settings, track_ms),
+    );
 }
 
 #[cfg(test)]

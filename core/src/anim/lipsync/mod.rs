@@ -18,9 +18,9 @@ mod smoothing;
 mod target;
 mod track;
 
-pub use anticipation::{ROUNDING_TARGETS, anticipation};
+pub use anticipation::{ROUNDING_TARGETS, anticipation, anticipation_of};
 pub use bilabial::{bilabial, bilabial_envelope};
-pub use jaw::{JawSettings, Loudness, jaw_amount};
+pub use jaw::{JawSettings, Loudness, jaw_amount, jaw_scale};
 pub use settings::{
     AnticipationSettings, BilabialSettings, LipSyncSettings, SmoothingSettings, TargetSettings,
 };
