@@ -733,3 +733,76 @@ fn origin_found(
         npc_studio::transfer_wizard::Origin::Found
     }
 }
+
+/// The wizard's window by what it draws: both faces shaded in skin tones, the landmarks as
+/// green dots; a landmark moved turns blue. (`NPC_WIZARD_PICTURE=FILE.png` saves the window.)
+#[test]
+fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
+    use npc_studio::transfer_wizard::Head;
+    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    let mut project = demo_project();
+    project.npcs[0].avatar.body = avatar;
+    project.save(&path).unwrap();
+    let mut h = harness(Studio::new(
+        Project::load(&path).unwrap(),
+        Some(path.clone()),
+    ));
+    h.state_mut().studio.apply(Command::OpenTransferWizard);
+    h.run_steps(3);
+    let count = |image: &RgbaImage, want: [u8; 3]| {
+        image
+            .pixels()
+            .filter(|p| (0..3).all(|c| p[c].abs_diff(want[c]) <= 6))
+            .count()
+    };
+    let before = window_pixels(&mut h);
+    if let Some(file) = std::env::var_os("NPC_WIZARD_PICTURE") {
+        before.save(file).unwrap();
+    }
+    let skin = before
+        .pixels()
+        .filter(|p| {
+            let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+            r > 120 && r > g + 15 && g > b && b > 40
+        })
+        .count();
+    assert!(skin > 20_000, "{skin} skin-toned pixels");
+    let green = count(&before, [70, 200, 90]);
+    assert!(green > 200, "{green} green (found) pixels");
+    // Only the legend's dot is blue before a landmark is moved.
+    let blue_before = count(&before, [70, 160, 255]);
+    let (at, _) = h
+        .state()
+        .studio
+        .wizard
+        .as_ref()
+        .unwrap()
+        .landmark(Head::Target, "chin")
+        .unwrap();
+    let frame = h
+        .state()
+        .studio
+        .wizard
+        .as_ref()
+        .unwrap()
+        .view(Head::Target)
+        .frame;
+    let to = frame.local(at).truncate() + glam::Vec2::new(0.0, -0.004);
+    h.state_mut().studio.apply(Command::MoveLandmark {
+        head: Head::Target,
+        name: "chin".to_owned(),
+        to: to.to_array(),
+    });
+    h.run_steps(3);
+    let after = window_pixels(&mut h);
+    let blue = count(&after, [70, 160, 255]);
+    assert!(
+        blue > blue_before + 20,
+        "{blue} blue (moved) pixels, {blue_before} before"
+    );
+    assert!(count(&after, [70, 200, 90]) < green, "one green dot fewer");
+}

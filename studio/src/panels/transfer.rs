@@ -112,17 +112,23 @@ struct Projection {
 }
 
 impl Projection {
-    fn new(rect: Rect, view: &FaceView) -> Self {
+    /// Fits the face's usual extent, and every landmark in `points` (head frame), into `rect`.
+    fn new(rect: Rect, view: &FaceView, points: &[Vec3]) -> Self {
         let d = view.frame.eye_distance;
-        let width = (SHOWN_X.1 - SHOWN_X.0) * d;
-        let height = (SHOWN_Y.1 - SHOWN_Y.0) * d;
+        let margin = 0.15 * d;
+        let (mut low, mut high) = (
+            glam::Vec2::new(SHOWN_X.0, SHOWN_Y.0) * d,
+            glam::Vec2::new(SHOWN_X.1, SHOWN_Y.1) * d,
+        );
+        for p in points {
+            low = low.min(p.truncate() - margin);
+            high = high.max(p.truncate() + margin);
+        }
+        let size = high - low;
         Self {
             rect,
-            scale: (rect.width() / width).min(rect.height() / height),
-            centre: glam::Vec2::new(
-                0.5 * (SHOWN_X.0 + SHOWN_X.1) * d,
-                0.5 * (SHOWN_Y.0 + SHOWN_Y.1) * d,
-            ),
+            scale: (rect.width() / size.x).min(rect.height() / size.y),
+            centre: 0.5 * (low + high),
         }
     }
 
@@ -165,13 +171,17 @@ fn face(ui: &mut Ui, wizard: &TransferWizard, head: Head, title: &str, out: &mut
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 4.0, Color32::from_gray(28));
-    let projection = Projection::new(rect, view);
+    let shown: Vec<(&str, Vec3, Origin)> = LANDMARK_NAMES
+        .iter()
+        .filter_map(|&name| {
+            let (p, origin) = wizard.landmark(head, name)?;
+            Some((name, view.frame.local(p), origin))
+        })
+        .collect();
+    let points: Vec<Vec3> = shown.iter().map(|&(_, p, _)| p).collect();
+    let projection = Projection::new(rect, view, &points);
     painter.add(shaded(view, &projection));
-    for name in LANDMARK_NAMES {
-        let Some((p, origin)) = wizard.landmark(head, name) else {
-            continue;
-        };
-        let local = view.frame.local(p);
+    for (name, local, origin) in shown {
         let at = projection.screen(local);
         let id = ui.scope_id().with(("landmark", head, name));
         let response = ui
