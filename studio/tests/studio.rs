@@ -610,16 +610,23 @@ fn the_character_picked_is_the_one_edited_and_saved() {
     assert!(saved.npcs[0].face.is_none());
 }
 
-#[test]
-fn a_head_without_shapes_is_given_the_projects_and_worn() {
-    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
-        return;
-    };
+/// The demo project saved in a fresh folder, its first character wearing a head without
+/// shapes (Quaternius); None when the shared avatars are missing.
+fn saved_with_shapeless_head() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let avatar = shared_asset("avatars/Quaternius_Superhero_Male.glb")?;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.ron");
     let mut project = demo_project();
     project.npcs[0].avatar.body = avatar;
     project.save(&path).unwrap();
+    Some((dir, path))
+}
+
+#[test]
+fn a_head_without_shapes_is_given_the_projects_and_worn() {
+    let Some((dir, path)) = saved_with_shapeless_head() else {
+        return;
+    };
     let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
     let out = dir.path().join("hero.glb");
     studio.apply(Command::TransferShapes(out.clone()));
@@ -645,14 +652,9 @@ fn a_head_without_shapes_is_given_the_projects_and_worn() {
 #[test]
 fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark() {
     use npc_studio::transfer_wizard::{Head, Origin};
-    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+    let Some((dir, path)) = saved_with_shapeless_head() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.ron");
-    let mut project = demo_project();
-    project.npcs[0].avatar.body = avatar;
-    project.save(&path).unwrap();
     let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
     studio.apply(Command::OpenTransferWizard);
     let wizard = studio.wizard.as_ref().expect("the wizard opens");
@@ -739,14 +741,9 @@ fn origin_found(
 #[test]
 fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
     use npc_studio::transfer_wizard::Head;
-    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+    let Some((_dir, path)) = saved_with_shapeless_head() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.ron");
-    let mut project = demo_project();
-    project.npcs[0].avatar.body = avatar;
-    project.save(&path).unwrap();
     let mut h = harness(Studio::new(
         Project::load(&path).unwrap(),
         Some(path.clone()),
