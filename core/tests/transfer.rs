@@ -493,11 +493,15 @@ fn oculus_visemes_of_the_source_are_transferred_with_the_arkit_targets() {
 
 #[test]
 fn a_landmark_moved_across_the_face_stays_on_the_skin_or_keeps_its_depth() {
-    use npc_core::transfer::FaceView;
+    use npc_core::transfer::{Aspect, FaceView};
     let asset = Asset::from_bytes(&head::head_glb(), None).unwrap();
     let view = FaceView::of(&asset).unwrap();
     let frame = view.frame;
-    let facing = view.triangles.iter().filter(|t| t.facing() > 0.0).count();
+    let facing = view
+        .triangles
+        .iter()
+        .filter(|t| t.facing(Aspect::Front) > 0.0)
+        .count();
     assert!(
         facing > view.triangles.len() / 3,
         "{facing} of {}",
@@ -513,7 +517,12 @@ fn a_landmark_moved_across_the_face_stays_on_the_skin_or_keeps_its_depth() {
     // A mouth corner dropped on the nose tip's spot lands on the nose tip (the skin's front).
     let nose = view.found.get("nose_tip").unwrap();
     let corner = view.found.get("mouth_corner_left").unwrap();
-    let landed = view.moved("mouth_corner_left", corner, frame.local(nose).truncate());
+    let landed = view.moved(
+        "mouth_corner_left",
+        corner,
+        frame.local(nose).truncate(),
+        Aspect::Front,
+    );
     let off_mm = landed.distance(nose) * 1000.0;
     eprintln!("mouth corner dropped on the nose tip: {off_mm:.2} mm from it");
     assert!(off_mm < 1.0, "{off_mm:.2} mm");
@@ -521,11 +530,46 @@ fn a_landmark_moved_across_the_face_stays_on_the_skin_or_keeps_its_depth() {
     let inner = view.found.get("eye_left_inner").unwrap();
     let local = frame.local(inner);
     let to = local.truncate() + glam::Vec2::new(0.0, 0.002);
-    let moved = frame.local(view.moved("eye_left_inner", inner, to));
+    let moved = frame.local(view.moved("eye_left_inner", inner, to, Aspect::Front));
     assert!((moved.z - local.z).abs() < 1e-5, "{moved} vs {local}");
     assert!(moved.truncate().distance(to) < 1e-5);
     // The view covers the face between the eyes and the chin.
-    let (low, high) = view.bounds();
+    let (low, high) = view.bounds(Aspect::Front);
     let chin = frame.local(view.found.get("chin").unwrap());
     assert!(low.y <= chin.y && high.y >= 0.0 && low.x < 0.0 && high.x > 0.0);
+    // From the side (its right), the nearest triangles are on the right of the head.
+    let drawn: Vec<_> = view.drawn(Aspect::Side).collect();
+    assert_eq!(drawn.len(), view.triangles.len());
+    let rightness =
+        |t: &npc_core::transfer::ViewTriangle| -t.corners.iter().map(|p| p.x).sum::<f32>();
+    assert!(drawn.windows(2).all(|w| rightness(w[0]) <= rightness(w[1])));
+    let facing_side = drawn
+        .iter()
+        .filter(|t| t.facing(Aspect::Side) > 0.0)
+        .count();
+    assert!(
+        facing_side > drawn.len() / 4,
+        "{facing_side} of {} face the right",
+        drawn.len()
+    );
+    // Seen from the side the face reaches forward from the eyes to the nose tip.
+    let (low, high) = view.bounds(Aspect::Side);
+    let nose_local = frame.local(nose);
+    assert!(
+        low.x < 0.0 && high.x >= nose_local.z,
+        "{low} {high} {nose_local}"
+    );
+    // From the side a landmark goes where it is dropped, depth and height, its place across
+    // the face kept: the nose tip set 3 mm deeper, even though that is inside the skin.
+    let to = glam::Vec2::new(nose_local.z - 0.003, nose_local.y);
+    let deeper = frame.local(view.moved("nose_tip", nose, to, Aspect::Side));
+    assert!(
+        (deeper.x - nose_local.x).abs() < 1e-5,
+        "{deeper} vs {nose_local}"
+    );
+    assert!(
+        Aspect::Side.seen(deeper).distance(to) < 1e-5,
+        "{deeper} vs {to}"
+    );
+    assert!(((nose_local.z - deeper.z) * 1000.0 - 3.0).abs() < 0.01);
 }

@@ -13,6 +13,7 @@ use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::body::{BodySettings, HumanoidBone};
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
+use npc_core::transfer::Aspect;
 
 use crate::transfer_wizard::Head;
 
@@ -132,12 +133,16 @@ pub enum Command {
     /// their landmarks shown and movable.
     OpenTransferWizard,
     CloseTransferWizard,
-    /// Moves a landmark of one of the wizard's heads to `to` across its face (the head frame's
-    /// x to its left and y up, in metres from between the eyes).
+    /// Turns the wizard's heads to be seen from the front or the side.
+    SeeHeadsFrom(Aspect),
+    /// Moves a landmark of one of the wizard's heads to where it was dropped: `to` as seen
+    /// from `seen` (from the front the head frame's x to its left and y up; from the side its
+    /// z forward and y up; metres from between the eyes).
     MoveLandmark {
         head: Head,
         name: String,
         to: [f32; 2],
+        seen: Aspect,
     },
     /// Puts the wizard's landmarks on one head back where they were found.
     ResetLandmarks(Head),

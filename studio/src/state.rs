@@ -476,9 +476,19 @@ impl Studio {
             Command::TransferShapes(out) => self.transfer_shapes(&out),
             Command::OpenTransferWizard => self.open_transfer_wizard(),
             Command::CloseTransferWizard => self.wizard = None,
-            Command::MoveLandmark { head, name, to } => {
+            Command::SeeHeadsFrom(aspect) => {
                 if let Some(w) = self.wizard.as_mut() {
-                    w.move_landmark(head, &name, glam::Vec2::from_array(to));
+                    w.aspect = aspect;
+                }
+            }
+            Command::MoveLandmark {
+                head,
+                name,
+                to,
+                seen,
+            } => {
+                if let Some(w) = self.wizard.as_mut() {
+                    w.move_landmark(head, &name, glam::Vec2::from_array(to), seen);
                 }
             }
             Command::ResetLandmarks(head) => {
@@ -859,6 +869,7 @@ impl Studio {
             | Command::TransferShapes(_)
             | Command::OpenTransferWizard
             | Command::CloseTransferWizard
+            | Command::SeeHeadsFrom(_)
             | Command::MoveLandmark { .. }
             | Command::ResetLandmarks(_)
             | Command::RunInPlayer { .. } => {}

@@ -1,12 +1,12 @@
 //! The transfer wizard's state: the project's head and the character's, each seen from the
-//! front with its landmarks as found, and the landmarks the user moved (which the transfer
+//! front or the side with its landmarks as found, and the landmarks the user moved (which the transfer
 //! takes over the found ones, as `npc-player transfer --landmarks` does).
 
 use std::path::{Path, PathBuf};
 
 use glam::{Vec2, Vec3};
 use npc_core::asset::Asset;
-use npc_core::transfer::{FaceView, Landmarks, Report, TransferOptions};
+use npc_core::transfer::{Aspect, FaceView, Landmarks, Report, TransferOptions};
 
 /// Which head of the transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +46,8 @@ pub struct TransferWizard {
     pub target_file: PathBuf,
     views: [FaceView; 2],
     moved: [Landmarks; 2],
+    /// Where both heads are seen from.
+    pub aspect: Aspect,
     /// What the last transfer made (a sentence), or why it failed.
     pub outcome: Option<String>,
     /// The last transfer's report (landmarks used, fit, seam check), until the next try.
@@ -68,6 +70,7 @@ impl TransferWizard {
             target_file: target_file.to_path_buf(),
             views: [source, target],
             moved: [Landmarks::default(), Landmarks::default()],
+            aspect: Aspect::Front,
             outcome: None,
             report: None,
         })
@@ -94,12 +97,13 @@ impl TransferWizard {
         view.found.get(name).map(|p| (p, origin))
     }
 
-    /// Moves the landmark `name` of `head` to `to` across the face (the head frame's x and y).
-    pub fn move_landmark(&mut self, head: Head, name: &str, to: Vec2) {
+    /// Moves the landmark `name` of `head` to where it was dropped, `to` as seen from `seen`
+    /// (see [`Aspect::seen`]).
+    pub fn move_landmark(&mut self, head: Head, name: &str, to: Vec2, seen: Aspect) {
         let Some((from, _)) = self.landmark(head, name) else {
             return;
         };
-        let at = self.views[head.index()].moved(name, from, to);
+        let at = self.views[head.index()].moved(name, from, to, seen);
         self.moved[head.index()].set(name, at);
     }
 

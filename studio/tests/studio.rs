@@ -152,6 +152,17 @@ fn window_pixels(h: &mut Harness<'_, StudioApp>) -> RgbaImage {
     h.render().expect("the window renders")
 }
 
+/// How many pixels are of the wizard's skin tone (reddish, lit or in shade).
+fn skin_toned(image: &RgbaImage) -> usize {
+    image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+            r > 120 && r > g + 15 && g > b && b > 40
+        })
+        .count()
+}
+
 /// Where the 3D view lies in the window's pixels: (x, y, width, height).
 fn view_area(h: &Harness<'_, StudioApp>) -> (u32, u32, u32, u32) {
     let rect = h
@@ -661,7 +672,11 @@ fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark(
     for head in [Head::Source, Head::Target] {
         let view = wizard.view(head);
         assert!(
-            view.triangles.iter().filter(|t| t.facing() > 0.0).count() > 500,
+            view.triangles
+                .iter()
+                .filter(|t| t.facing(npc_core::transfer::Aspect::Front) > 0.0)
+                .count()
+                > 500,
             "{head:?}: {} triangles",
             view.triangles.len()
         );
@@ -678,6 +693,7 @@ fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark(
         head: Head::Target,
         name: "mouth_centre".to_owned(),
         to: to.to_array(),
+        seen: npc_core::transfer::Aspect::Front,
     });
     let wizard = studio.wizard.as_ref().unwrap();
     let (moved, origin) = wizard.landmark(Head::Target, "mouth_centre").unwrap();
@@ -707,6 +723,30 @@ fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark(
     let found_nose = wizard.view(Head::Target).found.get("nose_tip").unwrap();
     assert!(nose.distance(found_nose) < 1e-6);
     assert!(report.seam.as_ref().is_some_and(|s| s.lips_part));
+    // Seen from the side, an eye's outer corner set 2 mm deeper keeps its place across.
+    studio.apply(Command::SeeHeadsFrom(npc_core::transfer::Aspect::Side));
+    let wizard = studio.wizard.as_ref().unwrap();
+    assert_eq!(wizard.aspect, npc_core::transfer::Aspect::Side);
+    let corner = frame.local(wizard.landmark(Head::Target, "eye_left_outer").unwrap().0);
+    studio.apply(Command::MoveLandmark {
+        head: Head::Target,
+        name: "eye_left_outer".to_owned(),
+        to: [corner.z - 0.002, corner.y],
+        seen: npc_core::transfer::Aspect::Side,
+    });
+    let (deeper, origin) = studio
+        .wizard
+        .as_ref()
+        .unwrap()
+        .landmark(Head::Target, "eye_left_outer")
+        .unwrap();
+    let deeper = frame.local(deeper);
+    assert_eq!(origin, Origin::Moved);
+    assert!((deeper.x - corner.x).abs() < 1e-5 && (deeper.y - corner.y).abs() < 1e-5);
+    assert!(
+        ((corner.z - deeper.z) - 0.002).abs() < 1e-5,
+        "{corner} -> {deeper}"
+    );
     // Reset puts it back; closing the wizard leaves the character wearing the new head.
     studio.apply(Command::ResetLandmarks(Head::Target));
     let wizard = studio.wizard.as_ref().unwrap();
@@ -760,13 +800,7 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
     if let Some(file) = std::env::var_os("NPC_WIZARD_PICTURE") {
         before.save(file).unwrap();
     }
-    let skin = before
-        .pixels()
-        .filter(|p| {
-            let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
-            r > 120 && r > g + 15 && g > b && b > 40
-        })
-        .count();
+    let skin = skin_toned(&before);
     assert!(skin > 20_000, "{skin} skin-toned pixels");
     let green = count(&before, [70, 200, 90]);
     assert!(green > 200, "{green} green (found) pixels");
@@ -793,6 +827,7 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
         head: Head::Target,
         name: "chin".to_owned(),
         to: to.to_array(),
+        seen: npc_core::transfer::Aspect::Front,
     });
     h.run_steps(3);
     let after = window_pixels(&mut h);
@@ -802,4 +837,27 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
         "{blue} blue (moved) pixels, {blue_before} before"
     );
     assert!(count(&after, [70, 200, 90]) < green, "one green dot fewer");
+    // Turned to the side: both heads in profile, still skin-toned, drawn anew.
+    h.state_mut()
+        .studio
+        .apply(Command::SeeHeadsFrom(npc_core::transfer::Aspect::Side));
+    h.run_steps(3);
+    let side = window_pixels(&mut h);
+    if let Some(file) = std::env::var_os("NPC_WIZARD_SIDE_PICTURE") {
+        side.save(file).unwrap();
+    }
+    let side_skin = skin_toned(&side);
+    assert!(
+        side_skin > 15_000,
+        "{side_skin} skin-toned pixels from the side"
+    );
+    let changed = side
+        .pixels()
+        .zip(after.pixels())
+        .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 30))
+        .count();
+    assert!(
+        changed > 20_000,
+        "{changed} pixels changed turning to the side"
+    );
 }

@@ -33,7 +33,7 @@ pub use file::{TransferFileError, own_head, transfer_glb};
 pub use landmarks::{HeadFrame, LANDMARK_NAMES, LandmarkError, Landmarks};
 pub use report::{Report, SeamCheck, TargetReport};
 pub use surface::PartKind;
-pub use view::{FaceView, ViewTriangle, on_surface};
+pub use view::{Aspect, FaceView, ViewTriangle, on_surface};
 
 use lips::{Lip, Seam};
 use nearest::TriangleIndex;

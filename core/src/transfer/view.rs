@@ -1,6 +1,6 @@
-//! A head seen from the front, as the transfer sees it: its face's triangles in the head's
-//! frame, the landmarks found on it, and where a landmark lands when it is moved across the
-//! face. The studio's transfer wizard draws and edits landmarks with it.
+//! A head seen from the front or the side, as the transfer sees it: its face's triangles in
+//! the head's frame, the landmarks found on it, and where a landmark lands when it is moved.
+//! The studio's transfer wizard draws and edits landmarks with it.
 
 use glam::{Vec2, Vec3};
 
@@ -22,7 +22,37 @@ const ON_SURFACE: [&str; 5] = [
 /// How far around the eyes' middle the view reaches, in eye distances.
 const REACH: f32 = 3.0;
 
-/// One triangle of the face, in the head's frame (x to its left, y up, z towards the viewer).
+/// Where a head is seen from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Aspect {
+    /// Facing it: across (x, its left on the viewer's right) and up.
+    #[default]
+    Front,
+    /// From its right side, facing forward to the viewer's right: depth (z) and up. Here a
+    /// landmark's depth is set.
+    Side,
+}
+
+impl Aspect {
+    /// A point of the head's frame as seen: (across the view, up).
+    #[must_use]
+    pub fn seen(self, p: Vec3) -> Vec2 {
+        match self {
+            Self::Front => Vec2::new(p.x, p.y),
+            Self::Side => Vec2::new(p.z, p.y),
+        }
+    }
+
+    /// How far a point of the head's frame is from the viewer (larger is nearer).
+    fn nearness(self, p: Vec3) -> f32 {
+        match self {
+            Self::Front => p.z,
+            Self::Side => -p.x,
+        }
+    }
+}
+
+/// One triangle of the face, in the head's frame (x to its left, y up, z forward).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewTriangle {
     pub corners: [Vec3; 3],
@@ -30,21 +60,28 @@ pub struct ViewTriangle {
 }
 
 impl ViewTriangle {
-    /// How much it faces the viewer: the z of its unit normal (negative: it faces away).
+    /// How much it faces a viewer looking from `aspect`: the cosine between its normal and
+    /// the direction to the viewer (negative: it faces away).
     #[must_use]
-    pub fn facing(&self) -> f32 {
+    pub fn facing(&self, aspect: Aspect) -> f32 {
         let [a, b, c] = self.corners;
-        (b - a).cross(c - a).normalize_or_zero().z
+        let normal = (b - a).cross(c - a).normalize_or_zero();
+        aspect.nearness(normal)
+    }
+
+    fn nearness(&self, aspect: Aspect) -> f32 {
+        self.corners.iter().map(|&p| aspect.nearness(p)).sum()
     }
 }
 
-/// A head from the front.
+/// A head to be seen from the front or the side.
 #[derive(Clone, Debug)]
 pub struct FaceView {
     pub frame: HeadFrame,
-    /// The triangles within reach of the face, farthest first (drawn in this order, nearer
-    /// ones cover farther ones).
+    /// The triangles within reach of the face, farthest from the front first.
     pub triangles: Vec<ViewTriangle>,
+    /// The triangles' order seen from the side, farthest first.
+    side_order: Vec<usize>,
     /// The landmarks found (in the avatar's rest space).
     pub found: Landmarks,
     /// The landmarks that were guessed from proportions.
@@ -68,7 +105,16 @@ impl FaceView {
             })
             .filter(|t| t.corners.iter().all(|p| p.length() < reach))
             .collect();
-        triangles.sort_by(|a, b| centroid_z(a).total_cmp(&centroid_z(b)));
+        triangles.sort_by(|a, b| {
+            a.nearness(Aspect::Front)
+                .total_cmp(&b.nearness(Aspect::Front))
+        });
+        let mut side_order: Vec<usize> = (0..triangles.len()).collect();
+        side_order.sort_by(|&a, &b| {
+            triangles[a]
+                .nearness(Aspect::Side)
+                .total_cmp(&triangles[b].nearness(Aspect::Side))
+        });
         let skin = DepthMap::new(
             triangles
                 .iter()
@@ -80,33 +126,51 @@ impl FaceView {
         Ok(Self {
             frame,
             triangles,
+            side_order,
             found: found.landmarks,
             guessed: found.guessed,
             skin,
         })
     }
 
-    /// Where a landmark now at `from` (rest space) goes when moved to `to` across the face
-    /// (the head frame's x and y): onto the skin there for a landmark on the surface (its
-    /// depth kept where no skin is met), at its own depth for the others.
-    #[must_use]
-    pub fn moved(&self, name: &str, from: Vec3, to: Vec2) -> Vec3 {
-        let z = self.frame.local(from).z;
-        let z = if on_surface(name) {
-            self.skin.front(to.x, to.y).unwrap_or(z)
-        } else {
-            z
+    /// The triangles in the order they are drawn from `aspect`: farthest first, so nearer
+    /// ones cover them.
+    pub fn drawn(&self, aspect: Aspect) -> impl Iterator<Item = &ViewTriangle> {
+        let order: Box<dyn Iterator<Item = usize>> = match aspect {
+            Aspect::Front => Box::new(0..self.triangles.len()),
+            Aspect::Side => Box::new(self.side_order.iter().copied()),
         };
-        self.frame.world(to.extend(z))
+        order.map(|i| &self.triangles[i])
     }
 
-    /// The face's extent across x and y in the head's frame: (low, high).
+    /// Where a landmark now at `from` (rest space) goes when dropped at `to` as seen from
+    /// `aspect` (see [`Aspect::seen`]). From the front: onto the skin there for a landmark on
+    /// the surface (its depth kept where no skin is met), at its own depth for the others.
+    /// From the side: exactly there, its place across the face kept.
     #[must_use]
-    pub fn bounds(&self) -> (Vec2, Vec2) {
+    pub fn moved(&self, name: &str, from: Vec3, to: Vec2, aspect: Aspect) -> Vec3 {
+        let local = self.frame.local(from);
+        let at = match aspect {
+            Aspect::Front => {
+                let z = if on_surface(name) {
+                    self.skin.front(to.x, to.y).unwrap_or(local.z)
+                } else {
+                    local.z
+                };
+                to.extend(z)
+            }
+            Aspect::Side => Vec3::new(local.x, to.y, to.x),
+        };
+        self.frame.world(at)
+    }
+
+    /// The face's extent as seen from `aspect`: (low, high).
+    #[must_use]
+    pub fn bounds(&self, aspect: Aspect) -> (Vec2, Vec2) {
         self.triangles
             .iter()
             .flat_map(|t| t.corners)
-            .map(Vec3::truncate)
+            .map(|p| aspect.seen(p))
             .fold(
                 (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
                 |(low, high), p| (low.min(p), high.max(p)),
@@ -118,8 +182,4 @@ impl FaceView {
 #[must_use]
 pub fn on_surface(name: &str) -> bool {
     ON_SURFACE.contains(&name)
-}
-
-fn centroid_z(t: &ViewTriangle) -> f32 {
-    t.corners.iter().map(|p| p.z).sum::<f32>()
 }

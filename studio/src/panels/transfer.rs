@@ -1,18 +1,21 @@
 //! The transfer wizard's window: the project's head and the character's side by side, seen
-//! from the front and shaded, with the landmarks the warp goes through. A landmark is dragged
-//! to where it belongs; the shapes are then written to a copy of the character's head.
+//! from the front or the side and shaded, with the landmarks the warp goes through. A landmark
+//! is dragged to where it belongs; the shapes are then written to a copy of the character's
+//! head.
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2, pos2, vec2};
 use glam::Vec3;
-use npc_core::transfer::{FaceView, LANDMARK_NAMES, PartKind, Report, on_surface};
+use npc_core::transfer::{Aspect, FaceView, LANDMARK_NAMES, PartKind, Report, on_surface};
 
 use crate::command::Command;
 use crate::file_dialog::Prompt;
 use crate::transfer_wizard::{Head, Origin, TransferWizard};
 
-/// The part of a face shown, in eye distances from between the eyes: across, then up.
-const SHOWN_X: (f32, f32) = (-1.6, 1.6);
-const SHOWN_Y: (f32, f32) = (-2.3, 1.0);
+/// The part of a face shown, in eye distances from between the eyes: across from the front,
+/// from the back forward from the side, then up.
+const SHOWN_ACROSS: (f32, f32) = (-1.6, 1.6);
+const SHOWN_DEPTH: (f32, f32) = (-1.9, 0.9);
+const SHOWN_UP: (f32, f32) = (-2.3, 1.0);
 
 const FOUND: Color32 = Color32::from_rgb(70, 200, 90);
 const GUESSED: Color32 = Color32::from_rgb(240, 160, 40);
@@ -33,10 +36,21 @@ pub fn window(
         .show(ctx, |ui| {
             ui.label(format!(
                 "The project's head is warped onto {}'s through these landmarks. Drag one to \
-                 where it belongs; the points on the skin stay on it.",
+                 where it belongs: from the front, the points on the skin stay on it; from the \
+                 side, a point's depth is set.",
                 wizard.npc
             ));
             ui.horizontal(|ui| {
+                for (aspect, label) in [(Aspect::Front, "Front"), (Aspect::Side, "Side")] {
+                    if ui
+                        .selectable_label(wizard.aspect == aspect, label)
+                        .clicked()
+                        && wizard.aspect != aspect
+                    {
+                        out.push(Command::SeeHeadsFrom(aspect));
+                    }
+                }
+                ui.separator();
                 legend(ui, FOUND, "found");
                 legend(ui, GUESSED, "guessed from proportions");
                 legend(ui, MOVED, "moved");
@@ -105,43 +119,53 @@ fn legend(ui: &mut Ui, colour: Color32, what: &str) {
 /// From the head's frame (metres) to the screen and back.
 struct Projection {
     rect: Rect,
+    aspect: Aspect,
     /// Screen points per metre.
     scale: f32,
-    /// The head-frame point at the rect's centre.
+    /// The point seen at the rect's centre.
     centre: glam::Vec2,
 }
 
 impl Projection {
-    /// Fits the face's usual extent, and every landmark in `points` (head frame), into `rect`.
-    fn new(rect: Rect, view: &FaceView, points: &[Vec3]) -> Self {
+    /// Fits the face's usual extent, and every landmark in `points` (head frame), into `rect`
+    /// as seen from `aspect`.
+    fn new(rect: Rect, aspect: Aspect, view: &FaceView, points: &[Vec3]) -> Self {
         let d = view.frame.eye_distance;
         let margin = 0.15 * d;
+        let across = match aspect {
+            Aspect::Front => SHOWN_ACROSS,
+            Aspect::Side => SHOWN_DEPTH,
+        };
         let (mut low, mut high) = (
-            glam::Vec2::new(SHOWN_X.0, SHOWN_Y.0) * d,
-            glam::Vec2::new(SHOWN_X.1, SHOWN_Y.1) * d,
+            glam::Vec2::new(across.0, SHOWN_UP.0) * d,
+            glam::Vec2::new(across.1, SHOWN_UP.1) * d,
         );
-        for p in points {
-            low = low.min(p.truncate() - margin);
-            high = high.max(p.truncate() + margin);
+        for &p in points {
+            let seen = aspect.seen(p);
+            low = low.min(seen - margin);
+            high = high.max(seen + margin);
         }
         let size = high - low;
         Self {
             rect,
+            aspect,
             scale: (rect.width() / size.x).min(rect.height() / size.y),
             centre: 0.5 * (low + high),
         }
     }
 
-    /// Facing the head, its left is on the viewer's right.
+    /// From the front the head's left is on the viewer's right; from the side its front is.
     fn screen(&self, p: Vec3) -> Pos2 {
         let c = self.rect.center();
+        let seen = self.aspect.seen(p);
         pos2(
-            c.x + (p.x - self.centre.x) * self.scale,
-            c.y - (p.y - self.centre.y) * self.scale,
+            c.x + (seen.x - self.centre.x) * self.scale,
+            c.y - (seen.y - self.centre.y) * self.scale,
         )
     }
 
-    fn head(&self, s: Pos2) -> glam::Vec2 {
+    /// The point seen at `s` (see [`Aspect::seen`]).
+    fn seen(&self, s: Pos2) -> glam::Vec2 {
         let c = self.rect.center();
         glam::Vec2::new(
             self.centre.x + (s.x - c.x) / self.scale,
@@ -179,7 +203,7 @@ fn face(ui: &mut Ui, wizard: &TransferWizard, head: Head, title: &str, out: &mut
         })
         .collect();
     let points: Vec<Vec3> = shown.iter().map(|&(_, p, _)| p).collect();
-    let projection = Projection::new(rect, view, &points);
+    let projection = Projection::new(rect, wizard.aspect, view, &points);
     painter.add(shaded(view, &projection));
     for (name, local, origin) in shown {
         let at = projection.screen(local);
@@ -197,7 +221,8 @@ fn face(ui: &mut Ui, wizard: &TransferWizard, head: Head, title: &str, out: &mut
             out.push(Command::MoveLandmark {
                 head,
                 name: name.to_owned(),
-                to: projection.head(pointer).to_array(),
+                to: projection.seen(pointer).to_array(),
+                seen: wizard.aspect,
             });
         }
         let colour = match origin {
@@ -226,18 +251,18 @@ fn describe(name: &str, origin: Origin) -> String {
         Origin::Moved => "moved",
     };
     let depth = if on_surface(name) {
-        "stays on the skin"
+        "stays on the skin when moved from the front"
     } else {
-        "keeps its depth"
+        "keeps its depth when moved from the front"
     };
     format!("{name} ({how}; {depth})")
 }
 
-/// The face's triangles that face the viewer, farthest first, lit from the front.
+/// The face's triangles that face the viewer, farthest first, lit from the viewer.
 fn shaded(view: &FaceView, projection: &Projection) -> egui::Mesh {
     let mut mesh = egui::Mesh::default();
-    for t in &view.triangles {
-        let facing = t.facing();
+    for t in view.drawn(projection.aspect) {
+        let facing = t.facing(projection.aspect);
         if facing <= 0.0 {
             continue;
         }
