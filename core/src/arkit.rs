@@ -455,19 +455,37 @@ impl OculusViseme {
         name.strip_prefix("viseme_").unwrap_or(name)
     }
 
-    /// Finds a viseme by name: an optional `viseme` prefix (with or without a separator)
-    /// followed by the body in any case, e.g. `"viseme_sil"`, `"Viseme_SIL"`, `"visemeSil"`,
-    /// `"PP"`. A namespace up to the last `.` is ignored.
+    /// Finds a viseme by name: an optional `viseme` prefix (with or without a separator), or
+    /// VRChat's `vrc_v_` / `vrc.v_`, followed by the body in any case, e.g. `"viseme_sil"`,
+    /// `"Viseme_SIL"`, `"visemeSil"`, `"vrc.v_aa"`, `"PP"`. With a prefix the Oculus
+    /// documentation's spellings `ih`, `oh`, `ou` (and `ee`) are taken for I, O, U (and E);
+    /// a lone vowel letter without one (`"E"`, `"O"`: VRM's vowels) is not a viseme. A
+    /// namespace up to the last `.` is ignored (`blendShape1.vrc_v_aa`).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
         let name = name.trim();
-        let name = name.rsplit('.').next().unwrap_or(name);
+        let name = name.replace("vrc.v_", "vrc_v_");
+        let name = name.rsplit('.').next().unwrap_or(&name);
         let key: String = name
             .chars()
             .filter(|&c| !is_separator(c))
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        let body = key.strip_prefix("viseme").unwrap_or(&key);
+        let (prefixed, body) = match key
+            .strip_prefix("viseme")
+            .or_else(|| key.strip_prefix("vrcv"))
+        {
+            Some(body) => (true, body),
+            None => (false, key.as_str()),
+        };
+        let body = match body {
+            "ih" if prefixed => "i",
+            "oh" if prefixed => "o",
+            "ou" if prefixed => "u",
+            "ee" if prefixed => "e",
+            _ if !prefixed && body.len() < 2 => return None,
+            _ => body,
+        };
         Self::ALL
             .iter()
             .copied()
@@ -714,6 +732,29 @@ mod tests {
         assert_eq!(OculusViseme::from_name("viseme_XX"), None);
         assert_eq!(OculusViseme::from_name("viseme_"), None);
         assert_eq!(OculusViseme::from_name(""), None);
+    }
+
+    #[test]
+    fn vrchat_visemes_are_oculus_visemes_and_vrm_vowels_are_not() {
+        // VRChat's names, as avatars exported for it carry them (with a Maya/Blender group).
+        for (name, viseme) in [
+            ("vrc.v_sil", OculusViseme::Sil),
+            ("vrc_v_PP", OculusViseme::PP),
+            ("vrc_v_kk", OculusViseme::Kk),
+            ("vrc_v_aa", OculusViseme::Aa),
+            ("vrc_v_E", OculusViseme::E),
+            ("blendShape4.vrc_v_ee", OculusViseme::E),
+            ("vrc_v_ih", OculusViseme::I),
+            ("vrc.v_oh", OculusViseme::O),
+            ("blendShape10.vrc_v_ou", OculusViseme::U),
+            ("viseme_ih", OculusViseme::I),
+        ] {
+            assert_eq!(OculusViseme::from_name(name), Some(viseme), "{name}");
+        }
+        // A VRM's vowels, and words that only look like the documentation's spellings.
+        for name in ["A", "I", "U", "E", "O", "a", "o", "oh", "ou", "vrc_blink"] {
+            assert_eq!(OculusViseme::from_name(name), None, "{name}");
+        }
     }
 
     #[test]

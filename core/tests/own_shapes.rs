@@ -2,7 +2,9 @@
 //! as ARKit targets (an own target given jawOpen's table moves exactly as jawOpen does, with
 //! the line's loudness; one given mouthPucker's, as mouthPucker does, anticipation and all), and a
 //! real DAZ-style head (VALID) gets a starting table whose vowels open its mouth and whose
-//! p/b/m closes its lips.
+//! p/b/m closes its lips. VRM avatars as other tools write them (a VRoid Studio export, a
+//! Mixamo rig exported for VRChat, a small one with both kinds of mouth shapes) find their
+//! vowels or visemes and their blinks from the file alone and talk on them.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -154,7 +156,7 @@ fn a_real_daz_style_head_talks_on_its_own_shapes() {
         "no ARKit names of its own"
     );
     let names = target_names(&asset.meshes);
-    let (set, shapes) = OwnShapes::for_avatar(None, &names);
+    let (set, shapes) = OwnShapes::for_asset(None, &asset);
     assert_eq!(set, Some(ShapeSet::DazExpressions));
     assert!(
         shapes
@@ -168,15 +170,7 @@ fn a_real_daz_style_head_talks_on_its_own_shapes() {
     );
 
     let frames = run(&shapes, &LINE, 1300.0);
-    let driven = shapes.viseme_targets();
-    let at = |name: &str, t_ms: f64| {
-        let i = driven.iter().position(|n| n == name).unwrap();
-        frames
-            .iter()
-            .min_by(|a, b| (a.0 - t_ms).abs().total_cmp(&(b.0 - t_ms).abs()))
-            .map(|f| f.1[i])
-            .unwrap()
-    };
+    let at = |name, t| own_weight_at(&shapes, &frames, name, t);
     // "aa" at 200 ms opens the mouth and the teeth follow; "p" at 420 ms shuts the lips.
     assert!(
         at("h_expressions.AE_AA_h", 200.0) > 0.6,
@@ -212,4 +206,131 @@ fn own_shapes_round_trip_through_a_project_file() {
     let again: npc_core::project::Avatar =
         ron::from_str(&ron::to_string(&avatar).unwrap()).unwrap();
     assert_eq!(again, avatar);
+}
+
+/// The weight of `shapes`' own target `name` in the frame of `frames` nearest `t_ms`.
+fn own_weight_at(
+    shapes: &OwnShapes,
+    frames: &[(f64, Vec<f32>, f32)],
+    name: &str,
+    t_ms: f64,
+) -> f32 {
+    let i = shapes
+        .viseme_targets()
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("{name} is not driven"));
+    frames
+        .iter()
+        .min_by(|a, b| (a.0 - t_ms).abs().total_cmp(&(b.0 - t_ms).abs()))
+        .map(|f| f.1[i])
+        .unwrap()
+}
+
+fn vrm(file: &str) -> Option<Asset> {
+    let path = common::vrm_avatar(file)?;
+    Some(Asset::load(&path).unwrap_or_else(|e| panic!("{file}: {e}")))
+}
+
+#[test]
+fn a_vroid_studio_export_talks_and_blinks_on_its_vrm_expressions() {
+    let Some(asset) = vrm("suzuha.vrm") else {
+        return;
+    };
+    assert!(
+        !asset.warnings.iter().any(|w| w.contains("texture")),
+        "{:?}",
+        asset.warnings
+    );
+    assert!(!asset.textures.is_empty());
+    assert_eq!(
+        asset.vrm_expressions.get("aa"),
+        Some(&[("Fcl_MTH_A".to_owned(), 1.0)][..])
+    );
+    let (set, shapes) = OwnShapes::for_asset(None, &asset);
+    assert_eq!(set, Some(ShapeSet::VrmVowels));
+    assert_eq!(
+        shapes.targets[&ArkitTarget::EyeBlinkLeft],
+        vec!["Fcl_EYE_Close_L".to_owned()]
+    );
+    assert_eq!(
+        shapes.targets[&ArkitTarget::EyeBlinkRight],
+        vec!["Fcl_EYE_Close_R".to_owned()]
+    );
+    let names = target_names(&asset.meshes);
+    assert!(
+        shapes
+            .unknown_names(|n| names.iter().any(|m| m == n))
+            .is_empty()
+    );
+    let map = npc_core::body::HumanoidMap::of(&npc_core::body::Skeleton::of(&asset));
+    for bone in [
+        npc_core::body::HumanoidBone::Hips,
+        npc_core::body::HumanoidBone::Head,
+        npc_core::body::HumanoidBone::LeftHand,
+        npc_core::body::HumanoidBone::RightFoot,
+    ] {
+        assert!(map.joint(bone).is_some(), "{bone:?}");
+    }
+    let frames = run(&shapes, &LINE, 1300.0);
+    let at = |name, t| own_weight_at(&shapes, &frames, name, t);
+    assert!(at("Fcl_MTH_A", 200.0) > 0.6, "aa opens the mouth");
+    assert!(at("Fcl_MTH_A", 420.0) < 0.05, "p shuts it");
+    assert!(at("Fcl_MTH_U", 560.0) > 0.6, "u rounds");
+    assert!(at("Fcl_MTH_A", 1300.0) < 0.01, "at rest after the line");
+}
+
+#[test]
+fn a_mixamo_rig_exported_for_vrchat_talks_on_its_visemes_and_blinks() {
+    let Some(asset) = vrm("cool_loops.vrm") else {
+        return;
+    };
+    // `blendShape11.vrc_v_pp` and the rest: all 15 visemes, under Maya's group names.
+    assert_eq!(asset.face_rig.oculus_found().len(), 15);
+    let (set, shapes) = OwnShapes::for_asset(None, &asset);
+    assert_eq!(set, Some(ShapeSet::Oculus));
+    assert_eq!(
+        shapes.visemes[&21],
+        BTreeMap::from([("blendShape11.vrc_v_pp".to_owned(), 1.0)])
+    );
+    // Its one blink (the VRM's `blink`) plays both eyes' blinks.
+    for eye in [ArkitTarget::EyeBlinkLeft, ArkitTarget::EyeBlinkRight] {
+        assert_eq!(
+            shapes.targets[&eye],
+            vec!["blendShape16.vrc_blink".to_owned()]
+        );
+    }
+    let map = npc_core::body::HumanoidMap::of(&npc_core::body::Skeleton::of(&asset));
+    assert!(map.joint(npc_core::body::HumanoidBone::Head).is_some());
+    let frames = run(&shapes, &LINE, 1300.0);
+    let at = |name, t| own_weight_at(&shapes, &frames, name, t);
+    assert!(
+        at("blendShape1.vrc_v_aa", 200.0) > 0.6,
+        "aa opens the mouth"
+    );
+    assert!(at("blendShape11.vrc_v_pp", 420.0) > 0.95, "p closes it");
+    assert!(at("blendShape10.vrc_v_ou", 560.0) > 0.6, "u rounds");
+}
+
+#[test]
+fn a_vrms_vowels_named_a_i_u_e_o_are_not_taken_for_visemes() {
+    let Some(asset) = vrm("catbot.vrm") else {
+        return;
+    };
+    let mesh = &asset.meshes[0];
+    for vowel in ["A", "I", "U", "E", "O"] {
+        let target = mesh
+            .target_names
+            .iter()
+            .find(|t| t.raw.as_deref() == Some(vowel))
+            .unwrap();
+        assert_eq!(target.canonical, None, "{vowel}");
+    }
+    assert_eq!(asset.face_rig.oculus_found().len(), 15, "its vrc_v_* are");
+    let (set, shapes) = OwnShapes::for_asset(None, &asset);
+    assert_eq!(set, Some(ShapeSet::Oculus));
+    assert_eq!(
+        shapes.targets[&ArkitTarget::EyeBlinkLeft],
+        vec!["close".to_owned()]
+    );
 }

@@ -95,3 +95,42 @@ fn a_vrm_table_places_the_bones_of_a_rig_whose_names_say_nothing() {
     assert_eq!(from_v0.bones(), named.bones());
     assert!(from_v0.joint(HumanoidBone::LeftThumbMetacarpal).is_some());
 }
+
+/// Where `bone` stands at rest in `asset`'s scene.
+fn rest_position(asset: &Asset, bone: HumanoidBone) -> glam::Vec3 {
+    let skeleton = Skeleton::of(asset);
+    let joint = HumanoidMap::of(&skeleton)
+        .joint(bone)
+        .expect("the bone is mapped");
+    skeleton.rest_world()[joint].w_axis.truncate()
+}
+
+/// VRM 0.x avatars face -Z (UniVRM writes them the way Unity has them); VRM 1.0 and glTF face
+/// +Z. Loaded, a real VRoid Studio export and a Mixamo rig exported as VRM 0.x face +Z like
+/// every other file: toes ahead of the heels, the left foot on +X.
+#[test]
+fn vrm_0_avatars_are_turned_to_face_forward() {
+    for file in ["suzuha.vrm", "cool_loops.vrm"] {
+        let Some(path) = common::vrm_avatar(file) else {
+            return;
+        };
+        let asset = Asset::load(&path).unwrap();
+        let foot = rest_position(&asset, HumanoidBone::LeftFoot);
+        let toes = rest_position(&asset, HumanoidBone::LeftToes);
+        let right = rest_position(&asset, HumanoidBone::RightFoot);
+        assert!(toes.z > foot.z + 0.03, "{file}: toes {toes} foot {foot}");
+        assert!(foot.x > right.x + 0.05, "{file}: left {foot} right {right}");
+    }
+    // The same Quaternius rig declared VRM 1.0 is left as it is.
+    let Some(glb) = avatar() else { return };
+    let (mut json, bin) = split(&glb);
+    json["extensions"] =
+        json!({"VRMC_vrm": {"specVersion": "1.0", "humanoid": {"humanBones": {}}}});
+    let plain = Asset::from_bytes(&glb, None).unwrap();
+    let declared = Asset::from_bytes(&join(&json, &bin), None).unwrap();
+    let (a, b) = (
+        rest_position(&plain, HumanoidBone::LeftToes),
+        rest_position(&declared, HumanoidBone::LeftToes),
+    );
+    assert!(a.distance(b) < 1e-6, "{a} {b}");
+}

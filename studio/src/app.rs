@@ -132,9 +132,10 @@ impl StudioApp {
                     let path = path.or_else(|| self.project_head());
                     match Viewport::new(rs, path.as_deref()) {
                         Ok((v, problem)) => {
-                            let names = v.head().target_names();
+                            let (names, vrm) =
+                                (v.head().target_names(), v.head().vrm_expressions());
                             self.viewport = Some(v);
-                            self.studio.apply(Command::HeadTargets(names));
+                            self.studio.apply(Command::HeadTargets { names, vrm });
                             if let Some(p) = problem {
                                 self.studio.status = Some(crate::state::Status {
                                     text: format!("{p}; showing the built-in head"),

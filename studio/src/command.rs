@@ -11,6 +11,7 @@ use npc_core::anim::brows::BrowSettings;
 use npc_core::anim::emotion::Emotion;
 use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
+use npc_core::asset::VrmExpressions;
 use npc_core::body::{BodySettings, HumanoidBone};
 use npc_core::project::{Npc, SceneSettings, SpeechEngine};
 use npc_core::transfer::Aspect;
@@ -73,8 +74,12 @@ pub enum Command {
     Undo,
     Redo,
     // Viewing.
-    /// The morph targets of the head now shown (after it loads): its own shapes come from them.
-    HeadTargets(Vec<String>),
+    /// The morph targets of the head now shown (after it loads), by their names in the file,
+    /// and its VRM expressions: its own shapes come from them.
+    HeadTargets {
+        names: Vec<String>,
+        vrm: VrmExpressions,
+    },
     SelectViseme(Option<VisemeId>),
     /// Show and edit this character (its id).
     SelectCharacter(String),

@@ -165,6 +165,12 @@ impl HeadScene {
         npc_core::asset::face_rig::target_names(&self.asset.meshes)
     }
 
+    /// The head's VRM expressions (empty for other files).
+    #[must_use]
+    pub fn vrm_expressions(&self) -> npc_core::asset::VrmExpressions {
+        self.asset.vrm_expressions.clone()
+    }
+
     /// Plays `shapes` on the head's own targets from the next draw.
     pub fn set_shapes(&mut self, shapes: &OwnShapes) {
         if *shapes == self.shapes {

@@ -54,6 +54,8 @@ pub enum ViewSource {
 pub struct FaceShapes {
     /// Every morph target of the head shown, by its name in the file.
     pub names: Vec<String>,
+    /// The head's VRM expressions (empty for other files).
+    pub vrm: npc_core::asset::VrmExpressions,
     /// The known set a starting table was made for (none when the project gives the shapes).
     pub set: Option<ShapeSet>,
     pub shapes: OwnShapes,
@@ -248,7 +250,7 @@ impl Studio {
     /// Works out the head's own shapes again (after the head or the project changed).
     fn resolve_shapes(&mut self) {
         let configured = self.character().and_then(|n| n.avatar.shapes.as_ref());
-        let (set, shapes) = OwnShapes::for_avatar(configured, &self.shapes.names);
+        let (set, shapes) = OwnShapes::for_avatar(configured, &self.shapes.names, &self.shapes.vrm);
         self.shapes.set = set;
         self.shapes.shapes = shapes;
     }
@@ -309,8 +311,9 @@ impl Studio {
                     self.rebake();
                 }
             }
-            Command::HeadTargets(names) => {
+            Command::HeadTargets { names, vrm } => {
                 self.shapes.names = names;
+                self.shapes.vrm = vrm;
                 self.rebake();
             }
             Command::SelectCharacter(id) => {
@@ -839,7 +842,7 @@ impl Studio {
             // Not edits: applied by `apply` before they could get here.
             Command::Undo
             | Command::Redo
-            | Command::HeadTargets(_)
+            | Command::HeadTargets { .. }
             | Command::SelectViseme(_)
             | Command::SelectCharacter(_)
             | Command::SetPlotTarget { .. }

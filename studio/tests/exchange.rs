@@ -194,8 +194,12 @@ fn a_head_of_its_own_shapes_plays_and_edits_them() {
     let file = dir.path().join("p.ron");
     project.save(&file).unwrap();
     let mut studio = Studio::open(&file);
-    let names = npc_core::asset::face_rig::target_names(&Asset::load(&avatar).unwrap().meshes);
-    studio.apply(Command::HeadTargets(names));
+    let asset = Asset::load(&avatar).unwrap();
+    let names = npc_core::asset::face_rig::target_names(&asset.meshes);
+    studio.apply(Command::HeadTargets {
+        names,
+        vrm: asset.vrm_expressions,
+    });
     assert_eq!(
         studio.shapes.set,
         Some(npc_core::anim::ShapeSet::DazExpressions)

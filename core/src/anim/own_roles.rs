@@ -113,7 +113,8 @@ mod tests {
             .iter()
             .map(|v| v.name().to_owned())
             .collect();
-        let (_, shapes) = OwnShapes::starting_for(&names).expect("an Oculus set");
+        let (_, shapes) = OwnShapes::starting_for(&names, &crate::asset::VrmExpressions::default())
+            .expect("an Oculus set");
         for (name, role) in [
             ("viseme_aa", Some(Role::Jaw)),
             ("viseme_E", Some(Role::Jaw)),

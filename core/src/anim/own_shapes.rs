@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::arkit::{ArkitTarget, OculusViseme};
+use crate::asset::{Asset, VrmExpressions};
 use crate::viseme::VISEME_COUNT;
 
 /// What a character's own shapes do (`avatar.shapes` in a project).
@@ -194,32 +195,91 @@ impl OwnShapes {
     }
 
     /// The shapes a character plays: the project's (`configured`; empty shapes turn them off),
-    /// else a starting table when the avatar's target `names` form a known set.
+    /// else a starting table when the avatar's target `names` form a known set or its VRM
+    /// expressions (`vrm`) name the vowels.
     #[must_use]
-    pub fn for_avatar(configured: Option<&Self>, names: &[String]) -> (Option<ShapeSet>, Self) {
+    pub fn for_avatar(
+        configured: Option<&Self>,
+        names: &[String],
+        vrm: &VrmExpressions,
+    ) -> (Option<ShapeSet>, Self) {
         match configured {
             Some(shapes) => (None, shapes.clone()),
-            None => Self::starting_for(names).map_or_else(
+            None => Self::starting_for(names, vrm).map_or_else(
                 || (None, Self::default()),
                 |(set, shapes)| (Some(set), shapes),
             ),
         }
     }
 
-    /// A starting table for an avatar whose targets are `names` (every mesh's, as in the
-    /// file), when they form a known set and name no ARKit mouth of their own; `None` else.
+    /// [`Self::for_avatar`] for the face in `asset`: its target names and VRM expressions.
     #[must_use]
-    pub fn starting_for(names: &[String]) -> Option<(ShapeSet, Self)> {
+    pub fn for_asset(configured: Option<&Self>, asset: &Asset) -> (Option<ShapeSet>, Self) {
+        Self::for_avatar(
+            configured,
+            &crate::asset::face_rig::target_names(&asset.meshes),
+            &asset.vrm_expressions,
+        )
+    }
+
+    /// A starting table for an avatar whose targets are `names` (every mesh's, as in the
+    /// file), when they form a known set or its VRM expressions (`vrm`) name the vowels, and
+    /// name no ARKit mouth of their own; `None` else. The VRM's blinks play eyeBlinkLeft and
+    /// eyeBlinkRight where the set has none.
+    #[must_use]
+    pub fn starting_for(names: &[String], vrm: &VrmExpressions) -> Option<(ShapeSet, Self)> {
         let arkit_mouth = names
             .iter()
             .any(|n| ArkitTarget::from_name(n) == Some(ArkitTarget::JawOpen));
         if arkit_mouth {
             return None;
         }
-        oculus(names)
+        let (set, mut shapes) = oculus(names)
+            .or_else(|| vrm_expression_vowels(vrm))
             .or_else(|| vrm_vowels(names))
-            .or_else(|| daz(names))
+            .or_else(|| daz(names))?;
+        for (eye, presets) in [
+            (ArkitTarget::EyeBlinkLeft, ["blinkLeft", "blink"]),
+            (ArkitTarget::EyeBlinkRight, ["blinkRight", "blink"]),
+        ] {
+            if let Some(binds) = presets.iter().find_map(|p| vrm.get(p)) {
+                shapes
+                    .targets
+                    .entry(eye)
+                    .or_insert_with(|| binds.iter().map(|(n, _)| n.clone()).collect());
+            }
+        }
+        Some((set, shapes))
     }
+}
+
+/// The table for the five vowels A, I, U, E, O, each given as the targets it sets.
+fn vowel_table(vowels: &[Vec<(String, f32)>; 5]) -> BTreeMap<u8, BTreeMap<String, f32>> {
+    let mut out: BTreeMap<u8, BTreeMap<String, f32>> = BTreeMap::new();
+    for (id, row) in VOWELS_OF_AZURE.iter().enumerate() {
+        for &(v, w) in *row {
+            for (name, bind) in &vowels[v] {
+                #[allow(clippy::cast_possible_truncation)]
+                let pose = out.entry(id as u8).or_default();
+                let weight = pose.entry(name.clone()).or_insert(0.0);
+                *weight = (*weight + w * bind).min(1.0);
+            }
+        }
+    }
+    out
+}
+
+/// The vowels a VRM file's expressions `aa`, `ih`, `ou`, `ee`, `oh` set.
+fn vrm_expression_vowels(vrm: &VrmExpressions) -> Option<(ShapeSet, OwnShapes)> {
+    let [a, i, u, e, o] = ["aa", "ih", "ou", "ee", "oh"].map(|p| vrm.get(p).map(<[_]>::to_vec));
+    let vowels = [a?, i?, u?, e?, o?];
+    Some((
+        ShapeSet::VrmVowels,
+        OwnShapes {
+            visemes: vowel_table(&vowels),
+            targets: BTreeMap::new(),
+        },
+    ))
 }
 
 fn table(
@@ -265,16 +325,8 @@ fn vrm_vowels(names: &[String]) -> Option<(ShapeSet, OwnShapes)> {
             })
             .cloned()
     };
-    let vowels: Vec<String> = ["A", "I", "U", "E", "O"]
-        .iter()
-        .map(|v| find(v))
-        .collect::<Option<_>>()?;
-    let visemes = table(VOWELS_OF_AZURE.iter().enumerate().map(|(id, row)| {
-        (
-            id,
-            row.iter().map(|&(v, w)| (vowels[v].clone(), w)).collect(),
-        )
-    }));
+    let [a, i, u, e, o] = ["A", "I", "U", "E", "O"].map(|v| find(v).map(|n| vec![(n, 1.0)]));
+    let visemes = vowel_table(&[a?, i?, u?, e?, o?]);
     let mut targets = BTreeMap::new();
     let blink = |side: &str| {
         names
@@ -345,7 +397,8 @@ mod tests {
             .iter()
             .map(|v| v.name().to_owned())
             .collect();
-        let (set, shapes) = OwnShapes::starting_for(&all).expect("a known set");
+        let (set, shapes) =
+            OwnShapes::starting_for(&all, &VrmExpressions::default()).expect("a known set");
         assert_eq!(set, ShapeSet::Oculus);
         assert_eq!(
             shapes.visemes[&21],
@@ -370,7 +423,8 @@ mod tests {
             "Fcl_EYE_Close_L",
             "Fcl_EYE_Close_R",
         ]);
-        let (set, shapes) = OwnShapes::starting_for(&list).expect("a known set");
+        let (set, shapes) =
+            OwnShapes::starting_for(&list, &VrmExpressions::default()).expect("a known set");
         assert_eq!(set, ShapeSet::VrmVowels);
         assert_eq!(shapes.visemes[&2]["Fcl_MTH_A"], 1.0);
         assert_eq!(shapes.visemes[&7]["Fcl_MTH_U"], 1.0);
@@ -387,8 +441,11 @@ mod tests {
             .map(|v| v.name().to_owned())
             .collect();
         list.push("jawOpen".to_owned());
-        assert!(OwnShapes::starting_for(&list).is_none());
-        assert!(OwnShapes::starting_for(&names(&["Key 1", "Key 2"])).is_none());
+        assert!(OwnShapes::starting_for(&list, &VrmExpressions::default()).is_none());
+        assert!(
+            OwnShapes::starting_for(&names(&["Key 1", "Key 2"]), &VrmExpressions::default())
+                .is_none()
+        );
     }
 
     #[test]

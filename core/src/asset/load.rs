@@ -13,6 +13,7 @@ use super::mesh::{Mesh, read_meshes};
 use super::scene::{InstanceGroup, Node, instance_groups, read_nodes, scene_roots};
 use super::skin::{Skin, read_skins};
 use super::source::Source;
+use super::vrm::VrmExpressions;
 
 /// Extensions a file may require and still load here.
 pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
@@ -42,6 +43,8 @@ pub struct Asset {
     pub face_rig: FaceRig,
     /// The humanoid table a VRM file declares: (VRM 1.0 bone name, node).
     pub humanoid_table: Vec<(String, usize)>,
+    /// The expressions a VRM file declares (empty for other files).
+    pub vrm_expressions: VrmExpressions,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
     /// Things that did not stop the load but were left out or guessed.
@@ -71,15 +74,19 @@ impl Asset {
         let reader = Reader::of(source);
         let mut warnings = Vec::new();
         let meshes = read_meshes(&reader, &mut warnings)?;
-        let nodes = read_nodes(&reader, &mut warnings)?;
-        let skins = read_skins(&reader, &nodes)?;
-        let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
-        let clips = read_clips(&reader, &nodes, &target_counts)?;
-        let (materials, textures) = read_materials(source, &reader, &mut warnings);
+        let mut nodes = read_nodes(&reader, &mut warnings)?;
         let roots = scene_roots(root, &nodes);
+        let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
+        let mut clips = read_clips(&reader, &nodes, &target_counts)?;
+        if super::vrm::faces_back(root) {
+            super::vrm::turn_around(&mut nodes, &roots, &mut clips);
+        }
+        let skins = read_skins(&reader, &nodes)?;
+        let (materials, textures) = read_materials(source, &reader, &mut warnings);
         let instances = instance_groups(&nodes, &roots);
         let face_rig = FaceRig::from_meshes(&meshes);
         let humanoid_table = super::vrm::humanoid_table(root, &mut warnings);
+        let vrm_expressions = VrmExpressions::of(root, &meshes, &mut warnings);
         Ok(Self {
             meshes,
             materials,
@@ -91,6 +98,7 @@ impl Asset {
             instances,
             face_rig,
             humanoid_table,
+            vrm_expressions,
             extensions_used: root.extensions_used.clone(),
             extensions_required: root.extensions_required.clone(),
             warnings,

@@ -31,3 +31,4 @@ pub use face_rig::{FaceRig, TargetRef};
 pub use load::{Asset, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use source::Source;
 pub use transform::Transform;
+pub use vrm::VrmExpressions;

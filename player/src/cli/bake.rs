@@ -189,10 +189,7 @@ fn own_shapes_of(project_file: &Path, npc: &Npc) -> OwnShapes {
     let face = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
     let path = Project::resolve(project_file, face);
     match Asset::load(&path) {
-        Ok(asset) => {
-            let names = npc_core::asset::face_rig::target_names(&asset.meshes);
-            OwnShapes::for_avatar(npc.avatar.shapes.as_ref(), &names).1
-        }
+        Ok(asset) => OwnShapes::for_asset(npc.avatar.shapes.as_ref(), &asset).1,
         Err(e) => {
             tracing::warn!(
                 "{}: its face {} cannot be read ({e}); baked without its own shapes",

@@ -308,11 +308,9 @@ impl WorldContent {
             let clips = clip_library
                 .for_avatar(&body.asset, &humanoid, key.3.as_deref())
                 .with_context(|| format!("cannot load the clips of {}", npc.id))?;
-            let face_meshes = &head.as_ref().unwrap_or(&body).asset.meshes;
-            let (set, own_shapes) = OwnShapes::for_avatar(
-                npc.avatar.shapes.as_ref(),
-                &npc_core::asset::face_rig::target_names(face_meshes),
-            );
+            let face_asset = &head.as_ref().unwrap_or(&body).asset;
+            let face_meshes = &face_asset.meshes;
+            let (set, own_shapes) = OwnShapes::for_asset(npc.avatar.shapes.as_ref(), face_asset);
             if let Some(set) = set {
                 tracing::info!(
                     "{}: its own shapes are {}; a starting table plays them",
