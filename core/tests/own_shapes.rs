@@ -247,6 +247,12 @@ fn a_vroid_studio_export_talks_and_blinks_on_its_vrm_expressions() {
         asset.vrm_expressions.get("aa"),
         Some(&[("Fcl_MTH_A".to_owned(), 1.0)][..])
     );
+    // `npc-player inspect` lists them.
+    let text = npc_core::asset::inspect::Inspection::of(&asset).to_text(false);
+    assert!(
+        text.contains("aa -> Fcl_MTH_A") && text.contains("blinkLeft -> Fcl_EYE_Close_L"),
+        "{text}"
+    );
     let (set, shapes) = OwnShapes::for_asset(None, &asset);
     assert_eq!(set, Some(ShapeSet::VrmVowels));
     assert_eq!(

@@ -20,6 +20,9 @@ pub struct Inspection {
     pub arkit_coverage: usize,
     pub arkit_missing: Vec<&'static str>,
     pub oculus_visemes: Vec<&'static str>,
+    /// A VRM file's expressions that set targets: preset -> (target, weight) pairs.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub vrm_expressions: BTreeMap<String, Vec<(String, f32)>>,
     pub skins: Vec<SkinReport>,
     pub humanoid: HumanoidReport,
     pub clips: Vec<ClipReport>,
@@ -173,6 +176,13 @@ impl Inspection {
                 .iter()
                 .map(|v| v.name())
                 .collect(),
+            vrm_expressions: asset
+                .vrm_expressions
+                .0
+                .iter()
+                .filter(|(_, binds)| !binds.is_empty())
+                .map(|(preset, binds)| (preset.clone(), binds.clone()))
+                .collect(),
             skins: asset
                 .skins
                 .iter()
@@ -264,6 +274,26 @@ impl Inspection {
                 )
             }
         );
+        if !self.vrm_expressions.is_empty() {
+            let listed: Vec<String> = self
+                .vrm_expressions
+                .iter()
+                .map(|(preset, binds)| {
+                    let targets: Vec<String> = binds
+                        .iter()
+                        .map(|(name, w)| {
+                            if (*w - 1.0).abs() < 1e-6 {
+                                name.clone()
+                            } else {
+                                format!("{name} x{w:.2}")
+                            }
+                        })
+                        .collect();
+                    format!("{preset} -> {}", targets.join(" + "))
+                })
+                .collect();
+            let _ = writeln!(out, "VRM expressions: {}", listed.join(", "));
+        }
         let _ = writeln!(out, "skins: {}", self.skins.len());
         for (i, skin) in self.skins.iter().enumerate() {
             if verbose {

@@ -45,6 +45,9 @@ pub struct Asset {
     pub humanoid_table: Vec<(String, usize)>,
     /// The expressions a VRM file declares (empty for other files).
     pub vrm_expressions: VrmExpressions,
+    /// A VRM 0.x file, which faces -Z: its scene roots (and the clips that move them) were
+    /// turned half a turn about +Y at load, so it faces +Z ([`super::vrm::HALF_TURN`]).
+    pub turned_to_face_forward: bool,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
     /// Things that did not stop the load but were left out or guessed.
@@ -78,7 +81,8 @@ impl Asset {
         let roots = scene_roots(root, &nodes);
         let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
         let mut clips = read_clips(&reader, &nodes, &target_counts)?;
-        if super::vrm::faces_back(root) {
+        let turned_to_face_forward = super::vrm::faces_back(root);
+        if turned_to_face_forward {
             super::vrm::turn_around(&mut nodes, &roots, &mut clips);
         }
         let skins = read_skins(&reader, &nodes)?;
@@ -99,6 +103,7 @@ impl Asset {
             face_rig,
             humanoid_table,
             vrm_expressions,
+            turned_to_face_forward,
             extensions_used: root.extensions_used.clone(),
             extensions_required: root.extensions_required.clone(),
             warnings,

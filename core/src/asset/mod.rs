@@ -22,7 +22,7 @@ pub mod scene;
 pub mod skin;
 mod source;
 mod transform;
-mod vrm;
+pub mod vrm;
 pub mod writer;
 
 pub use accessor::Reader;

@@ -24,7 +24,7 @@ pub fn faces_back(root: &json::Root) -> bool {
 }
 
 /// Half a turn about +Y, which turns a VRM 0.x avatar to face +Z.
-const HALF_TURN: glam::Quat = glam::Quat::from_xyzw(0.0, 1.0, 0.0, 0.0);
+pub const HALF_TURN: glam::Quat = glam::Quat::from_xyzw(0.0, 1.0, 0.0, 0.0);
 
 /// Turns the scene under `roots` half a turn about +Y: the roots' rest transforms, and the keys
 /// of every clip that moves a root (its translation and rotation), so the avatar faces +Z as

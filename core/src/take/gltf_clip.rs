@@ -128,16 +128,25 @@ pub fn glb_with_take(
                 joint_locals(&skeleton, &rig_bones, &on_rig)
             })
             .collect();
+        // A VRM 0.x avatar was turned to face +Z at load; a joint at the scene's root is
+        // written back as the file has it (half a turn is its own inverse).
+        let unturn = |joint: usize| {
+            if asset.turned_to_face_forward && asset.roots.contains(&joint) {
+                crate::asset::vrm::HALF_TURN
+            } else {
+                glam::Quat::IDENTITY
+            }
+        };
         for &(bone, joint) in &rig_bones {
             let values: Vec<f32> = frames
                 .iter()
-                .flat_map(|l| l[joint].rotation.to_array())
+                .flat_map(|l| (unturn(joint) * l[joint].rotation).to_array())
                 .collect();
             add(out.floats(&values, "VEC4", false), joint, "rotation");
             if bone == HumanoidBone::Hips && body.poses.iter().all(|p| p.hips_position.is_some()) {
                 let values: Vec<f32> = frames
                     .iter()
-                    .flat_map(|l| l[joint].translation.to_array())
+                    .flat_map(|l| (unturn(joint) * l[joint].translation).to_array())
                     .collect();
                 add(out.floats(&values, "VEC3", false), joint, "translation");
             }
