@@ -94,6 +94,22 @@ pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
     fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
 }
 
+/// One of the VRM test avatars (`NPC_VRM_AVATARS`, else where `scripts/setup.sh` caches
+/// them), or None when they have not been fetched (a failure under CI).
+#[allow(dead_code)]
+pub fn vrm_avatar(file: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("NPC_VRM_AVATARS")
+        .map(PathBuf::from)
+        .or_else(|| Some(cache_dir()?.join("vrm")))?
+        .join(file);
+    assert!(
+        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
+        "missing {} (scripts/setup.sh fetches it)",
+        path.display()
+    );
+    path.exists().then_some(path)
+}
+
 /// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
 /// `scripts/setup.sh` caches it), or None when it has not been fetched.
 pub fn facecap() -> Option<PathBuf> {
