@@ -182,12 +182,18 @@ fn a_baked_line_exported_onto_real_rigs_plays_the_bake() {
         let Some(avatar) = shared_asset(name) else {
             return;
         };
-        let d = world_demo().with_elara_as(&avatar);
-        let bake = bake_with_body(&d.project, d.tmp.path());
-        let glb = export_and_compare(&bake, &avatar, d.tmp.path());
-        if let Some(validator) = validator() {
-            assert_valid(&validator, &[glb]);
-        }
+        bake_export_and_validate_on(Path::new(&avatar));
+    }
+}
+
+/// Elara's line baked with her body on `avatar`, exported onto it as a clip that must play
+/// the bake and pass the validator.
+fn bake_export_and_validate_on(avatar: &Path) {
+    let d = world_demo().with_elara_as(avatar);
+    let bake = bake_with_body(&d.project, d.tmp.path());
+    let glb = export_and_compare(&bake, avatar, d.tmp.path());
+    if let Some(validator) = validator() {
+        assert_valid(&validator, &[glb]);
     }
 }
 
@@ -198,12 +204,7 @@ fn a_baked_line_exported_onto_a_vrm_0_avatar_plays_the_bake() {
     let Some(avatar) = common::vrm_avatar("cool_loops.vrm") else {
         return;
     };
-    let d = world_demo().with_elara_as(&avatar);
-    let bake = bake_with_body(&d.project, d.tmp.path());
-    let glb = export_and_compare(&bake, &avatar, d.tmp.path());
-    if let Some(validator) = validator() {
-        assert_valid(&validator, &[glb]);
-    }
+    bake_export_and_validate_on(&avatar);
 }
 
 #[test]
