@@ -7,6 +7,7 @@
 //! - [`arkit`], [`viseme`]: the 52 ARKit targets and the 22 Azure visemes with their table
 //! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
+//! - [`hearing`]: the person's speech cut into utterances, and whom each is for
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes
@@ -21,6 +22,7 @@ pub mod asset;
 pub mod atomic;
 pub mod body;
 pub mod daylight;
+pub mod hearing;
 pub mod procedural;
 pub mod project;
 pub mod speech;

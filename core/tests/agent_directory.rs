@@ -382,13 +382,11 @@ mod agent {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join(SPOKEN_FILE);
         let mut s = Spoken::default();
-        s.conversations.insert(
-            "conversations/c1.jsonl".to_owned(),
-            SpokenEntry { last_seq: 5 },
-        );
+        s.conversations
+            .insert("conversations/c1.jsonl".to_owned(), SpokenEntry::heard(5));
         s.conversations.insert(
             "weird \"name\".jsonl".to_owned(),
-            SpokenEntry { last_seq: u64::MAX },
+            SpokenEntry::heard(u64::MAX),
         );
         spoken::write_atomic(&path, &s).expect("write");
         let loaded = spoken::load(&path);
@@ -404,10 +402,8 @@ mod agent {
             use std::os::unix::fs::MetadataExt;
             fs::metadata(&path).expect("meta").ino()
         };
-        s.conversations.insert(
-            "conversations/c1.jsonl".to_owned(),
-            SpokenEntry { last_seq: 6 },
-        );
+        s.conversations
+            .insert("conversations/c1.jsonl".to_owned(), SpokenEntry::heard(6));
         spoken::write_atomic(&path, &s).expect("write again");
         #[cfg(unix)]
         {

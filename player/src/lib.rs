@@ -1,6 +1,7 @@
 //! `npc-player`: plays Living NPC projects. The library is the world (NPCs standing, walking
 //! and talking in the scene), the live runtime (the conductor that speaks the agent
-//! directory's lines and the one loop that applies its cues), sound output, offscreen frames,
+//! directory's lines and the one loop that applies its cues), the microphone and what the
+//! NPCs hear of the person in front of the player, sound output, offscreen frames,
 //! the frame record, and the command line around them ([`main`]). It draws with `npc-render`
 //! and animates with `npc-core`.
 
@@ -10,7 +11,9 @@ mod bench_render;
 mod cli;
 mod first_person;
 mod frames;
+mod hearing;
 mod live;
+mod mic;
 mod output;
 mod play;
 mod plot;
@@ -19,12 +22,15 @@ mod runtime;
 mod window;
 mod world;
 
-pub use agent_sim::run as run_agent_sim;
+pub use agent_sim::{
+    ANSWER_CONVERSATION, Script, answer as run_answerer, load_script, run as run_agent_sim,
+};
 pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
 pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
 pub use live::Live;
+pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{Conductor, ConductorOptions, Cue, LineId, RunOptions, run_until};

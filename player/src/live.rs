@@ -1,13 +1,18 @@
 //! A project played live: the world animated by the conductor's cues. Shared by the window,
 //! `run --headless` and `render --agent-dir`; each frame is one [`Live::step`] at a given time.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
+use npc_core::hearing::{Addressing, Person};
+use serde_json::json;
 
 use crate::audio::distance_volume;
+use crate::hearing::{Hearing, PersonEvent, Written};
+use crate::mic::MicSource;
 use crate::record::Recorder;
-use crate::runtime::{Conductor, Cue};
+use crate::runtime::{Conductor, Cue, LineEvent};
 use crate::world::World;
 
 /// The world and, when an agent directory is watched, its conductor.
@@ -20,6 +25,12 @@ pub struct Live {
     recorder: Option<Recorder>,
     /// When the run began: one step before the first.
     origin: Option<Instant>,
+    /// The microphone, when the person in front of the player is heard.
+    hearing: Option<Hearing>,
+    person: Vec<PersonEvent>,
+    addressing: Addressing,
+    /// The NPC the person's current utterance is for (`Some(None)`: nobody), while they speak.
+    speaking_to: Option<Option<String>>,
 }
 
 impl Live {
@@ -32,7 +43,37 @@ impl Live {
             audio: Vec::new(),
             recorder: None,
             origin: None,
+            hearing: None,
+            person: Vec::new(),
+            addressing: Addressing::default(),
+            speaking_to: None,
         }
+    }
+
+    /// Hears the person in front of the player from `source` from the first step on, and
+    /// writes what they say into the agent directory `agent_dir` (`heard.jsonl`).
+    ///
+    /// # Errors
+    /// The thread that writes the utterances cannot start.
+    pub fn hear_from(mut self, source: MicSource, agent_dir: &Path) -> anyhow::Result<Self> {
+        let project = &self.world.project;
+        let language = project
+            .npcs
+            .first()
+            .map_or_else(|| "en-US".to_owned(), |n| n.voice.language.clone());
+        self.hearing = Some(Hearing::new(
+            source,
+            agent_dir.to_owned(),
+            &project.listen,
+            &language,
+        )?);
+        Ok(self)
+    }
+
+    /// The run's clock at `at`, ms (the record's `time_ms`, the events' `t_ms`).
+    #[must_use]
+    pub fn run_ms(&self, at: Instant) -> f64 {
+        run_ms_since(self.origin, at)
     }
 
     /// Records every step from now on (`--record`).
@@ -50,16 +91,52 @@ impl Live {
         Ok(())
     }
 
-    /// Advances to `now` (`dt_s` after the last step) with the listener at `listener`.
+    /// Advances to `now` (`dt_s` after the last step) with the listener at `listener`,
+    /// looking at the middle of the group.
     pub fn step(&mut self, now: Instant, dt_s: f32, listener: Vec3) -> anyhow::Result<()> {
-        let origin = *self.origin.get_or_insert_with(|| {
-            now.checked_sub(Duration::from_secs_f32(dt_s.max(0.0)))
-                .unwrap_or(now)
-        });
+        let forward = self.world.centre() - listener;
+        self.step_facing(now, dt_s, listener, forward)
+    }
+
+    /// Advances to `now` (`dt_s` after the last step) with the listener (the camera) at
+    /// `listener`, looking along `forward`: whom the person speaks to depends on it.
+    pub fn step_facing(
+        &mut self,
+        now: Instant,
+        dt_s: f32,
+        listener: Vec3,
+        forward: Vec3,
+    ) -> anyhow::Result<()> {
+        let origin = match self.origin {
+            Some(o) => o,
+            None => {
+                let o = now
+                    .checked_sub(Duration::from_secs_f32(dt_s.max(0.0)))
+                    .unwrap_or(now);
+                self.origin = Some(o);
+                if let Some(conductor) = self.conductor.as_mut() {
+                    conductor.set_origin(o);
+                }
+                o
+            }
+        };
+        self.world.camera_position = listener;
+        self.hear(
+            now,
+            Person {
+                position: listener,
+                forward,
+            },
+        );
         if let Some(conductor) = self.conductor.as_mut() {
             conductor.step(now, &mut self.cues)?;
         }
         for cue in self.cues.drain(..) {
+            if let Cue::Speak { npc, .. } = &cue {
+                // Its answer keeps the person's conversation with it going.
+                let at = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
+                self.addressing.exchanged(npc, at);
+            }
             apply(&mut self.world, cue);
         }
         self.audio.clear();
@@ -84,6 +161,125 @@ impl Live {
         }
         Ok(())
     }
+}
+
+impl Live {
+    /// Takes what the microphone heard: the person starts speaking to an NPC (it listens;
+    /// it stops talking when barge-in is on), stresses syllables (it nods on some), stops
+    /// (the utterance goes to the agents).
+    fn hear(&mut self, now: Instant, person: Person) {
+        let Some(hearing) = self.hearing.as_mut() else {
+            return;
+        };
+        hearing.poll(&mut self.person);
+        let events = std::mem::take(&mut self.person);
+        for event in events {
+            match event {
+                PersonEvent::MicStarted { at } => {
+                    let at_ms = round(self.run_ms(at));
+                    self.log(&LineEvent::person(
+                        "microphone_started",
+                        json!({"stream_start_ms": at_ms}),
+                    ));
+                }
+                PersonEvent::Onset { at } => self.person_started(at, now, person),
+                PersonEvent::Stress { at } => {
+                    if let Some(Some(to)) = &self.speaking_to {
+                        self.world.person_stress(Some(to));
+                    }
+                    self.log(&LineEvent::person(
+                        "person_stress",
+                        json!({"at_ms": round(self.run_ms(at))}),
+                    ));
+                }
+                PersonEvent::Stopped { start, end, speech } => {
+                    let to = self.speaking_to.take().flatten();
+                    self.world.person_stopped(to.as_deref(), false);
+                    if let Some(to) = &to {
+                        self.addressing.exchanged(to, self.run_ms(end));
+                    }
+                    let (start_ms, end_ms) = (self.run_ms(start), self.run_ms(end));
+                    self.log(&LineEvent::person(
+                        "person_stopped",
+                        json!({"to": to, "start_ms": round(start_ms), "end_ms": round(end_ms),
+                               "detected_ms": round(self.run_ms(now))}),
+                    ));
+                    if let Some(hearing) = self.hearing.as_ref() {
+                        let origin = self.origin;
+                        let run_ms = |at: Instant| run_ms_since(origin, at);
+                        hearing.write(to, run_ms, &(start, end, speech));
+                    }
+                }
+                PersonEvent::Dropped => {
+                    let to = self.speaking_to.take().flatten();
+                    self.world.person_stopped(to.as_deref(), true);
+                    self.log(&LineEvent::person("person_noise", json!({"to": to})));
+                }
+                PersonEvent::Written(Written::Line { line, at, warning }) => {
+                    if let Some(w) = warning {
+                        tracing::warn!("{w}");
+                    }
+                    let written_ms = self.run_ms(at);
+                    self.log(&LineEvent::person(
+                        "heard",
+                        json!({"seq": line.seq, "to": line.to, "audio": line.audio,
+                               "start_ms": line.start_ms, "end_ms": line.end_ms,
+                               "text": line.text, "written_ms": round(written_ms),
+                               "latency_ms": round(written_ms - line.end_ms)}),
+                    ));
+                }
+                PersonEvent::Written(Written::Failed(why)) => tracing::warn!("{why}"),
+            }
+        }
+    }
+
+    fn person_started(&mut self, at: Instant, now: Instant, person: Person) {
+        let at_ms = self.run_ms(at);
+        let settings = &self.world.project.listen;
+        let listeners = self.world.listeners();
+        let to = self
+            .addressing
+            .addressee(person, &listeners, settings, at_ms)
+            .map(str::to_owned);
+        let barge_in = settings.barge_in;
+        self.world.person_started(to.as_deref());
+        let mut interrupted = false;
+        if barge_in && let (Some(npc), Some(conductor)) = (&to, self.conductor.as_mut()) {
+            interrupted = conductor.interrupt(npc, now, &mut self.cues);
+        }
+        self.log(&LineEvent::person(
+            "person_started",
+            json!({"to": to, "start_ms": round(at_ms), "detected_ms": round(self.run_ms(now)),
+                   "barge_in": interrupted}),
+        ));
+        self.speaking_to = Some(to);
+    }
+
+    fn log(&mut self, event: &LineEvent) {
+        if let Some(conductor) = self.conductor.as_mut() {
+            conductor.log(event);
+        }
+    }
+
+    /// Whether the person in front of the player is speaking now.
+    #[must_use]
+    pub fn person_speaking(&self) -> bool {
+        self.hearing.as_ref().is_some_and(Hearing::person_speaking)
+    }
+}
+
+fn run_ms_since(origin: Option<Instant>, at: Instant) -> f64 {
+    origin.map_or(0.0, |o| {
+        if at >= o {
+            at.duration_since(o).as_secs_f64() * 1000.0
+        } else {
+            -(o.duration_since(at).as_secs_f64() * 1000.0)
+        }
+    })
+}
+
+fn round(ms: f64) -> f64 {
+    crate::runtime::events::round_ms(ms)
 }
 
 /// Applies one cue to the world.

@@ -13,6 +13,7 @@ use npc_core::project::Project;
 
 use crate::agent_sim;
 use crate::live::Live;
+use crate::mic::MicSource;
 use crate::record::Recorder;
 use crate::runtime::{self, Conductor, ConductorOptions, RunOptions};
 use crate::window::{self, WindowOptions};
@@ -43,16 +44,32 @@ pub struct PlayOptions {
     pub sound: bool,
     /// Where to write the record of every frame (JSON Lines), when wanted.
     pub record: Option<PathBuf>,
+    /// Where the person in front of the player is heard from, when they are.
+    pub mic: Option<MicSource>,
 }
 
 /// Starts the demo's agent simulator on its own thread. Called once the player is ready to
 /// speak (world loaded, GPU and speech warmed up), so the demo's first line is not appended
 /// while the player is still starting.
 pub fn start_simulator(dir: PathBuf) {
+    let answers = dir.clone();
     let spawned = thread::Builder::new()
         .name("agent-sim".to_owned())
         .spawn(move || {
             if let Err(e) = agent_sim::run(&dir, None, 1.0) {
+                tracing::warn!("agent simulator: {e:#}");
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start the agent simulator: {e}");
+    }
+    // It answers the person in front of the player too, for as long as the run lasts.
+    let spawned = thread::Builder::new()
+        .name("agent-sim-answer".to_owned())
+        .spawn(move || {
+            let answered = agent_sim::load_script(None)
+                .and_then(|script| agent_sim::answer(&answers, &script, None));
+            if let Err(e) = answered {
                 tracing::warn!("agent simulator: {e:#}");
             }
         });
@@ -100,7 +117,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
     let conductor = Conductor::open(
         &world.project,
         &ConductorOptions {
-            agent_dir,
+            agent_dir: agent_dir.clone(),
             events: options.events.clone(),
             gap_timeout: options.gap_timeout,
             wait_for_synthesis: false,
@@ -112,7 +129,10 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         .as_deref()
         .map(Recorder::create)
         .transpose()?;
-    let live = Live::new(world, Some(conductor)).recording(recorder);
+    let mut live = Live::new(world, Some(conductor)).recording(recorder);
+    if let Some(source) = &options.mic {
+        live = live.hear_from(source.clone(), &agent_dir)?;
+    }
     if options.headless {
         return run_offscreen(live, meshes, &options, simulator, &AtomicBool::new(false));
     }
@@ -165,7 +185,7 @@ pub fn run_offscreen(
         .unwrap_or_else(|| live.world.overview_camera());
         let dt = now.saturating_duration_since(last).as_secs_f32();
         last = now;
-        live.step(now, dt, camera.position)?;
+        live.step_facing(now, dt, camera.position, camera.target - camera.position)?;
         let mut list = std::mem::take(&mut headless.list);
         let view = live.world.frame_view(camera, options.shadows);
         let aspect = options.width as f32 / options.height.max(1) as f32;

@@ -141,7 +141,8 @@ impl App {
                 .unwrap_or_else(|| self.walker.camera()),
             None => self.walker.camera(),
         };
-        self.live.step(now, dt, camera.position)?;
+        self.live
+            .step_facing(now, dt, camera.position, camera.target - camera.position)?;
         let Some(s) = self.surface.as_mut() else {
             return Ok(());
         };

@@ -7,6 +7,7 @@
 //!   npc_state.json       NPC positions (0-1 map coordinates), time of day   (agents write)
 //!   conversations/*.jsonl  one JSON object per spoken line, appended         (agents write)
 //!   spoken.json          last seq whose audio finished, per conversation    (player writes)
+//!   heard.jsonl, heard/  what the person said, one line and WAV per utterance (player writes)
 //! ```
 //!
 //! The protocol is documented for agent authors in `docs/agent-protocol.md`; the rules for
@@ -22,6 +23,7 @@
 //! stall (bad input becomes [`AgentEvent::Warning`] / [`AgentEvent::Rejected`]).
 
 pub mod cues;
+pub mod heard;
 pub mod paths;
 pub mod protocol;
 pub mod reader;
@@ -41,7 +43,8 @@ use std::time::{Duration, Instant};
 
 pub use paths::{PathError, confine};
 pub use protocol::{
-    Active, ActiveConversation, Line, LineError, NpcPosition, NpcState, Parsed, Spoken, SpokenEntry,
+    Active, ActiveConversation, Interrupted, Line, LineError, NpcPosition, NpcState, Parsed,
+    Spoken, SpokenEntry,
 };
 pub use reader::{ConversationReader, ReadError, ReadItem, ReadOutcome, ReaderOptions};
 pub use schedule::{ConversationQueue, DEFAULT_GAP_TIMEOUT, Resolved, SpeakerMap};
@@ -575,15 +578,53 @@ impl AgentDirectory {
             return Ok(false);
         }
         let last_seq = conv.queue.last_seq().unwrap_or(seq);
-        self.spoken
+        let entry = self
+            .spoken
             .conversations
-            .insert(conversation.to_owned(), SpokenEntry { last_seq });
+            .entry(conversation.to_owned())
+            .or_default();
+        entry.last_seq = Some(last_seq);
+        self.write_spoken()?;
+        Ok(true)
+    }
+
+    /// The person spoke over line `seq` of `conversation` after `at_ms` of its audio: the
+    /// conversation goes on past it (its next line goes at the next poll), and `spoken.json`
+    /// says so under `interrupted` while `last_seq` stays at the last line heard whole.
+    /// Returns false, changing nothing, when that line is not the one in flight.
+    pub fn line_interrupted(
+        &mut self,
+        conversation: &str,
+        seq: u64,
+        at_ms: f64,
+    ) -> Result<bool, AgentError> {
+        let conv = self.conversations.get_mut(conversation).ok_or_else(|| {
+            AgentError::UnknownConversation {
+                conversation: conversation.to_owned(),
+            }
+        })?;
+        if !conv.queue.finished(seq) {
+            return Ok(false);
+        }
+        let entry = self
+            .spoken
+            .conversations
+            .entry(conversation.to_owned())
+            .or_default();
+        entry.interrupted = Some(Interrupted {
+            seq,
+            at_ms: at_ms.max(0.0).round() as u64,
+        });
+        self.write_spoken()?;
+        Ok(true)
+    }
+
+    fn write_spoken(&self) -> Result<(), AgentError> {
         spoken::write_atomic(&self.spoken_path, &self.spoken).map_err(|source| {
             AgentError::WriteSpoken {
                 path: self.spoken_path.clone(),
                 source,
             }
-        })?;
-        Ok(true)
+        })
     }
 }

@@ -504,10 +504,44 @@ impl NpcState {
 }
 
 /// How far one conversation has been spoken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpokenEntry {
-    /// The seq of the last line whose audio has finished.
-    pub last_seq: u64,
+    /// The seq of the last line whose audio has finished (none when the only line so far was
+    /// interrupted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_seq: Option<u64>,
+    /// The last line cut off because the person spoke over it (protocol 1.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
+}
+
+/// A line the person interrupted: its seq and how much of its audio had been heard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interrupted {
+    pub seq: u64,
+    /// Audio heard before it stopped, ms.
+    pub at_ms: u64,
+}
+
+impl SpokenEntry {
+    /// An entry whose last line was heard whole.
+    #[must_use]
+    pub fn heard(last_seq: u64) -> Self {
+        Self {
+            last_seq: Some(last_seq),
+            interrupted: None,
+        }
+    }
+
+    /// Where the conversation goes on after a restart: past the last line heard whole or
+    /// interrupted.
+    #[must_use]
+    pub fn resume_after(&self) -> Option<u64> {
+        match (self.last_seq, self.interrupted) {
+            (Some(a), Some(b)) => Some(a.max(b.seq)),
+            (a, b) => a.or(b.map(|i| i.seq)),
+        }
+    }
 }
 
 /// `spoken.json`, keyed by the conversation file as active.json names it.
@@ -531,14 +565,26 @@ impl Spoken {
             None | Some(Value::Null) => {}
             Some(Value::Object(entries)) => {
                 for (file, entry) in entries {
-                    match entry.get("last_seq").and_then(Value::as_u64) {
-                        Some(last_seq) => {
-                            conversations.insert(file, SpokenEntry { last_seq });
-                        }
-                        None => warnings.push(format!(
+                    let last_seq = entry.get("last_seq").and_then(Value::as_u64);
+                    let interrupted = entry.get("interrupted").and_then(|i| {
+                        Some(Interrupted {
+                            seq: i.get("seq")?.as_u64()?,
+                            at_ms: i.get("at_ms")?.as_f64()?.max(0.0) as u64,
+                        })
+                    });
+                    if last_seq.is_some() || interrupted.is_some() {
+                        conversations.insert(
+                            file,
+                            SpokenEntry {
+                                last_seq,
+                                interrupted,
+                            },
+                        );
+                    } else {
+                        warnings.push(format!(
                             "{file:?}: needs an integer \"last_seq\" >= 0, got {}; ignored",
                             show(&entry)
-                        )),
+                        ));
                     }
                 }
             }
@@ -555,8 +601,10 @@ impl Spoken {
         })
     }
 
-    /// The last spoken seq of `file`, if any.
+    /// The seq `file` goes on after: its last line heard whole, or interrupted if later.
     pub fn last_seq(&self, file: &str) -> Option<u64> {
-        self.conversations.get(file).map(|e| e.last_seq)
+        self.conversations
+            .get(file)
+            .and_then(SpokenEntry::resume_after)
     }
 }

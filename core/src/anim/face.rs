@@ -211,6 +211,7 @@ impl FaceAnimator {
     /// (when it has audio), and the face marked as the speaker (speakers look away more than
     /// listeners). Every path that speaks calls this, so they animate alike.
     pub fn start_line(&mut self, cue: &LineCue) {
+        self.gaze.think(&self.settings.gaze, false, self.life_ms);
         self.track.clear();
         for event in cue.track.events() {
             // The source track is already validated, so pushing cannot fail.
@@ -227,6 +228,7 @@ impl FaceAnimator {
     /// Starts performing a line whose track arrives in pieces through `feed` (a streaming
     /// speech engine); the face is the speaker, as with [`Self::start_line`].
     pub fn start_streamed_line(&mut self, feed: TrackReceiver) {
+        self.gaze.think(&self.settings.gaze, false, self.life_ms);
         self.track.clear();
         self.brows.clear();
         self.feed = Some(feed);
@@ -254,9 +256,32 @@ impl FaceAnimator {
 
     /// Someone starts speaking to this face: its brows flash, as a listener's do.
     pub fn addressed(&mut self) {
+        self.addressed_after(ADDRESSED_LAG_MS);
+    }
+
+    /// As [`Self::addressed`], the flash beginning `lag_ms` from now (the person's voice is
+    /// heard a little after it began).
+    pub fn addressed_after(&mut self, lag_ms: f64) {
         if self.settings.brows.enabled {
-            self.addressed_ms = Some(self.life_ms + ADDRESSED_LAG_MS);
+            self.addressed_ms = Some(self.life_ms + lag_ms.max(0.0));
         }
+    }
+
+    /// Starts or ends showing that it is thinking: the thinking face at `intensity` and the
+    /// eyes held up and to the side (an aversion), until a line starts or it is ended.
+    pub fn think(&mut self, thinking: bool, intensity: f32) {
+        self.gaze.think(&self.settings.gaze, thinking, self.life_ms);
+        if thinking {
+            self.emotion.set(Some((Emotion::Thinking, intensity)));
+        } else if !self.speaking {
+            self.emotion.set(None);
+        }
+    }
+
+    /// Whether it shows that it is thinking.
+    #[must_use]
+    pub fn thinking(&self) -> bool {
+        self.gaze.thinking()
     }
 
     /// The emotion shown and how much of it shows.

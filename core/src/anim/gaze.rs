@@ -139,7 +139,13 @@ pub struct Gaze {
     eyes: [f64; 2],
     now_ms: f64,
     avert_ms_total: f64,
+    /// Thinking: the eyes held up and to one side until it ends.
+    thinking: bool,
 }
+
+/// Where a thinking face's eyes go: up and to the side (eyeLook* weight units).
+const THINKING_SIDE: f64 = 0.45;
+const THINKING_UP: f64 = 0.4;
 
 /// Longest stretch between two scheduled events; guards against settings of zero length.
 const MIN_EPISODE_MS: f64 = 10.0;
@@ -163,6 +169,7 @@ impl Gaze {
             eyes: [0.0; 2],
             now_ms: 0.0,
             avert_ms_total: 0.0,
+            thinking: false,
         }
     }
 
@@ -180,6 +187,10 @@ impl Gaze {
     /// Advances to `now_ms` on the face's clock, handling every scheduled event on the way at
     /// its own time.
     pub fn advance(&mut self, settings: &GazeSettings, now_ms: f64, speaking: bool) {
+        if self.thinking {
+            self.move_eyes(settings, now_ms);
+            return;
+        }
         loop {
             let microsaccade_due = self.state == GazeState::Focus
                 && self.next_microsaccade_ms <= self.next_transition_ms;
@@ -199,6 +210,38 @@ impl Gaze {
             }
         }
         self.move_eyes(settings, now_ms);
+    }
+
+    /// Starts or ends thinking: the eyes turn up and to a side (drawn from the seed) and stay
+    /// there, an aversion held until it ends; then they come back to the partner and the
+    /// FOCUS / AVERT rhythm starts again from `now_ms`.
+    pub fn think(&mut self, settings: &GazeSettings, thinking: bool, now_ms: f64) {
+        if thinking == self.thinking {
+            return;
+        }
+        self.move_eyes(settings, now_ms);
+        self.thinking = thinking;
+        if thinking {
+            let side = if self.rng.random::<bool>() { 1.0 } else { -1.0 };
+            self.state = GazeState::Avert;
+            self.aim = [side * THINKING_SIDE, THINKING_UP];
+        } else {
+            self.state = GazeState::Focus;
+            self.aim = [0.0; 2];
+            self.next_transition_ms =
+                now_ms + settings.focus_ms.sample(&mut self.rng).max(MIN_EPISODE_MS);
+            self.next_microsaccade_ms = now_ms
+                + settings
+                    .microsaccade_interval_ms
+                    .sample(&mut self.rng)
+                    .max(MIN_EPISODE_MS);
+        }
+    }
+
+    /// Whether the eyes are held away in thought.
+    #[must_use]
+    pub fn thinking(&self) -> bool {
+        self.thinking
     }
 
     /// The eyeLook* weights for the current eye direction.

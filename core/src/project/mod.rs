@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use crate::anim::face::FaceSettings;
 use crate::body::BodySettings;
+use crate::hearing::ListenSettings;
 
 pub use check::{BODY_CLIPS, CheckReport, SKIES, SKY_FACES, check_assets};
 pub use demo::demo_project;
@@ -44,6 +45,9 @@ pub struct Project {
     /// How every body lives when no clip says otherwise (an NPC's own `body` replaces it).
     #[serde(default)]
     pub body: BodySettings,
+    /// How the NPCs hear and listen to the person in front of them.
+    #[serde(default)]
+    pub listen: ListenSettings,
     #[serde(default)]
     pub scene: SceneSettings,
     /// The NPC roster: who can speak, what they look and sound like, where they start.
@@ -67,6 +71,7 @@ impl Default for Project {
             seed: 0,
             face: FaceSettings::default(),
             body: BodySettings::default(),
+            listen: ListenSettings::default(),
             scene: SceneSettings::default(),
             npcs: Vec::new(),
             agent_dir: default_agent_dir(),
@@ -146,6 +151,7 @@ impl Project {
     #[must_use]
     pub fn problems(&self) -> Vec<String> {
         let mut out = self.face.problems();
+        out.extend(self.listen.problems());
         let scene = &self.scene;
         if !(scene.day_length_s.is_finite() && scene.day_length_s > 0.0) {
             out.push(format!(

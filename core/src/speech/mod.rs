@@ -33,6 +33,7 @@ use crate::project::Voice;
 pub use espeak::OfflineEngine;
 pub use ipa::{PhonemeVisemes, visemes_for_ipa};
 pub use line_source::{LineSource, LineSourceError, read_track};
+pub use resample::{StreamResampler, resample};
 pub use stress::StressMarks;
 
 /// One word of an utterance and when it is heard.

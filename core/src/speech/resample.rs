@@ -42,6 +42,62 @@ pub fn resample(samples: &[f32], from: u32, to: u32) -> Result<Vec<f32>, String>
     Ok(out[delay..delay + wanted].to_vec())
 }
 
+/// A live stream brought to another rate block by block (a microphone to the voice
+/// detector's 16 kHz): the output lags the input by the resampler's delay, a few ms.
+pub struct StreamResampler {
+    inner: Option<FftFixedIn<f32>>,
+    pending: Vec<f32>,
+}
+
+impl std::fmt::Debug for StreamResampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamResampler")
+            .field("resampling", &self.inner.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl StreamResampler {
+    /// From `from` Hz to `to` Hz, in blocks of 10 ms of input.
+    ///
+    /// # Errors
+    /// A rate of zero.
+    pub fn new(from: u32, to: u32) -> Result<Self, String> {
+        let inner = if from == to {
+            None
+        } else {
+            let block = (from as usize / 100).max(16);
+            Some(
+                FftFixedIn::<f32>::new(from as usize, to as usize, block, 2, 1)
+                    .map_err(|e| format!("resampling {from} Hz to {to} Hz: {e}"))?,
+            )
+        };
+        Ok(Self {
+            inner,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Takes `samples`, appending what is ready at the new rate to `out`.
+    pub fn push(&mut self, samples: &[f32], out: &mut Vec<f32>) {
+        let Some(resampler) = self.inner.as_mut() else {
+            out.extend_from_slice(samples);
+            return;
+        };
+        self.pending.extend_from_slice(samples);
+        let mut used = 0;
+        while self.pending.len() - used >= resampler.input_frames_next() {
+            let n = resampler.input_frames_next();
+            match resampler.process(&[&self.pending[used..used + n]], None) {
+                Ok(produced) => out.extend_from_slice(&produced[0]),
+                Err(e) => tracing::warn!("resampling the microphone: {e}"),
+            }
+            used += n;
+        }
+        self.pending.drain(..used);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

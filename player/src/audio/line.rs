@@ -87,6 +87,14 @@ impl PlayingLine {
         }
     }
 
+    /// Stops the sound now (barge-in): the device plays nothing more of it.
+    pub fn stop(&mut self) {
+        if let Some(player) = &self.sound {
+            player.set_volume(0.0);
+            player.stop();
+        }
+    }
+
     #[must_use]
     pub fn duration_ms(&self) -> f64 {
         self.duration_ms

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::mic::MicSource;
 use crate::play::{self, PlayOptions};
 
 #[derive(Debug, clap::Args)]
@@ -44,6 +45,14 @@ pub(super) struct RunArgs {
     /// device).
     #[arg(long)]
     pub(super) mute: bool,
+    /// Listen to the person in front of the player on a sound device (the default input
+    /// without a name, else the first whose name contains DEVICE).
+    #[arg(long, value_name = "DEVICE", num_args = 0..=1, default_missing_value = "default", conflicts_with = "mic_file")]
+    pub(super) mic: Option<String>,
+    /// Play this recording (WAV, any rate and channels) into the microphone's path at
+    /// real-time pace, as if the person spoke it.
+    #[arg(long, value_name = "FILE")]
+    pub(super) mic_file: Option<PathBuf>,
     /// Write every frame's numbers (each NPC's weights, joints, line) to FILE as JSON Lines
     /// (docs/record.md).
     #[arg(long, value_name = "FILE")]
@@ -65,7 +74,19 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
     if args.no_render && !args.headless {
         anyhow::bail!("--no-render needs --headless (a window always draws)");
     }
+    let mic = match (args.mic, args.mic_file) {
+        (_, Some(file)) => Some(MicSource::File(file)),
+        (Some(name), None) => Some(MicSource::Device((name != "default").then_some(name))),
+        (None, None) => None,
+    };
+    if mic.is_some() && args.no_render {
+        anyhow::bail!(
+            "--mic and --mic-file need the world (whom the person speaks to depends on where \
+             everyone stands): leave out --no-render"
+        );
+    }
     play::run(PlayOptions {
+        mic,
         project: args.project,
         agent_dir: args.agent_dir,
         agent_sim: args.agent_sim,

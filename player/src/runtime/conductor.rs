@@ -316,6 +316,55 @@ impl Conductor {
         }
     }
 
+    /// Sets the run's clock: events carry `t_ms`, ms since `origin` (the record's `time_ms`).
+    pub fn set_origin(&mut self, origin: Instant) {
+        if let Some(log) = self.log.as_mut() {
+            log.set_origin(origin);
+        }
+    }
+
+    /// Appends an event of the run (the person's speech) to the events file, if there is one.
+    pub fn log(&mut self, event: &LineEvent) {
+        if let Some(log) = self.log.as_mut() {
+            log.write(event);
+        }
+    }
+
+    /// Barge-in: the person started speaking over `npc`'s line at `now`. Its sound stops, its
+    /// face is told to stop (the mouth eases shut), and the line is reported interrupted with
+    /// how much of it was heard; the conversation goes on past it. Returns whether a line was
+    /// playing.
+    pub fn interrupt(&mut self, npc: &str, now: Instant, cues: &mut Vec<Cue>) -> bool {
+        let Some(i) = self.playing.iter().rposition(|p| p.npc == npc) else {
+            return false;
+        };
+        let mut p = self.playing.swap_remove(i);
+        let at_ms = p.clock.position_ms(now);
+        p.clock.stop();
+        match self
+            .dir
+            .line_interrupted(&p.conversation, p.line.seq, at_ms)
+        {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                "{} seq {}: was not the line in flight",
+                p.conversation,
+                p.line.seq
+            ),
+            Err(e) => tracing::warn!("{e}"),
+        }
+        cues.push(Cue::Stop { npc: p.npc.clone() });
+        if let Some(log) = self.log.as_mut() {
+            log.write(&LineEvent::interrupted(
+                &p.conversation,
+                &p.line,
+                &p.npc,
+                at_ms,
+            ));
+        }
+        true
+    }
+
     /// Audio position of `npc`'s line at `now`, ms; `None` when it is silent.
     #[must_use]
     pub fn audio_ms(&self, npc: &str, now: Instant) -> Option<f64> {

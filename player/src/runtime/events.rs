@@ -4,7 +4,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use npc_core::agent::Line;
@@ -74,6 +74,26 @@ impl LineEvent {
         e
     }
 
+    /// `line_interrupted`: the person spoke over the line after `at_ms` of its audio.
+    #[must_use]
+    pub fn interrupted(conversation: &str, line: &Line, npc: &str, at_ms: f64) -> Self {
+        let mut e = Self::line("line_interrupted", conversation, line, npc, None);
+        if let Some(map) = e.0.as_object_mut() {
+            map.insert("at_ms".to_owned(), json!(round_ms(at_ms)));
+        }
+        e
+    }
+
+    /// An event of the person in front of the player: `event` with `fields`.
+    #[must_use]
+    pub fn person(event: &str, fields: Value) -> Self {
+        let mut v = json!({ "event": event });
+        if let (Some(map), Value::Object(more)) = (v.as_object_mut(), fields) {
+            map.extend(more);
+        }
+        Self(v)
+    }
+
     /// `line_rejected` for a line that was invalid in the file (it has no usable seq).
     #[must_use]
     pub fn rejected_input(conversation: &str, file_line: &str, reason: &str) -> Self {
@@ -94,10 +114,18 @@ pub fn unix_ms() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
+/// Milliseconds to a tenth, so the file reads cleanly.
+#[must_use]
+pub fn round_ms(ms: f64) -> f64 {
+    (ms * 10.0).round() / 10.0
+}
+
 /// The events file, opened for appending.
 #[derive(Debug)]
 pub struct EventLog {
     file: File,
+    /// The run's clock: each event gets `t_ms`, ms since this, when it is set.
+    origin: Option<Instant>,
 }
 
 impl EventLog {
@@ -109,12 +137,24 @@ impl EventLog {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {}", path.display()))?;
-        Ok(Self { file })
+        Ok(Self { file, origin: None })
+    }
+
+    /// Stamps events from now on with `t_ms` since `origin`.
+    pub fn set_origin(&mut self, origin: Instant) {
+        self.origin = Some(origin);
     }
 
     /// Appends one event as one line, flushed; a failure is logged, not fatal.
     pub fn write(&mut self, event: &LineEvent) {
-        let mut text = event.0.to_string();
+        let mut value = event.0.clone();
+        if let (Some(origin), Some(map)) = (self.origin, value.as_object_mut())
+            && !map.contains_key("t_ms")
+        {
+            let t = Instant::now().saturating_duration_since(origin);
+            map.insert("t_ms".to_owned(), json!(round_ms(t.as_secs_f64() * 1000.0)));
+        }
+        let mut text = value.to_string();
         text.push('\n');
         if let Err(e) = self
             .file

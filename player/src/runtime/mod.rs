@@ -24,6 +24,7 @@ use npc_core::project::Project;
 use npc_core::{LineCue, face_seed};
 
 pub use conductor::{Conductor, ConductorOptions, Cue, LineId};
+pub(crate) use events::LineEvent;
 
 /// Frame period while a line plays (~60 Hz).
 const TICK: Duration = Duration::from_millis(16);

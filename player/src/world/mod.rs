@@ -110,6 +110,7 @@ impl World {
                     project.body_settings(&npc.id),
                     project.face_seed(&npc.id),
                 )
+                .listening(&project.listen)
             })
             .collect();
         let mut world = Self {
@@ -175,6 +176,46 @@ impl World {
         }
     }
 
+    /// The person in front of the player starts speaking, to NPC `to` (or to nobody): it
+    /// listens; the others within earshot glance at the person.
+    pub fn person_started(&mut self, to: Option<&str>) {
+        let earshot = self.project.listen.earshot_m;
+        let camera = self.camera_position;
+        for npc in &mut self.npcs {
+            if Some(npc.id.as_str()) == to {
+                npc.person_started();
+            } else if npc.position.distance(camera) <= earshot {
+                npc.glance_at_person();
+            }
+        }
+    }
+
+    /// A stressed syllable of the person speaking to `to`.
+    pub fn person_stress(&mut self, to: Option<&str>) {
+        if let Some(i) = to.and_then(|id| self.npc_index(id)) {
+            self.npcs[i].person_stress();
+        }
+    }
+
+    /// The person stopped speaking to `to` (`noise`: it was not speech after all).
+    pub fn person_stopped(&mut self, to: Option<&str>, noise: bool) {
+        if let Some(i) = to.and_then(|id| self.npc_index(id)) {
+            self.npcs[i].person_stopped(noise);
+        }
+    }
+
+    /// Every NPC as one the person may speak to: its id and where its head is.
+    #[must_use]
+    pub fn listeners(&self) -> Vec<npc_core::hearing::Listener<'_>> {
+        self.npcs
+            .iter()
+            .map(|n| npc_core::hearing::Listener {
+                id: &n.id,
+                head: n.head_position(&self.content.avatars[n.avatar]),
+            })
+            .collect()
+    }
+
     /// Where a line's target is now: an NPC's face, or the player's camera.
     #[must_use]
     pub fn target_position(&self, target: &Target) -> Option<Vec3> {
@@ -237,6 +278,7 @@ impl World {
             };
             let attention = match look {
                 Some(_) => look,
+                None if npc.attends_person() => Some(camera),
                 None => match listening_to() {
                     Some(p) => Some(p + Vec3::Y * SPEAKER_FACE_HEIGHT_M),
                     None if camera.distance(npc.position) < PLAYER_NOTICED_M => Some(camera),

@@ -225,6 +225,39 @@ impl TalkPlan {
         plan
     }
 
+    /// A listener's plan for someone speaking live, whose phrases are not known ahead: it
+    /// holds the hands still (no strokes) and gains a nod with each [`Self::nod_at`], until
+    /// [`Self::close_at`].
+    #[must_use]
+    pub fn listening_live(settings: &GestureSettings) -> Self {
+        Self {
+            listening: true,
+            end_ms: f64::INFINITY,
+            ..Self::empty(settings)
+        }
+    }
+
+    /// A listener's nod starting at `start_ms`, `deg` down.
+    pub fn nod_at(&mut self, start_ms: f64, deg: f32) {
+        let phases = Phases::new(
+            start_ms,
+            start_ms + NOD_DOWN_MS,
+            start_ms + NOD_DOWN_MS + NOD_HOLD_MS,
+            start_ms + NOD_DOWN_MS + NOD_HOLD_MS + NOD_UP_MS,
+        );
+        self.nods.push(Nod { phases, deg });
+    }
+
+    /// Ends a live listener's plan at `t_ms`, or when its last nod is done.
+    pub fn close_at(&mut self, t_ms: f64) {
+        let nods_end = self
+            .nods
+            .iter()
+            .map(|n| n.phases.end_ms)
+            .fold(0.0, f64::max);
+        self.end_ms = t_ms.max(nods_end);
+    }
+
     fn empty(settings: &GestureSettings) -> Self {
         Self {
             size: settings.size.clamp(0.0, 2.0),

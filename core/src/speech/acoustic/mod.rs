@@ -7,12 +7,14 @@ mod arpabet;
 mod forced;
 mod library;
 mod phones;
+mod words;
 
 use std::path::{Path, PathBuf};
 
 use super::resample::resample;
 
 pub use phones::HeardPhone;
+pub use words::{HeardWord, WordRecognizer};
 
 /// Where Debian's pocketsphinx-en-us puts the model.
 const DEBIAN_MODEL: &str = "/usr/share/pocketsphinx/model/en-us/en-us";
@@ -119,6 +121,14 @@ impl AcousticModel {
     pub fn recognize(&self, samples: &[f32], sample_rate: u32) -> Result<Vec<HeardPhone>, String> {
         let pcm = model_pcm(samples, sample_rate)?;
         phones::recognize(&self.dir, MODEL_RATE, &pcm)
+    }
+
+    /// A recognizer of the words said, over this model and the language model beside it.
+    ///
+    /// # Errors
+    /// No PocketSphinx library, or no language model or dictionary beside the model.
+    pub fn words(&self) -> Result<WordRecognizer, String> {
+        WordRecognizer::new(&self.dir)
     }
 }
 

@@ -10,6 +10,8 @@
 //! after the lines already in the conversation file. Each line carries an extra field,
 //! `written_unix_ms` (when it was appended), which the runtime uses to report latency.
 
+mod answer;
+
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,8 +22,10 @@ use anyhow::{Context, bail};
 use npc_core::agent::Spoken;
 use serde_json::{Value, json};
 
+pub use answer::{ANSWER_CONVERSATION, answer, deadline};
+
 /// The demo conversation (`projects/demo-script.json`), the default script.
-pub const DEMO_SCRIPT: &str = include_str!("../../projects/demo-script.json");
+pub const DEMO_SCRIPT: &str = include_str!("../../../projects/demo-script.json");
 /// The conversation file a script without `conversation` writes.
 pub const DEFAULT_CONVERSATION: &str = "conversations/demo.jsonl";
 
@@ -35,6 +39,8 @@ pub struct Script {
     pub speakers: Vec<String>,
     /// Each line as written (without `seq`, which the simulator adds).
     pub lines: Vec<serde_json::Map<String, Value>>,
+    /// What an NPC says back to the person in front of the player, in turn (`--answer`).
+    pub answers: Vec<String>,
 }
 
 impl Script {
@@ -73,12 +79,35 @@ impl Script {
             obj.remove("seq");
             lines.push(obj);
         }
+        let answers = match v.get("answers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .map(str::to_owned)
+                        .context("the script's \"answers\" must be strings")
+                })
+                .collect::<anyhow::Result<_>>()?,
+            Some(_) => bail!("the script's \"answers\" must be an array of strings"),
+        };
         Ok(Self {
             conversation,
             speakers,
             lines,
+            answers,
         })
     }
+}
+
+/// Reads a script file, or the demo's when `None`.
+pub fn load_script(script: Option<&Path>) -> anyhow::Result<Script> {
+    let text = match script {
+        Some(path) => fs::read_to_string(path)
+            .with_context(|| format!("cannot read the script {}", path.display()))?,
+        None => DEMO_SCRIPT.to_owned(),
+    };
+    Script::parse(&text)
 }
 
 /// Runs the simulator on `dir` with `script` (the demo script when `None`).
@@ -86,12 +115,7 @@ pub fn run(dir: &Path, script: Option<&Path>, speed: f64) -> anyhow::Result<()> 
     if !(speed.is_finite() && speed > 0.0) {
         bail!("--speed must be a positive number, not {speed}");
     }
-    let text = match script {
-        Some(path) => fs::read_to_string(path)
-            .with_context(|| format!("cannot read the script {}", path.display()))?,
-        None => DEMO_SCRIPT.to_owned(),
-    };
-    let script = Script::parse(&text)?;
+    let script = load_script(script)?;
     if !dir.is_dir() {
         bail!("the agent directory {} does not exist", dir.display());
     }
@@ -100,10 +124,14 @@ pub fn run(dir: &Path, script: Option<&Path>, speed: f64) -> anyhow::Result<()> 
         fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
+    // The answers to the person (`--answer`) play beside the script's conversation.
     write_json(
         dir,
         "active.json",
-        &json!({"conversations": [{"file": script.conversation, "speakers": script.speakers}]}),
+        &json!({"conversations": [
+            {"file": script.conversation, "speakers": script.speakers},
+            {"file": ANSWER_CONVERSATION},
+        ]}),
     )?;
     let timeout = Duration::from_secs_f64(LINE_TIMEOUT_S / speed);
     let already = existing_lines(&conv_path)?;
@@ -131,7 +159,7 @@ pub fn run(dir: &Path, script: Option<&Path>, speed: f64) -> anyhow::Result<()> 
 }
 
 /// How many non-blank lines the conversation file already holds.
-fn existing_lines(path: &Path) -> anyhow::Result<usize> {
+pub(crate) fn existing_lines(path: &Path) -> anyhow::Result<usize> {
     match fs::read(path) {
         Ok(bytes) => Ok(bytes
             .split(|b| *b == b'\n')
@@ -142,7 +170,7 @@ fn existing_lines(path: &Path) -> anyhow::Result<usize> {
     }
 }
 
-fn append_line(path: &Path, line: &Value) -> anyhow::Result<()> {
+pub(crate) fn append_line(path: &Path, line: &Value) -> anyhow::Result<()> {
     let mut text = line.to_string();
     text.push('\n');
     let mut file = OpenOptions::new()
@@ -202,7 +230,7 @@ fn write_state(dir: &Path, script: &Script, step: usize) -> anyhow::Result<()> {
     )
 }
 
-fn write_json(dir: &Path, name: &str, value: &Value) -> anyhow::Result<()> {
+pub(crate) fn write_json(dir: &Path, name: &str, value: &Value) -> anyhow::Result<()> {
     let path: PathBuf = dir.join(name);
     npc_core::atomic::write_atomically(&path, value.to_string().as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))

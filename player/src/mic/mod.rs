@@ -1,0 +1,98 @@
+//! The microphone: the person in front of the player, as 16 kHz mono chunks on a thread of
+//! its own. From the sound device (`--mic [DEVICE]`, through rodio's cpal input), or a WAV
+//! played in at real-time pace as if spoken into it (`--mic-file`: tests, demos, machines
+//! without a sound card). Each chunk says when its last sample was heard, so utterances get
+//! times on the player's clock.
+
+mod device;
+mod file;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Instant;
+
+pub use npc_core::hearing::VOICE_RATE;
+
+/// Where the person's voice comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MicSource {
+    /// A sound device: the default input, or the one whose name contains this.
+    Device(Option<String>),
+    /// A recording played in at real-time pace.
+    File(PathBuf),
+}
+
+/// Sound the microphone heard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MicChunk {
+    /// 16 kHz mono, -1..1.
+    pub samples: Vec<f32>,
+    /// When its last sample was heard.
+    pub heard_at: Instant,
+}
+
+/// What comes from the microphone's thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MicMessage {
+    Chunk(MicChunk),
+    /// The device went away (unplugged, its server stopped): said once, nothing more comes.
+    Lost(String),
+    /// The recording played to its end.
+    Ended,
+}
+
+/// A microphone listening on its own thread until dropped.
+#[derive(Debug)]
+pub struct Mic {
+    messages: mpsc::Receiver<MicMessage>,
+    stop: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+    description: String,
+}
+
+impl Mic {
+    /// Starts listening now.
+    ///
+    /// # Errors
+    /// No such device, no sound card, or a recording that cannot be read: the reason.
+    pub fn open(source: &MicSource) -> Result<Self, String> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
+        let (thread, description) = match source {
+            MicSource::File(path) => file::start(path, tx, Arc::clone(&stop))?,
+            MicSource::Device(name) => device::start(name.as_deref(), tx, Arc::clone(&stop))?,
+        };
+        Ok(Self {
+            messages: rx,
+            stop,
+            thread: Some(thread),
+            description,
+        })
+    }
+
+    /// What it listens to, in words.
+    #[must_use]
+    pub fn describe(&self) -> &str {
+        &self.description
+    }
+
+    /// The next message waiting, if any.
+    #[must_use]
+    pub fn try_recv(&self) -> Option<MicMessage> {
+        self.messages.try_recv().ok()
+    }
+}
+
+impl Drop for Mic {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::warn!("the microphone thread panicked");
+        }
+    }
+}

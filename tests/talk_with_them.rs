@@ -1,0 +1,334 @@
+//! Talking with them, end to end: real read speech (two LibriVox utterances, a pause between)
+//! played into the microphone's path at real-time pace, the player's world and conductor live
+//! at 30 frames a second. The NPC in front of the camera is addressed: it turns its head to
+//! the person, its brows flash within 300 ms of the first sound, `heard.jsonl` gets one line
+//! per utterance at the speech's times (PocketSphinx's word alignment of the recordings, not
+//! our detector, gives them), and the example agent's reply is spoken by that NPC. The same
+//! run without the microphone is the control: nothing of that happens.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{world_demo, write_lines};
+use glam::Vec3;
+use npc_core::ArkitTarget;
+use npc_player::{Conductor, ConductorOptions, Live, MicSource, World};
+use npc_render::{Camera, MeshStoreBuilder};
+use serde_json::Value;
+
+const FPS: u32 = 30;
+/// Silence around and between the two utterances, s.
+const PAUSE_S: f64 = 1.5;
+
+/// A clip of read speech and where its words are (first word's start, last word's end), s.
+struct Clip {
+    samples: Vec<f32>,
+    rate: u32,
+    speech: (f64, f64),
+}
+
+fn librivox_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("NPC_LIBRIVOX")
+        .map(PathBuf::from)
+        .or_else(|| Some(common::cache_dir()?.join("librivox")))?;
+    let there = dir
+        .join("sense_and_sensibility_01_austen_64kb-0880.wav")
+        .exists();
+    assert!(
+        there || std::env::var("CI").as_deref() != Ok("true"),
+        "missing the LibriVox clips in {} (scripts/setup.sh fetches them)",
+        dir.display()
+    );
+    there.then_some(dir)
+}
+
+fn clip(dir: &Path, name: &str) -> Clip {
+    let (samples, rate) =
+        npc_core::speech::wav::read_mono(&dir.join(format!("{name}.wav"))).unwrap();
+    let phones: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join(format!("{name}.phone.json"))).unwrap())
+            .unwrap();
+    let words: Vec<(f64, f64)> = phones["w"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| !w["t"].as_str().unwrap().starts_with('<'))
+        .map(|w| {
+            let b = w["b"].as_f64().unwrap();
+            (b, b + w["d"].as_f64().unwrap())
+        })
+        .collect();
+    Clip {
+        samples,
+        rate,
+        speech: (words[0].0, words[words.len() - 1].1),
+    }
+}
+
+/// Silence, clip a, silence, clip b, silence, as one WAV; returns where the speech is, s.
+fn person_recording(a: &Clip, b: &Clip, path: &Path) -> Vec<(f64, f64)> {
+    assert_eq!(a.rate, b.rate);
+    let pause = vec![0.0f32; (PAUSE_S * f64::from(a.rate)) as usize];
+    let mut all = pause.clone();
+    all.extend(&a.samples);
+    all.extend(&pause);
+    let b_at = all.len() as f64 / f64::from(a.rate);
+    all.extend(&b.samples);
+    all.extend(&pause);
+    let pcm: Vec<i16> = all.iter().map(|s| (s * 32_767.0) as i16).collect();
+    npc_core::speech::wav::write(path, &pcm, a.rate).unwrap();
+    vec![
+        (PAUSE_S + a.speech.0, PAUSE_S + a.speech.1),
+        (b_at + b.speech.0, b_at + b.speech.1),
+    ]
+}
+
+/// Where the head of NPC `i` faces, in the world.
+fn head_forward(world: &World, i: usize) -> Vec3 {
+    let npc = &world.npcs[i];
+    let avatar = &world.content.avatars[npc.avatar];
+    let j = avatar.head_joint.unwrap();
+    let rest = avatar.skeleton.rest_world()[j]
+        .to_scale_rotation_translation()
+        .1;
+    let now = npc.node_world[j].to_scale_rotation_translation().1;
+    npc.model()
+        .transform_vector3((now * rest.inverse()) * Vec3::Z)
+        .normalize()
+}
+
+/// One frame of Elara as seen: run time, her brows, the angle between her head and the
+/// camera, her jaw, whether she speaks a line of the person's conversation.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    t_ms: f64,
+    brows: f32,
+    head_off_deg: f32,
+    jaw: f32,
+    answering: bool,
+}
+
+struct Run {
+    seen: Vec<Seen>,
+    events: Vec<Value>,
+    heard: Vec<Value>,
+}
+
+/// Plays the world for `seconds` with the camera 2 m from Elara, 40 degrees to her side,
+/// looking at her; with `mic`, the person speaks that recording, and the example agent
+/// answers.
+fn run(mic: Option<&Path>, seconds: f64) -> Run {
+    let d = world_demo();
+    // Bram and Mira talk meanwhile: a listener of theirs, Elara looks at them unless the
+    // person draws her attention.
+    let talk = "The miller says the river is high this year, and the bridge may close before \
+                the market. If it does, the carts must go round by the old ford, and that road \
+                is slow in the rain. We should send word to the farms today.";
+    write_lines(
+        &d.agent,
+        &[
+            ("Bram", talk),
+            ("Mira", talk),
+            ("Bram", talk),
+            ("Mira", talk),
+        ],
+    );
+    let events = d.tmp.path().join("events.jsonl");
+    let mut meshes = MeshStoreBuilder::default();
+    let world = World::load(&d.project, &mut meshes).unwrap();
+    let conductor = Conductor::open(
+        &world.project,
+        &ConductorOptions {
+            agent_dir: d.agent.clone(),
+            events: Some(events.clone()),
+            gap_timeout: Duration::from_secs(3),
+            wait_for_synthesis: false,
+            sound: false,
+        },
+    )
+    .unwrap();
+    let elara = world.npc_index("Elara").unwrap();
+    let mut live = Live::new(world, Some(conductor));
+    if let Some(wav) = mic {
+        live = live
+            .hear_from(MicSource::File(wav.to_owned()), &d.agent)
+            .unwrap();
+        let dir = d.agent.clone();
+        std::thread::spawn(move || {
+            let script = npc_player::load_script(None).unwrap();
+            // It stops before the run ends and its folder goes.
+            let until = Instant::now() + Duration::from_secs_f64(seconds - 1.0);
+            if let Err(e) = npc_player::run_answerer(&dir, &script, Some(until)) {
+                eprintln!("the example agent stopped: {e:#}");
+            }
+        });
+    }
+    // Step once so her head and heading are placed, then put the camera.
+    let start = Instant::now();
+    live.step(start, 1.0 / FPS as f32, Vec3::new(0.0, 1.7, 10.0))
+        .unwrap();
+    let npc = &live.world.npcs[elara];
+    let head = npc.head_position(&live.world.content.avatars[npc.avatar]);
+    let front = npc.model().transform_vector3(Vec3::Z).normalize();
+    let side = Vec3::Y.cross(front).normalize();
+    let angle = 40f32.to_radians();
+    let eye = head + (front * angle.cos() + side * angle.sin()) * 2.0;
+    let camera = Camera::looking_at(eye, head);
+    let mut seen = Vec::new();
+    let frames = (seconds * f64::from(FPS)) as u32;
+    for frame in 1..frames {
+        let due = start + Duration::from_secs_f64(f64::from(frame) / f64::from(FPS));
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        live.step_facing(
+            due,
+            1.0 / FPS as f32,
+            camera.position,
+            camera.target - camera.position,
+        )
+        .unwrap();
+        let npc = &live.world.npcs[elara];
+        let to_camera = (camera.position
+            - npc.head_position(&live.world.content.avatars[npc.avatar]))
+        .normalize();
+        let pose = npc.face.frame().final_pose();
+        seen.push(Seen {
+            t_ms: live.run_ms(due),
+            brows: pose.get(ArkitTarget::BrowInnerUp),
+            head_off_deg: head_forward(&live.world, elara)
+                .angle_between(to_camera)
+                .to_degrees(),
+            jaw: pose.get(ArkitTarget::JawOpen),
+            answering: npc
+                .line
+                .as_ref()
+                .is_some_and(|l| l.conversation == npc_player::ANSWER_CONVERSATION),
+        });
+    }
+    drop(live);
+    let read = |p: &Path| -> Vec<Value> {
+        fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    Run {
+        seen,
+        events: read(&events),
+        heard: read(&d.agent.join("heard.jsonl")),
+    }
+}
+
+fn event<'a>(run: &'a Run, name: &str) -> Vec<&'a Value> {
+    run.events.iter().filter(|e| e["event"] == name).collect()
+}
+
+#[test]
+fn the_npc_in_front_listens_hears_and_answers_the_person() {
+    let Some(dir) = librivox_dir() else {
+        eprintln!(
+            "the_npc_in_front_listens_hears_and_answers_the_person: NOT RUN, no LibriVox clips"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let wav = tmp.path().join("person.wav");
+    let a = clip(&dir, "sense_and_sensibility_01_austen_64kb-0880");
+    let b = clip(&dir, "sense_and_sensibility_01_austen_64kb-0930");
+    let speech = person_recording(&a, &b, &wav);
+    let seconds = speech[1].1 + PAUSE_S + 8.0;
+    let heard_run = run(Some(&wav), seconds);
+    let control = run(None, speech[0].1 + 1.0);
+
+    let mic = event(&heard_run, "microphone_started");
+    assert_eq!(mic.len(), 1, "{:?}", heard_run.events);
+    let mic_ms = mic[0]["stream_start_ms"].as_f64().unwrap();
+
+    // One heard line per utterance, for Elara, at the speech's times (within 100 ms).
+    assert_eq!(heard_run.heard.len(), 2, "{:?}", heard_run.heard);
+    for (line, (from, to)) in heard_run.heard.iter().zip(&speech) {
+        assert_eq!(line["to"], "Elara", "{line}");
+        let start = line["start_ms"].as_f64().unwrap() - mic_ms;
+        let end = line["end_ms"].as_f64().unwrap() - mic_ms;
+        eprintln!(
+            "utterance {from:.3}-{to:.3} s (labels) heard {:.3}-{:.3} s; text {}",
+            start / 1000.0,
+            end / 1000.0,
+            line["text"]
+        );
+        assert!(
+            (start - from * 1000.0).abs() <= 100.0,
+            "start {start} vs {from}"
+        );
+        assert!((end - to * 1000.0).abs() <= 100.0, "end {end} vs {to}");
+        assert!(
+            heard_run.heard[0]["audio"]
+                .as_str()
+                .unwrap()
+                .starts_with("heard/")
+        );
+    }
+
+    // The brows flash within 300 ms of the first sound; the control's never do.
+    let onset = mic_ms + speech[0].0 * 1000.0;
+    let flash = heard_run
+        .seen
+        .iter()
+        .find(|s| s.t_ms >= onset - 50.0 && s.brows > 0.2)
+        .expect("a brow flash");
+    eprintln!(
+        "brows up {:.0} ms after the first sound",
+        flash.t_ms - onset
+    );
+    assert!(flash.t_ms - onset <= 300.0);
+    assert!(control.seen.iter().all(|s| s.brows < 0.2));
+
+    // Her head turns to the camera while the person speaks; the control's stays away.
+    let during = |r: &Run| {
+        r.seen
+            .iter()
+            .filter(|s| {
+                let t = s.t_ms - mic_ms;
+                t > speech[0].0 * 1000.0 + 1_000.0 && t < speech[0].1 * 1000.0
+            })
+            .map(|s| s.head_off_deg)
+            .fold(0.0f32, f32::max)
+    };
+    let before = heard_run.seen[0].head_off_deg;
+    eprintln!(
+        "head off the camera: {before:.1} deg before, at most {:.1} while heard, control {:.1}",
+        during(&heard_run),
+        during(&control)
+    );
+    assert!(during(&heard_run) < 20.0);
+    assert!(during(&control) > 25.0);
+
+    // The example agent's reply is spoken by her, mouth moving.
+    let started: Vec<&Value> = event(&heard_run, "line_started")
+        .into_iter()
+        .filter(|e| e["conversation"] == npc_player::ANSWER_CONVERSATION)
+        .collect();
+    assert!(
+        !started.is_empty(),
+        "no reply was spoken: {:?}",
+        heard_run.events
+    );
+    assert_eq!(started[0]["npc"], "Elara");
+    for e in event(&heard_run, "line_interrupted") {
+        eprintln!("barge-in: {e}");
+    }
+    let jaw = heard_run
+        .seen
+        .iter()
+        .filter(|s| s.answering)
+        .map(|s| s.jaw)
+        .fold(0.0f32, f32::max);
+    assert!(jaw > 0.15, "her jaw opened {jaw} at most over the reply");
+}
