@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use npc_core::hearing::{Addressing, Person};
+use npc_core::hearing::Person;
 use serde_json::json;
 
 use crate::audio::distance_volume;
@@ -28,9 +28,9 @@ pub struct Live {
     /// The microphone, when the person in front of the player is heard.
     hearing: Option<Hearing>,
     person: Vec<PersonEvent>,
-    addressing: Addressing,
-    /// The NPC the person's current utterance is for (`Some(None)`: nobody), while they speak.
-    speaking_to: Option<Option<String>>,
+    /// The last NPC that started a line, and when: its answer keeps the person's
+    /// conversation with it going.
+    answered: Option<(String, Instant)>,
 }
 
 impl Live {
@@ -45,8 +45,7 @@ impl Live {
             origin: None,
             hearing: None,
             person: Vec::new(),
-            addressing: Addressing::default(),
-            speaking_to: None,
+            answered: None,
         }
     }
 
@@ -133,9 +132,7 @@ impl Live {
         }
         for cue in self.cues.drain(..) {
             if let Cue::Speak { npc, .. } = &cue {
-                // Its answer keeps the person's conversation with it going.
-                let at = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
-                self.addressing.exchanged(npc, at);
+                self.answered = Some((npc.clone(), now));
             }
             apply(&mut self.world, cue);
         }
@@ -164,13 +161,26 @@ impl Live {
 }
 
 impl Live {
-    /// Takes what the microphone heard: the person starts speaking to an NPC (it listens;
-    /// it stops talking when barge-in is on), stresses syllables (it nods on some), stops
-    /// (the utterance goes to the agents).
+    /// Tells the ear where everyone is, and takes what it heard: the person starts speaking
+    /// to an NPC (it listens; it stops talking when barge-in is on), stresses syllables (it
+    /// nods on some), stops (the utterance is written for the agents).
     fn hear(&mut self, now: Instant, person: Person) {
-        let Some(hearing) = self.hearing.as_mut() else {
+        let Some(hearing) = self.hearing.as_ref() else {
             return;
         };
+        let listeners: Vec<(String, Vec3)> = self
+            .world
+            .listeners()
+            .into_iter()
+            .map(|l| (l.id.to_owned(), l.head))
+            .collect();
+        let (origin, answered) = (self.origin, self.answered.clone());
+        hearing.publish(|scene| {
+            scene.origin = origin;
+            scene.person = Some(person);
+            scene.listeners = listeners;
+            scene.answered = answered;
+        });
         hearing.poll(&mut self.person);
         let events = std::mem::take(&mut self.person);
         for event in events {
@@ -182,36 +192,24 @@ impl Live {
                         json!({"stream_start_ms": at_ms}),
                     ));
                 }
-                PersonEvent::Onset { at } => self.person_started(at, now, person),
-                PersonEvent::Stress { at } => {
-                    if let Some(Some(to)) = &self.speaking_to {
-                        self.world.person_stress(Some(to));
-                    }
+                PersonEvent::Onset { at, to } => self.person_started(at, to, now),
+                PersonEvent::Stress { at, to } => {
+                    self.world.person_stress(to.as_deref());
                     self.log(&LineEvent::person(
                         "person_stress",
-                        json!({"at_ms": round(self.run_ms(at))}),
+                        json!({"to": to, "at_ms": round(self.run_ms(at))}),
                     ));
                 }
-                PersonEvent::Stopped { start, end, speech } => {
-                    let to = self.speaking_to.take().flatten();
+                PersonEvent::Stopped { start, end, to } => {
                     self.world.person_stopped(to.as_deref(), false);
-                    if let Some(to) = &to {
-                        self.addressing.exchanged(to, self.run_ms(end));
-                    }
                     let (start_ms, end_ms) = (self.run_ms(start), self.run_ms(end));
                     self.log(&LineEvent::person(
                         "person_stopped",
                         json!({"to": to, "start_ms": round(start_ms), "end_ms": round(end_ms),
                                "detected_ms": round(self.run_ms(now))}),
                     ));
-                    if let Some(hearing) = self.hearing.as_ref() {
-                        let origin = self.origin;
-                        let run_ms = |at: Instant| run_ms_since(origin, at);
-                        hearing.write(to, run_ms, &(start, end, speech));
-                    }
                 }
-                PersonEvent::Dropped => {
-                    let to = self.speaking_to.take().flatten();
+                PersonEvent::Dropped { to } => {
                     self.world.person_stopped(to.as_deref(), true);
                     self.log(&LineEvent::person("person_noise", json!({"to": to})));
                 }
@@ -233,15 +231,9 @@ impl Live {
         }
     }
 
-    fn person_started(&mut self, at: Instant, now: Instant, person: Person) {
+    fn person_started(&mut self, at: Instant, to: Option<String>, now: Instant) {
         let at_ms = self.run_ms(at);
-        let settings = &self.world.project.listen;
-        let listeners = self.world.listeners();
-        let to = self
-            .addressing
-            .addressee(person, &listeners, settings, at_ms)
-            .map(str::to_owned);
-        let barge_in = settings.barge_in;
+        let barge_in = self.world.project.listen.barge_in;
         self.world.person_started(to.as_deref());
         let mut interrupted = false;
         if barge_in && let (Some(npc), Some(conductor)) = (&to, self.conductor.as_mut()) {
@@ -252,7 +244,6 @@ impl Live {
             json!({"to": to, "start_ms": round(at_ms), "detected_ms": round(self.run_ms(now)),
                    "barge_in": interrupted}),
         ));
-        self.speaking_to = Some(to);
     }
 
     fn log(&mut self, event: &LineEvent) {

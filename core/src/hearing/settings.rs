@@ -26,7 +26,7 @@ impl Default for VoiceSettings {
         Self {
             threshold: 0.5,
             onset_ms: 48.0,
-            end_hang_ms: 180.0,
+            end_hang_ms: 160.0,
             min_utterance_ms: 200.0,
             max_utterance_ms: 30_000.0,
             preroll_ms: 200.0,
@@ -76,7 +76,7 @@ impl Default for ListenSettings {
             conversation_hold_ms: 20_000.0,
             earshot_m: 10.0,
             glance_ms: 1_200.0,
-            brow_lag_ms: 120.0,
+            brow_lag_ms: 60.0,
             nod_share: 0.4,
             nod_deg: 5.0,
             thinking_after_ms: 1_000.0,

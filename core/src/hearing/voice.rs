@@ -103,6 +103,13 @@ impl VoiceSegmenter {
         matches!(self.state, State::Speaking { .. })
     }
 
+    /// The sound of the utterance under way so far (from its pre-roll on); empty between
+    /// utterances.
+    #[must_use]
+    pub fn utterance_audio(&self) -> &[f32] {
+        if self.speaking() { &self.audio } else { &[] }
+    }
+
     /// The stream's clock: how much has been heard, ms.
     #[must_use]
     pub fn heard_ms(&self) -> f64 {

@@ -1,172 +1,131 @@
-//! Hearing the person in front of the player: the microphone's sound cut into utterances
-//! (`npc_core::hearing`), each given times on the run's clock, and written for the agents
-//! (`heard.jsonl`, protocol 1.1) on a thread of its own. What the NPCs do about it is the
-//! world's; whom each utterance is for is decided by the caller ([`crate::Live`]), which
-//! knows where everyone stands.
+//! Hearing the person in front of the player. A thread of its own (the ear) takes the
+//! microphone's sound as it comes, cuts it into utterances (`npc_core::hearing`), decides whom
+//! each is for from the latest scene the frame loop published, recognises the words as they
+//! are spoken, and writes each utterance for the agents (`heard.jsonl`, protocol 1.1) the
+//! moment it ends. The frame loop only publishes the scene and takes the ear's events; it
+//! never waits for either.
 
+mod ear;
 mod writer;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::Instant;
 
-use npc_core::hearing::{HeardSpeech, ListenSettings, VoiceEvent, VoiceSegmenter};
+use glam::Vec3;
+use npc_core::hearing::{ListenSettings, Person};
 
-use crate::mic::{Mic, MicMessage, MicSource};
+use crate::mic::MicSource;
 pub(crate) use writer::Written;
 
-/// What the person did, on the wall clock.
+/// What the person did, on the wall clock, and whom it was for.
 #[derive(Debug)]
 pub(crate) enum PersonEvent {
     /// The microphone's first sample was heard at `at`: its stream's clock starts.
     MicStarted { at: Instant },
-    /// Started speaking; `at` is when its first voiced sound was heard.
-    Onset { at: Instant },
-    /// A stressed syllable.
-    Stress { at: Instant },
-    /// Stopped: one utterance, from its first to its last voiced sound.
+    /// Started speaking to `to`; `at` is when the first voiced sound was heard.
+    Onset { at: Instant, to: Option<String> },
+    /// A stressed syllable of what is said to `to`.
+    Stress { at: Instant, to: Option<String> },
+    /// Stopped: one utterance, from its first to its last voiced sound (it is being written).
     Stopped {
         start: Instant,
         end: Instant,
-        speech: HeardSpeech,
+        to: Option<String>,
     },
-    /// What began as speech was noise after all.
-    Dropped,
+    /// What began as speech to `to` was noise after all.
+    Dropped { to: Option<String> },
     /// An utterance was written for the agents (or could not be).
     Written(Written),
 }
 
-/// The microphone, the voice segmenter and the writer of `heard.jsonl`.
+/// What the ear needs to know of the world, as of the last frame.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scene {
+    /// The run's clock: `None` until the first frame.
+    pub origin: Option<Instant>,
+    pub person: Option<Person>,
+    /// Each NPC and where its head is.
+    pub listeners: Vec<(String, Vec3)>,
+    /// The last NPC that answered the person, and when its line started.
+    pub answered: Option<(String, Instant)>,
+}
+
+/// The ear's thread and what passes between it and the frame loop.
 #[derive(Debug)]
 pub(crate) struct Hearing {
-    source: MicSource,
-    mic: Option<Mic>,
-    /// Opened (or tried) already.
-    opened: bool,
-    segmenter: VoiceSegmenter,
-    writer: writer::Writer,
-    /// When the stream's first sample was heard.
-    stream_origin: Option<Instant>,
-    voice: Vec<VoiceEvent>,
+    scene: Arc<Mutex<Scene>>,
+    events: mpsc::Receiver<PersonEvent>,
+    speaking: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
 }
 
 impl Hearing {
-    /// Hears `source` (opened at the first poll) and writes utterances into `agent_dir`.
+    /// Starts the ear on `source` (the microphone opens once the first frame has published
+    /// the scene); utterances are written into `agent_dir`.
     pub(crate) fn new(
         source: MicSource,
         agent_dir: PathBuf,
         settings: &ListenSettings,
         language: &str,
     ) -> anyhow::Result<Self> {
-        Ok(Self {
+        let scene = Arc::new(Mutex::new(Scene::default()));
+        let speaking = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, events) = mpsc::channel();
+        let ear = ear::Ear {
             source,
-            mic: None,
-            opened: false,
-            segmenter: VoiceSegmenter::new(&settings.voice),
-            writer: writer::Writer::start(agent_dir, language.to_owned())
-                .map_err(anyhow::Error::msg)?,
-            stream_origin: None,
-            voice: Vec::new(),
+            agent_dir,
+            settings: settings.clone(),
+            language: language.to_owned(),
+            scene: Arc::clone(&scene),
+            speaking: Arc::clone(&speaking),
+            stop: Arc::clone(&stop),
+            events: tx,
+        };
+        let thread = thread::Builder::new()
+            .name("npc-ear".to_owned())
+            .spawn(move || ear.run())
+            .map_err(|e| anyhow::anyhow!("cannot start the hearing thread: {e}"))?;
+        Ok(Self {
+            scene,
+            events,
+            speaking,
+            stop,
+            thread: Some(thread),
         })
+    }
+
+    /// Tells the ear where everyone is now.
+    pub(crate) fn publish(&self, update: impl FnOnce(&mut Scene)) {
+        match self.scene.lock() {
+            Ok(mut scene) => update(&mut scene),
+            Err(poisoned) => update(&mut poisoned.into_inner()),
+        }
     }
 
     /// Whether the person is speaking now.
     #[must_use]
     pub(crate) fn person_speaking(&self) -> bool {
-        self.segmenter.speaking()
+        self.speaking.load(Ordering::Relaxed)
     }
 
-    /// Takes what the microphone heard since the last poll; appends what happened to `out`.
-    pub(crate) fn poll(&mut self, out: &mut Vec<PersonEvent>) {
-        if !self.opened {
-            self.opened = true;
-            match Mic::open(&self.source) {
-                Ok(mic) => {
-                    tracing::info!("listening to {}", mic.describe());
-                    self.mic = Some(mic);
-                }
-                Err(why) => tracing::warn!("no microphone: {why}; the run goes on without it"),
-            }
-        }
-        while let Some(message) = self.mic.as_ref().and_then(Mic::try_recv) {
-            match message {
-                MicMessage::Chunk(chunk) => {
-                    let origin = match self.stream_origin {
-                        Some(o) => o,
-                        None => {
-                            let heard =
-                                chunk.samples.len() as f64 / f64::from(crate::mic::VOICE_RATE);
-                            let o = chunk
-                                .heard_at
-                                .checked_sub(Duration::from_secs_f64(heard))
-                                .unwrap_or(chunk.heard_at);
-                            self.stream_origin = Some(o);
-                            out.push(PersonEvent::MicStarted { at: o });
-                            o
-                        }
-                    };
-                    self.segmenter.push(&chunk.samples, &mut self.voice);
-                    self.translate(origin, out);
-                }
-                MicMessage::Lost(why) => {
-                    tracing::warn!("{why}; the run goes on without the microphone");
-                    self.close(out);
-                }
-                MicMessage::Ended => {
-                    tracing::info!("the microphone recording ended");
-                    self.close(out);
-                }
-            }
-        }
-        while let Some(written) = self.writer.try_recv() {
-            out.push(PersonEvent::Written(written));
-        }
+    /// The events since the last poll.
+    pub(crate) fn poll(&self, out: &mut Vec<PersonEvent>) {
+        out.extend(self.events.try_iter());
     }
+}
 
-    /// Hands an utterance to the writer: `to` the NPC it was for, times on the run's clock.
-    pub(crate) fn write(
-        &self,
-        to: Option<String>,
-        run_ms: impl Fn(Instant) -> f64,
-        stopped: &(Instant, Instant, HeardSpeech),
-    ) {
-        let (start, end, speech) = stopped;
-        let audio_start = self.at(speech.audio_start_ms);
-        self.writer.send(writer::Job {
-            to,
-            start_ms: run_ms(*start),
-            end_ms: run_ms(*end),
-            samples: speech.samples.clone(),
-            audio_start_ms: audio_start.map_or(run_ms(*start), run_ms),
-        });
-    }
-
-    fn close(&mut self, out: &mut Vec<PersonEvent>) {
-        self.mic = None;
-        self.segmenter.finish(&mut self.voice);
-        if let Some(origin) = self.stream_origin {
-            self.translate(origin, out);
-        }
-    }
-
-    /// The moment `stream_ms` into the microphone's stream was heard.
-    fn at(&self, stream_ms: f64) -> Option<Instant> {
-        self.stream_origin
-            .map(|o| o + Duration::from_secs_f64(stream_ms.max(0.0) / 1000.0))
-    }
-
-    fn translate(&mut self, origin: Instant, out: &mut Vec<PersonEvent>) {
-        let at = |ms: f64| origin + Duration::from_secs_f64(ms.max(0.0) / 1000.0);
-        for event in self.voice.drain(..) {
-            out.push(match event {
-                VoiceEvent::Onset { start_ms } => PersonEvent::Onset { at: at(start_ms) },
-                VoiceEvent::Stress { at_ms } => PersonEvent::Stress { at: at(at_ms) },
-                VoiceEvent::Utterance(speech) => PersonEvent::Stopped {
-                    start: at(speech.start_ms),
-                    end: at(speech.end_ms),
-                    speech,
-                },
-                VoiceEvent::Dropped { .. } => PersonEvent::Dropped,
-            });
+impl Drop for Hearing {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::warn!("the hearing thread panicked");
         }
     }
 }

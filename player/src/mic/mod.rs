@@ -84,6 +84,17 @@ impl Mic {
     pub fn try_recv(&self) -> Option<MicMessage> {
         self.messages.try_recv().ok()
     }
+
+    /// The next message, waiting up to `timeout` for it.
+    ///
+    /// # Errors
+    /// None came in time, or the microphone's thread has ended.
+    pub fn recv_timeout(
+        &self,
+        timeout: std::time::Duration,
+    ) -> Result<MicMessage, mpsc::RecvTimeoutError> {
+        self.messages.recv_timeout(timeout)
+    }
 }
 
 impl Drop for Mic {

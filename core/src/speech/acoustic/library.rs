@@ -231,17 +231,46 @@ impl Decoder {
     /// The words heard in `samples` by the decoder's current search (the one its settings
     /// name, or the last grammar set), in order, with their frames.
     pub fn decode(&mut self, samples: &[i16]) -> Result<Vec<Segment>, String> {
-        // SAFETY: a live decoder and a slice of `samples.len()` samples.
-        unsafe {
-            if (self.api.start_utt)(self.ps) < 0 {
-                return Err("PocketSphinx could not start an utterance".to_owned());
-            }
-            // The whole recording at once: its mean cepstrum is taken over all of it.
-            let processed = (self.api.process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1);
-            let ended = (self.api.end_utt)(self.ps);
-            if processed < 0 || ended < 0 {
-                return Err("PocketSphinx could not decode the recording".to_owned());
-            }
+        self.start()?;
+        // The whole recording at once: its mean cepstrum is taken over all of it.
+        // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
+        // samples.
+        let processed =
+            unsafe { (self.api.process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
+        if processed < 0 {
+            // Close the utterance so that the decoder can start another.
+            let _ = self.finish();
+            return Err("PocketSphinx could not decode the recording".to_owned());
+        }
+        self.finish()
+    }
+
+    /// Starts an utterance fed piece by piece ([`Self::feed`]) as it is heard.
+    pub fn start(&mut self) -> Result<(), String> {
+        // SAFETY: a live decoder.
+        if unsafe { (self.api.start_utt)(self.ps) } < 0 {
+            return Err("PocketSphinx could not start an utterance".to_owned());
+        }
+        Ok(())
+    }
+
+    /// Searches on through `samples`, the next piece of the utterance started.
+    pub fn feed(&mut self, samples: &[i16]) -> Result<(), String> {
+        // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
+        // samples.
+        let processed =
+            unsafe { (self.api.process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 0) };
+        if processed < 0 {
+            return Err("PocketSphinx could not decode the sound".to_owned());
+        }
+        Ok(())
+    }
+
+    /// Ends the utterance: the words heard in it, in order, with their frames.
+    pub fn finish(&mut self) -> Result<Vec<Segment>, String> {
+        // SAFETY: a live decoder.
+        if unsafe { (self.api.end_utt)(self.ps) } < 0 {
+            return Err("PocketSphinx could not finish the utterance".to_owned());
         }
         let mut out = Vec::new();
         // SAFETY: the iterator belongs to the decoder's last result; ps_seg_next

@@ -20,7 +20,14 @@ pub struct HeardWord {
 #[derive(Debug)]
 pub struct WordRecognizer {
     decoder: Decoder,
+    /// An utterance is being fed.
+    listening: bool,
 }
+
+/// The decoder's search, tuned for answering while the person is still in the room: the
+/// first (tree) pass alone, whose words are ready as the sound ends; the flat and best-path
+/// passes that PocketSphinx runs after it by default took longer than the utterance.
+const LIVE_SEARCH: [(&str, &str); 2] = [("-fwdflat", "no"), ("-bestpath", "no")];
 
 /// `name` beside the model folder (as pocketsphinx-en-us lays it out: `en-us/en-us.lm.bin`
 /// next to `en-us/en-us/`), or inside it.
@@ -52,10 +59,49 @@ impl WordRecognizer {
         };
         let lm = beside(model, "en-us.lm.bin").ok_or_else(|| missing("language model"))?;
         let dict = beside(model, "cmudict-en-us.dict").ok_or_else(|| missing("dictionary"))?;
-        let settings = [("-lm", utf8(&lm)?), ("-dict", utf8(&dict)?)];
+        let mut settings = vec![("-lm", utf8(&lm)?), ("-dict", utf8(&dict)?)];
+        settings.extend_from_slice(&LIVE_SEARCH);
         Ok(Self {
             decoder: Decoder::new(model, MODEL_RATE, &settings)?,
+            listening: false,
         })
+    }
+
+    /// Starts an utterance heard live: its sound comes in pieces ([`Self::feed`], 16 kHz),
+    /// searched as it comes, so the words are ready soon after it ends ([`Self::finish`]).
+    ///
+    /// # Errors
+    /// The decoder failed.
+    pub fn begin(&mut self) -> Result<(), String> {
+        if self.listening {
+            let _ = self.decoder.finish();
+        }
+        self.decoder.start()?;
+        self.listening = true;
+        Ok(())
+    }
+
+    /// The next piece of the utterance begun, 16 kHz, -1..1.
+    ///
+    /// # Errors
+    /// No utterance begun, or the decoder failed.
+    pub fn feed(&mut self, samples: &[f32]) -> Result<(), String> {
+        if !self.listening {
+            return Err("no utterance was begun".to_owned());
+        }
+        self.decoder.feed(&super::dithered_pcm(samples))
+    }
+
+    /// Ends the utterance begun: its words, ms from its first sample fed.
+    ///
+    /// # Errors
+    /// No utterance begun, or the decoder failed.
+    pub fn finish(&mut self) -> Result<Vec<HeardWord>, String> {
+        if !self.listening {
+            return Err("no utterance was begun".to_owned());
+        }
+        self.listening = false;
+        Ok(words_of(self.decoder.finish()?))
     }
 
     /// The words heard in `samples` (-1..1 at `sample_rate`, 16 kHz or more), in order;
@@ -69,19 +115,26 @@ impl WordRecognizer {
         sample_rate: u32,
     ) -> Result<Vec<HeardWord>, String> {
         let pcm = model_pcm(samples, sample_rate)?;
-        let segments = self.decoder.decode(&pcm)?;
-        Ok(segments
-            .into_iter()
-            .filter_map(|s| {
-                let word = spoken_word(&s.word)?;
-                Some(HeardWord {
-                    word,
-                    start_ms: s.first as f64 * FRAME_MS,
-                    end_ms: (s.last + 1) as f64 * FRAME_MS,
-                })
-            })
-            .collect())
+        if self.listening {
+            self.listening = false;
+            let _ = self.decoder.finish();
+        }
+        Ok(words_of(self.decoder.decode(&pcm)?))
     }
+}
+
+fn words_of(segments: Vec<super::library::Segment>) -> Vec<HeardWord> {
+    segments
+        .into_iter()
+        .filter_map(|s| {
+            let word = spoken_word(&s.word)?;
+            Some(HeardWord {
+                word,
+                start_ms: s.first as f64 * FRAME_MS,
+                end_ms: (s.last + 1) as f64 * FRAME_MS,
+            })
+        })
+        .collect()
 }
 
 /// The word as said, or None for the decoder's markers (`<s>`, `<sil>`, `[NOISE]`, `+um+`);

@@ -1,0 +1,272 @@
+//! The ear: the hearing thread's loop. Each chunk of the microphone goes through the voice
+//! segmenter at once; an utterance's words are recognised as it is spoken, and it is written
+//! for the agents as soon as it ends.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use npc_core::agent::heard::HeardLog;
+use npc_core::hearing::{
+    Addressing, ListenSettings, Listener, VOICE_RATE, VoiceEvent, VoiceSegmenter,
+};
+use npc_core::speech::acoustic::{AcousticModel, WordRecognizer};
+
+use super::writer::{self, Utterance};
+use super::{PersonEvent, Scene};
+use crate::mic::{Mic, MicMessage, MicSource};
+
+/// How often the ear looks whether it should stop while the microphone is quiet.
+const STOP_CHECK: Duration = Duration::from_millis(50);
+
+pub(super) struct Ear {
+    pub source: MicSource,
+    pub agent_dir: PathBuf,
+    pub settings: ListenSettings,
+    pub language: String,
+    pub scene: Arc<Mutex<Scene>>,
+    pub speaking: Arc<AtomicBool>,
+    pub stop: Arc<AtomicBool>,
+    pub events: mpsc::Sender<PersonEvent>,
+}
+
+/// The utterance being heard.
+struct Current {
+    to: Option<String>,
+    /// Samples of its sound given to the recognizer so far.
+    fed: usize,
+}
+
+/// What the ear keeps between chunks.
+struct State {
+    origin: Instant,
+    stream_origin: Option<Instant>,
+    segmenter: VoiceSegmenter,
+    recognizer: Option<WordRecognizer>,
+    log: HeardLog,
+    addressing: Addressing,
+    /// The last answer taken into the addressing.
+    answered: Option<(String, Instant)>,
+    current: Option<Current>,
+    voice: Vec<VoiceEvent>,
+}
+
+impl Ear {
+    pub(super) fn run(self) {
+        // The run's clock starts with the first frame; the recording with it.
+        let origin = loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Some(o) = self.lock().origin {
+                break o;
+            }
+            thread::sleep(Duration::from_millis(5));
+        };
+        let recognizer = recognizer(&self.language);
+        let mic = match Mic::open(&self.source) {
+            Ok(mic) => {
+                tracing::info!("listening to {}", mic.describe());
+                mic
+            }
+            Err(why) => {
+                tracing::warn!("no microphone: {why}; the run goes on without it");
+                return;
+            }
+        };
+        let mut state = State {
+            origin,
+            stream_origin: None,
+            segmenter: VoiceSegmenter::new(&self.settings.voice),
+            recognizer,
+            log: HeardLog::open(&self.agent_dir),
+            addressing: Addressing::default(),
+            answered: None,
+            current: None,
+            voice: Vec::new(),
+        };
+        while !self.stop.load(Ordering::Relaxed) {
+            let message = match mic.recv_timeout(STOP_CHECK) {
+                Ok(m) => m,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            };
+            match message {
+                MicMessage::Chunk(chunk) => {
+                    let stream_origin = match state.stream_origin {
+                        Some(o) => o,
+                        None => {
+                            let heard = chunk.samples.len() as f64 / f64::from(VOICE_RATE);
+                            let o = chunk
+                                .heard_at
+                                .checked_sub(Duration::from_secs_f64(heard))
+                                .unwrap_or(chunk.heard_at);
+                            state.stream_origin = Some(o);
+                            self.send(PersonEvent::MicStarted { at: o });
+                            o
+                        }
+                    };
+                    state.segmenter.push(&chunk.samples, &mut state.voice);
+                    self.handle(&mut state, stream_origin);
+                }
+                MicMessage::Lost(why) => {
+                    tracing::warn!("{why}; the run goes on without the microphone");
+                    self.end(&mut state);
+                    return;
+                }
+                MicMessage::Ended => {
+                    tracing::info!("the microphone recording ended");
+                    self.end(&mut state);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn end(&self, state: &mut State) {
+        state.segmenter.finish(&mut state.voice);
+        if let Some(o) = state.stream_origin {
+            self.handle(state, o);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Scene> {
+        self.scene
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn send(&self, event: PersonEvent) {
+        // The frame loop is gone when the run ends: nothing is waiting for the event then.
+        let _ = self.events.send(event);
+    }
+
+    /// Acts on what the segmenter heard in the last chunk.
+    fn handle(&self, state: &mut State, stream_origin: Instant) {
+        let at = |ms: f64| stream_origin + Duration::from_secs_f64(ms.max(0.0) / 1000.0);
+        let origin = state.origin;
+        let run_ms = |i: Instant| -> f64 {
+            if i >= origin {
+                i.duration_since(origin).as_secs_f64() * 1000.0
+            } else {
+                -(origin.duration_since(i).as_secs_f64() * 1000.0)
+            }
+        };
+        let voice: Vec<VoiceEvent> = state.voice.drain(..).collect();
+        for event in voice {
+            match event {
+                VoiceEvent::Onset { start_ms } => {
+                    let onset = at(start_ms);
+                    let to = self.addressee(state, run_ms(onset));
+                    if let Some(r) = state.recognizer.as_mut()
+                        && let Err(why) = r.begin()
+                    {
+                        tracing::warn!("the recognizer cannot start: {why}");
+                    }
+                    state.current = Some(Current {
+                        to: to.clone(),
+                        fed: 0,
+                    });
+                    self.speaking.store(true, Ordering::Relaxed);
+                    self.send(PersonEvent::Onset { at: onset, to });
+                }
+                VoiceEvent::Stress { at_ms } => {
+                    let to = state.current.as_ref().and_then(|c| c.to.clone());
+                    self.send(PersonEvent::Stress { at: at(at_ms), to });
+                }
+                VoiceEvent::Dropped { .. } => {
+                    self.speaking.store(false, Ordering::Relaxed);
+                    let to = state.current.take().and_then(|c| c.to);
+                    if let Some(r) = state.recognizer.as_mut() {
+                        let _ = r.finish();
+                    }
+                    self.send(PersonEvent::Dropped { to });
+                }
+                VoiceEvent::Utterance(speech) => {
+                    self.speaking.store(false, Ordering::Relaxed);
+                    let current = state.current.take();
+                    let fed = current.as_ref().map_or(0, |c| c.fed);
+                    let to = current.and_then(|c| c.to);
+                    let (start, end) = (at(speech.start_ms), at(speech.end_ms));
+                    self.send(PersonEvent::Stopped {
+                        start,
+                        end,
+                        to: to.clone(),
+                    });
+                    if let Some(to) = &to {
+                        state.addressing.exchanged(to, run_ms(end));
+                    }
+                    let words = state.recognizer.as_mut().and_then(|r| {
+                        let rest = speech.samples.get(fed..).unwrap_or(&[]);
+                        let heard = r.feed(rest).and_then(|()| r.finish());
+                        heard
+                            .map_err(|why| tracing::warn!("an utterance was not recognised: {why}"))
+                            .ok()
+                    });
+                    let written = writer::write(
+                        &mut state.log,
+                        Utterance {
+                            to,
+                            start_ms: run_ms(start),
+                            end_ms: run_ms(end),
+                            samples: &speech.samples,
+                            audio_start_ms: run_ms(at(speech.audio_start_ms)),
+                            words,
+                        },
+                    );
+                    self.send(PersonEvent::Written(written));
+                }
+            }
+        }
+        // The words of the utterance under way are searched as it is spoken.
+        if let (Some(current), Some(r)) = (state.current.as_mut(), state.recognizer.as_mut()) {
+            let audio = state.segmenter.utterance_audio();
+            if let Some(new) = audio.get(current.fed..)
+                && !new.is_empty()
+            {
+                if let Err(why) = r.feed(new) {
+                    tracing::warn!("the recognizer stopped: {why}");
+                }
+                current.fed = audio.len();
+            }
+        }
+    }
+
+    /// Whom an utterance starting at `at_ms` (run's clock) is for, by the latest scene.
+    fn addressee(&self, state: &mut State, at_ms: f64) -> Option<String> {
+        let scene = self.lock().clone();
+        if let Some((npc, when)) = &scene.answered
+            && state.answered.as_ref() != Some(&(npc.clone(), *when))
+        {
+            let ms = when.saturating_duration_since(state.origin).as_secs_f64() * 1000.0;
+            state.addressing.exchanged(npc, ms);
+            state.answered = Some((npc.clone(), *when));
+        }
+        let person = scene.person?;
+        let listeners: Vec<Listener<'_>> = scene
+            .listeners
+            .iter()
+            .map(|(id, head)| Listener { id, head: *head })
+            .collect();
+        state
+            .addressing
+            .addressee(person, &listeners, &self.settings, at_ms)
+            .map(str::to_owned)
+    }
+}
+
+/// The word recognizer for `language`, or None (said once) where the machine has none.
+fn recognizer(language: &str) -> Option<WordRecognizer> {
+    match AcousticModel::for_language(language).and_then(|m| m.words()) {
+        Ok(r) => Some(r),
+        Err(why) => {
+            tracing::warn!(
+                "heard utterances have no text ({why}); agents run their own speech-to-text on \
+                 heard/*.wav"
+            );
+            None
+        }
+    }
+}
