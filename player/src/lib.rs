@@ -33,5 +33,7 @@ pub use live::Live;
 pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
-pub use runtime::{Conductor, ConductorOptions, Cue, LineId, RunOptions, run_until};
+pub use runtime::{
+    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, marker_of, run_until,
+};
 pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};

@@ -131,7 +131,7 @@ impl Live {
             conductor.step(now, &mut self.cues)?;
         }
         for cue in self.cues.drain(..) {
-            if let Cue::Speak { npc, .. } = &cue {
+            if let Cue::Speak { npc, .. } | Cue::SpeakStreamed { npc, .. } = &cue {
                 self.answered = Some((npc.clone(), now));
             }
             apply(&mut self.world, cue);
@@ -284,6 +284,15 @@ fn apply(world: &mut World, cue: Cue) {
         } => match world.npc_index(&npc) {
             Some(i) => world.speak(i, line, &cue, &behaviour),
             None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
+        },
+        Cue::SpeakStreamed {
+            npc,
+            line,
+            feed,
+            behaviour,
+        } => match (world.npc_index(&npc), feed.take()) {
+            (Some(i), Some(feed)) => world.speak_streamed(i, line, feed, &behaviour),
+            _ => tracing::warn!("{npc}: not in the world; its line plays unseen"),
         },
         Cue::Stop { npc } => {
             if let Some(i) = world.npc_index(&npc) {

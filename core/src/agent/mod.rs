@@ -169,8 +169,11 @@ fn resolve_audio(root: &Path, line: &mut Line) -> Result<(), String> {
         return Ok(());
     };
     let path = confine(root, name).map_err(|e| format!("\"audio\": {e}"))?;
-    hound::WavReader::open(&path)
-        .map_err(|e| format!("\"audio\": {name} cannot be read as WAV ({e})"))?;
+    // A streamed line's recording is still being written (it may not exist yet).
+    if !line.streamed() {
+        hound::WavReader::open(&path)
+            .map_err(|e| format!("\"audio\": {name} cannot be read as WAV ({e})"))?;
+    }
     line.audio = Some(path.display().to_string());
     Ok(())
 }

@@ -92,6 +92,15 @@ pub struct Line {
     pub behaviour: Behaviour,
 }
 
+impl Line {
+    /// Whether its `audio` is streamed: still being written as it plays (`"stream": true`,
+    /// protocol 1.1), ended by a marker file `<audio>.done`.
+    #[must_use]
+    pub fn streamed(&self) -> bool {
+        self.audio.is_some() && self.extra.get("stream") == Some(&Value::Bool(true))
+    }
+}
+
 /// Why a conversation line was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]

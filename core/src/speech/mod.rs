@@ -12,6 +12,7 @@ pub mod azure;
 #[cfg(feature = "espeak")]
 mod espeak;
 pub mod formants;
+pub mod growing_wav;
 pub mod ipa;
 mod line_source;
 mod loudness;

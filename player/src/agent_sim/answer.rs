@@ -39,14 +39,18 @@ pub fn answer(dir: &Path, script: &Script, until: Option<Instant>) -> anyhow::Re
                 continue;
             };
             let reply = &script.answers[answered % script.answers.len()];
+            let audio = format!("lines/person-{next_seq:04}.wav");
             let line = json!({
                 "seq": next_seq,
                 "speaker_id": to,
                 "text": reply,
+                "audio": audio,
+                "stream": true,
                 "reply_to": heard.get("seq"),
                 "written_unix_ms": crate::runtime::events::unix_ms(),
             });
             append_line(&conv_path, &line)?;
+            stream_reply(&dir.join(&audio), reply)?;
             next_seq += 1;
             answered += 1;
         }
@@ -55,6 +59,55 @@ pub fn answer(dir: &Path, script: &Script, until: Option<Instant>) -> anyhow::Re
         }
         thread::sleep(POLL);
     }
+}
+
+/// Samples written at a time, and how long after the one before (a speech service sending
+/// its sound a little faster than real time).
+const CHUNK_MS: u64 = 100;
+const CHUNK_EVERY_MS: u64 = 60;
+
+/// Speaks `text` with the offline engine and writes its sound into `path` as a streaming
+/// speech service would: the header (sizes unknown), then 100 ms of sound every 60 ms, then
+/// the end marker `path.done`.
+fn stream_reply(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let engine = npc_core::speech::OfflineEngine::new()?;
+    let utterance = npc_core::speech::SpeechEngine::synthesize(
+        &engine,
+        text,
+        &npc_core::project::Voice::default(),
+    )?;
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let mut file =
+        fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let rate = utterance.sample_rate;
+    let mut header = Vec::with_capacity(44);
+    header.extend_from_slice(b"RIFF");
+    header.extend_from_slice(&u32::MAX.to_le_bytes());
+    header.extend_from_slice(b"WAVEfmt ");
+    header.extend_from_slice(&16u32.to_le_bytes());
+    header.extend_from_slice(&1u16.to_le_bytes());
+    header.extend_from_slice(&1u16.to_le_bytes());
+    header.extend_from_slice(&rate.to_le_bytes());
+    header.extend_from_slice(&(rate * 2).to_le_bytes());
+    header.extend_from_slice(&2u16.to_le_bytes());
+    header.extend_from_slice(&16u16.to_le_bytes());
+    header.extend_from_slice(b"data");
+    header.extend_from_slice(&u32::MAX.to_le_bytes());
+    file.write_all(&header)?;
+    let per_chunk = (rate as usize * CHUNK_MS as usize / 1000).max(1);
+    for chunk in utterance.pcm.chunks(per_chunk) {
+        let bytes: Vec<u8> = chunk.iter().flat_map(|s| s.to_le_bytes()).collect();
+        file.write_all(&bytes)?;
+        file.flush()?;
+        thread::sleep(Duration::from_millis(CHUNK_EVERY_MS));
+    }
+    drop(file);
+    fs::write(crate::runtime::marker_of(path), b"")
+        .with_context(|| format!("cannot write the end marker of {}", path.display()))
 }
 
 /// Adds the answers' conversation to `active.json` when it is not named there.

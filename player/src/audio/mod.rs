@@ -107,6 +107,16 @@ impl AudioOut {
         matches!(self.output, Output::Mixer { .. })
     }
 
+    /// A player for a line whose sound arrives as it plays (appended to it piece by piece);
+    /// `None` on the offline clock.
+    #[must_use]
+    pub fn stream_player(&self) -> Option<Player> {
+        match &self.output {
+            Output::Mixer { mixer, .. } => Some(Player::connect_new(mixer)),
+            Output::Offline => None,
+        }
+    }
+
     /// Starts playing mono 16-bit `pcm` at `now` with `volume` (0..1). Returns the line's
     /// clock.
     pub fn play(

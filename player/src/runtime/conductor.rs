@@ -10,7 +10,7 @@
 //! must not stall its conversation forever, and retrying would fail the same way.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,12 +18,13 @@ use anyhow::Context;
 use npc_core::LineCue;
 use npc_core::agent::cues::Behaviour;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
-use npc_core::anim::lipsync::VisemeTrack;
+use npc_core::anim::lipsync::{TrackReceiver, VisemeTrack, track_channel};
 use npc_core::project::{Gender, Npc, Project, Voice};
 use npc_core::speech::{LineSource, SpeechError, Utterance};
 
 use super::events::{EventLog, LineEvent};
 use super::speaker::Speaker;
+use super::stream::{StreamEnd, StreamedLine};
 use crate::audio::{AudioOut, PlayingLine};
 
 /// Which agent line is spoken: its conversation and seq number.
@@ -44,10 +45,97 @@ pub enum Cue {
         /// What the line asks of the speaker's body (targets checked against the roster).
         behaviour: Behaviour,
     },
+    /// `npc` starts a streamed line: its face performs the visemes that come through `feed`
+    /// as the sound arrives, at [`Conductor::audio_ms`].
+    SpeakStreamed {
+        npc: String,
+        line: LineId,
+        feed: Feed,
+        behaviour: Behaviour,
+    },
     /// `npc`'s line ended.
     Stop { npc: String },
     /// Agents moved NPCs or set the time.
     NpcState(NpcState),
+}
+
+/// The visemes of a streamed line as they are heard, for the face that speaks it (taken once).
+#[derive(Clone)]
+pub struct Feed(Arc<Mutex<Option<TrackReceiver>>>);
+
+impl Feed {
+    fn new(receiver: TrackReceiver) -> Self {
+        Self(Arc::new(Mutex::new(Some(receiver))))
+    }
+
+    /// The receiver, to the first who takes it.
+    #[must_use]
+    pub fn take(&self) -> Option<TrackReceiver> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+}
+
+impl std::fmt::Debug for Feed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Feed")
+    }
+}
+
+impl PartialEq for Feed {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// How far a playing line is: a whole recording or synthesis, or a stream still arriving.
+#[derive(Debug)]
+enum Clock {
+    Whole(PlayingLine),
+    Streamed(StreamedLine),
+}
+
+impl Clock {
+    fn position_ms(&self, now: Instant) -> f64 {
+        match self {
+            Self::Whole(c) => c.position_ms(now),
+            Self::Streamed(s) => s.position_ms(now),
+        }
+    }
+
+    fn remaining_ms(&self, now: Instant) -> f64 {
+        match self {
+            Self::Whole(c) => c.duration_ms() - c.position_ms(now),
+            Self::Streamed(_) => 10.0,
+        }
+    }
+
+    fn set_volume(&mut self, volume: f32) {
+        match self {
+            Self::Whole(c) => c.set_volume(volume),
+            Self::Streamed(s) => s.set_volume(volume),
+        }
+    }
+
+    fn stop(&mut self) {
+        match self {
+            Self::Whole(c) => c.stop(),
+            Self::Streamed(s) => s.stop(),
+        }
+    }
+}
+
+/// A streamed line waiting for enough of its sound to start.
+#[derive(Debug)]
+struct Waiting {
+    conversation: String,
+    line: Line,
+    npc: String,
+    stream: StreamedLine,
+    feed: TrackReceiver,
+    seen: Instant,
 }
 
 /// A line handed to the synthesis worker.
@@ -73,7 +161,7 @@ struct Playing {
     conversation: String,
     line: Line,
     npc: String,
-    clock: PlayingLine,
+    clock: Clock,
 }
 
 /// How the conductor is set up.
@@ -100,6 +188,8 @@ pub struct Conductor {
     worker: Option<thread::JoinHandle<()>>,
     audio: AudioOut,
     playing: Vec<Playing>,
+    /// Streamed lines waiting for their first sound.
+    waiting: Vec<Waiting>,
     in_synthesis: usize,
     wait_for_synthesis: bool,
 }
@@ -155,6 +245,7 @@ impl Conductor {
                 AudioOut::offline()
             },
             playing: Vec::new(),
+            waiting: Vec::new(),
             in_synthesis: 0,
             wait_for_synthesis: options.wait_for_synthesis,
         })
@@ -165,6 +256,11 @@ impl Conductor {
     pub fn step(&mut self, now: Instant, cues: &mut Vec<Cue>) -> anyhow::Result<()> {
         for event in self.dir.poll(now) {
             match event {
+                AgentEvent::LineReady {
+                    conversation,
+                    line,
+                    npc,
+                } if line.streamed() => self.open_stream(conversation, line, npc, now),
                 AgentEvent::LineReady {
                     conversation,
                     line,
@@ -213,15 +309,37 @@ impl Conductor {
             self.in_synthesis = self.in_synthesis.saturating_sub(1);
             self.start(done, now, cues);
         }
+        self.start_streams(now, cues);
         let mut i = 0;
         while i < self.playing.len() {
-            if self.playing[i].clock.is_finished(now) {
+            let ended = match &mut self.playing[i].clock {
+                Clock::Whole(c) => c.is_finished(now).then_some(None),
+                Clock::Streamed(s) => {
+                    s.hand_over();
+                    s.finished(now).map(Some)
+                }
+            };
+            if let Some(end) = ended {
                 let p = self.playing.swap_remove(i);
+                if let Some(StreamEnd::Incomplete(why)) = &end {
+                    tracing::warn!("{} seq {}: {why}", p.conversation, p.line.seq);
+                    if let Some(log) = self.log.as_mut() {
+                        log.write(&LineEvent::incomplete(
+                            &p.conversation,
+                            &p.line,
+                            &p.npc,
+                            why,
+                        ));
+                    }
+                }
                 finish(&mut self.dir, &p.conversation, p.line.seq);
                 // Audio end -> spoken.json written, on the wall clock (frame time in
                 // `render` is not the wall clock, so it says nothing there).
-                let spoken_after = (!self.wait_for_synthesis)
-                    .then(|| Instant::now().saturating_duration_since(p.clock.ends_at()));
+                let spoken_after = match &p.clock {
+                    Clock::Whole(c) => (!self.wait_for_synthesis)
+                        .then(|| Instant::now().saturating_duration_since(c.ends_at())),
+                    Clock::Streamed(_) => None,
+                };
                 cues.push(Cue::Stop { npc: p.npc.clone() });
                 if let Some(log) = self.log.as_mut() {
                     log.write(&LineEvent::finished(
@@ -294,7 +412,7 @@ impl Conductor {
                     conversation: job.conversation,
                     line: job.line,
                     npc: job.npc,
-                    clock,
+                    clock: Clock::Whole(clock),
                 });
             }
             Err(e) => {
@@ -313,6 +431,89 @@ impl Conductor {
                 }
                 finish(&mut self.dir, &job.conversation, job.line.seq);
             }
+        }
+    }
+
+    /// Starts reading a streamed line; it starts when enough of its sound has arrived.
+    fn open_stream(&mut self, conversation: String, line: Line, npc: String, now: Instant) {
+        let path = line.audio.clone().unwrap_or_default();
+        let language = self
+            .roster
+            .iter()
+            .find(|n| n.id == npc)
+            .map_or_else(|| "en-US".to_owned(), |n| n.voice.language.clone());
+        let (sender, receiver) = track_channel();
+        match StreamedLine::open(Path::new(&path), &language, sender) {
+            Ok(stream) => self.waiting.push(Waiting {
+                conversation,
+                line,
+                npc,
+                stream,
+                feed: receiver,
+                seen: now,
+            }),
+            Err(why) => {
+                tracing::warn!("{conversation} seq {}: {why}; passing over it", line.seq);
+                if let Some(log) = self.log.as_mut() {
+                    log.write(&LineEvent::refused(&conversation, &line, &npc, &why));
+                }
+                finish(&mut self.dir, &conversation, line.seq);
+            }
+        }
+    }
+
+    /// Starts the streamed lines whose first sound has arrived.
+    fn start_streams(&mut self, now: Instant, cues: &mut Vec<Cue>) {
+        let mut i = 0;
+        while i < self.waiting.len() {
+            if !self.waiting[i].stream.ready() {
+                i += 1;
+                continue;
+            }
+            let Waiting {
+                conversation,
+                line,
+                npc,
+                mut stream,
+                feed,
+                seen,
+            } = self.waiting.swap_remove(i);
+            let started = Instant::now().max(now);
+            stream.start(started, self.audio.stream_player());
+            let mut behaviour = line.behaviour.clone();
+            let mut warnings = Vec::new();
+            let roster = &self.roster;
+            behaviour.keep_known(|id| roster.iter().any(|n| n.id == id), &mut warnings);
+            for w in warnings {
+                tracing::warn!("{conversation} seq {}: {w}", line.seq);
+            }
+            cues.push(Cue::SpeakStreamed {
+                npc: npc.clone(),
+                line: LineId {
+                    conversation: conversation.clone(),
+                    seq: line.seq,
+                },
+                feed: Feed::new(feed),
+                behaviour,
+            });
+            if let Some(log) = self.log.as_mut() {
+                let first = stream
+                    .first_sound_arrived()
+                    .map(|t| started.saturating_duration_since(t));
+                log.write(&LineEvent::streamed_start(
+                    &conversation,
+                    &line,
+                    &npc,
+                    started.saturating_duration_since(seen),
+                    first,
+                ));
+            }
+            self.playing.push(Playing {
+                conversation,
+                line,
+                npc,
+                clock: Clock::Streamed(stream),
+            });
         }
     }
 
@@ -386,7 +587,7 @@ impl Conductor {
     /// Whether a line plays or is being synthesised.
     #[must_use]
     pub fn busy(&self) -> bool {
-        !self.playing.is_empty() || self.in_synthesis > 0
+        !self.playing.is_empty() || !self.waiting.is_empty() || self.in_synthesis > 0
     }
 
     /// How long the caller may sleep before the next step is due: a file deadline, the end of
@@ -401,10 +602,13 @@ impl Conductor {
         if let Some(d) = self.dir.next_deadline() {
             wait = wait.min(d.saturating_duration_since(now));
         }
+        if !self.waiting.is_empty() {
+            wait = wait.min(Duration::from_millis(5));
+        }
         if let Some(p) = self
             .playing
             .iter()
-            .map(|p| p.clock.duration_ms() - p.clock.position_ms(now))
+            .map(|p| p.clock.remaining_ms(now))
             .min_by(f64::total_cmp)
         {
             wait = wait.min(Duration::from_secs_f64(p.max(0.0) / 1000.0));

@@ -74,6 +74,39 @@ impl LineEvent {
         e
     }
 
+    /// `line_started` for a streamed line: `latency` from the line seen to its first sound,
+    /// `first_chunk` from its first samples arriving to its first sound.
+    #[must_use]
+    pub fn streamed_start(
+        conversation: &str,
+        line: &Line,
+        npc: &str,
+        latency: Duration,
+        first_chunk: Option<Duration>,
+    ) -> Self {
+        let mut e = Self::line("line_started", conversation, line, npc, Some(latency));
+        if let Some(map) = e.0.as_object_mut() {
+            map.insert("streamed".to_owned(), json!(true));
+            if let Some(d) = first_chunk {
+                map.insert(
+                    "first_chunk_to_sound_ms".to_owned(),
+                    json!(round_ms(d.as_secs_f64() * 1000.0)),
+                );
+            }
+        }
+        e
+    }
+
+    /// `line_incomplete`: a streamed line ended before its end marker (why).
+    #[must_use]
+    pub fn incomplete(conversation: &str, line: &Line, npc: &str, why: &str) -> Self {
+        let mut e = Self::line("line_incomplete", conversation, line, npc, None);
+        if let Some(map) = e.0.as_object_mut() {
+            map.insert("reason".to_owned(), json!(why));
+        }
+        e
+    }
+
     /// `line_interrupted`: the person spoke over the line after `at_ms` of its audio.
     #[must_use]
     pub fn interrupted(conversation: &str, line: &Line, npc: &str, at_ms: f64) -> Self {

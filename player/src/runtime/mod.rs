@@ -13,6 +13,7 @@
 mod conductor;
 pub(crate) mod events;
 mod speaker;
+mod stream;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -23,8 +24,9 @@ use npc_core::anim::face::{FaceAnimator, FaceSettings};
 use npc_core::project::Project;
 use npc_core::{LineCue, face_seed};
 
-pub use conductor::{Conductor, ConductorOptions, Cue, LineId};
+pub use conductor::{Conductor, ConductorOptions, Cue, Feed, LineId};
 pub(crate) use events::LineEvent;
+pub use stream::{BlockLipSync, marker_of};
 
 /// Frame period while a line plays (~60 Hz).
 const TICK: Duration = Duration::from_millis(16);
@@ -75,6 +77,11 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
         for cue in cues.drain(..) {
             match cue {
                 Cue::Speak { npc, cue, .. } => faces.speak(&npc, &cue),
+                Cue::SpeakStreamed { npc, feed, .. } => {
+                    if let Some(feed) = feed.take() {
+                        faces.get(&npc).start_streamed_line(feed);
+                    }
+                }
                 Cue::Stop { npc } => faces.stop(&npc),
                 Cue::NpcState(_) => {}
             }

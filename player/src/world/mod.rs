@@ -216,6 +216,19 @@ impl World {
             .collect()
     }
 
+    /// NPC `i` starts a streamed line, its visemes arriving through `feed` as it is heard.
+    pub fn speak_streamed(
+        &mut self,
+        i: usize,
+        line: LineId,
+        feed: npc_core::anim::lipsync::TrackReceiver,
+        behaviour: &Behaviour,
+    ) {
+        if let Some(speaker) = self.npcs.get_mut(i) {
+            speaker.speak_streamed(line, feed, behaviour);
+        }
+    }
+
     /// Where a line's target is now: an NPC's face, or the player's camera.
     #[must_use]
     pub fn target_position(&self, target: &Target) -> Option<Vec3> {

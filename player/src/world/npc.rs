@@ -224,6 +224,26 @@ impl NpcActor {
         self.line = Some(line);
     }
 
+    /// Starts speaking a streamed line: the face performs the visemes as they arrive; the
+    /// hands, without the line's phrases known ahead, stay in idle life.
+    pub fn speak_streamed(
+        &mut self,
+        line: LineId,
+        feed: npc_core::anim::lipsync::TrackReceiver,
+        behaviour: &Behaviour,
+    ) {
+        self.person.listening = false;
+        self.person.waiting_ms = None;
+        self.face.start_streamed_line(feed);
+        self.face.set_emotion(behaviour.emotion);
+        self.body.set_emotion(behaviour.emotion);
+        self.inhales = Inhales::default();
+        self.talk = None;
+        self.look_at = behaviour.look_at.clone();
+        self.point_at = None;
+        self.line = Some(line);
+    }
+
     /// Whom the line being spoken asks it to look at and to point at.
     #[must_use]
     pub fn aims(&self) -> (Option<&Target>, Option<&Target>) {

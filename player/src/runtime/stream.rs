@@ -1,0 +1,343 @@
+//! A streamed line (protocol 1.1): its recording read as the agent writes it, played as it
+//! arrives, and lip-synced block by block from its sound (the phones the acoustic model hears,
+//! else the formants) with a look-ahead of one block. A thread of its own reads and analyses;
+//! the conductor moves the line's clock on each step, never past what has arrived.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use npc_core::anim::lipsync::{TrackSender, VisemeEvent};
+use npc_core::speech::growing_wav::GrowingWav;
+use npc_core::speech::unscripted::visemes_from_sound;
+use rodio::buffer::SamplesBuffer;
+use rodio::{ChannelCount, Player, SampleRate};
+
+/// The line starts once this much of it has arrived (or it ended sooner), ms.
+pub const START_AFTER_MS: f64 = 100.0;
+/// The sound is lip-synced in blocks this long: the mouth's look-ahead, ms.
+pub const BLOCK_MS: f64 = 100.0;
+/// Each block is heard with this much of the sound before it, ms.
+const CONTEXT_MS: f64 = 300.0;
+/// The file is looked at this often, ms.
+const POLL: Duration = Duration::from_millis(10);
+/// A stream that has not grown for this long without its end marker ends incomplete.
+pub const STALL: Duration = Duration::from_secs(5);
+
+/// How a streamed line ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamEnd {
+    /// Its end marker came and everything before it was played.
+    Complete,
+    /// It stopped growing, broke or outgrew the limit: what arrived was played.
+    Incomplete(String),
+}
+
+/// What the reading thread has received so far.
+#[derive(Debug, Default)]
+struct Received {
+    samples: Vec<f32>,
+    sample_rate: u32,
+    /// When the first samples arrived.
+    first_at: Option<Instant>,
+    end: Option<StreamEnd>,
+}
+
+/// One streamed line: its reading thread, its clock, its sound.
+pub struct StreamedLine {
+    received: Arc<Mutex<Received>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+    /// Played so far (ms), and when the clock last moved; `None` until it starts.
+    clock: Cell<Option<(f64, Instant)>>,
+    sound: Option<Player>,
+    /// Samples handed to the sound device so far.
+    handed: usize,
+    volume: f32,
+}
+
+impl std::fmt::Debug for StreamedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamedLine")
+            .field("clock", &self.clock.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl StreamedLine {
+    /// Starts reading `path` (and watching for `path.done`), sending the visemes heard to
+    /// `track`.
+    pub fn open(path: &Path, language: &str, track: TrackSender) -> Result<Self, String> {
+        let received = Arc::new(Mutex::new(Received::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = Reader {
+            path: path.to_owned(),
+            marker: marker_of(path),
+            language: language.to_owned(),
+            received: Arc::clone(&received),
+            stop: Arc::clone(&stop),
+            track,
+        };
+        let thread = thread::Builder::new()
+            .name("npc-stream".to_owned())
+            .spawn(move || reader.run())
+            .map_err(|e| format!("cannot start the thread that reads a streamed line: {e}"))?;
+        Ok(Self {
+            received,
+            stop,
+            thread: Some(thread),
+            clock: Cell::new(None),
+            sound: None,
+            handed: 0,
+            volume: 1.0,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Received> {
+        self.received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Arrived so far, ms; whether the stream has ended; when its first samples came.
+    fn arrived(&self) -> (f64, bool, Option<Instant>) {
+        let r = self.lock();
+        let ms = if r.sample_rate == 0 {
+            0.0
+        } else {
+            r.samples.len() as f64 * 1000.0 / f64::from(r.sample_rate)
+        };
+        (ms, r.end.is_some(), r.first_at)
+    }
+
+    /// Whether enough has arrived to start (or the stream ended before that).
+    #[must_use]
+    pub fn ready(&self) -> bool {
+        let (ms, ended, _) = self.arrived();
+        ms >= START_AFTER_MS || ended
+    }
+
+    /// When its first samples arrived.
+    #[must_use]
+    pub fn first_sound_arrived(&self) -> Option<Instant> {
+        self.arrived().2
+    }
+
+    /// Starts playing at `now`, through `sound` when there is a device.
+    pub fn start(&mut self, now: Instant, sound: Option<Player>) {
+        self.clock.set(Some((0.0, now)));
+        self.sound = sound;
+        self.hand_over();
+    }
+
+    /// Gives the sound device what arrived since the last step.
+    pub fn hand_over(&mut self) {
+        let Some(player) = &self.sound else {
+            return;
+        };
+        let r = self
+            .received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let (Some(rate), true) = (
+            SampleRate::new(r.sample_rate),
+            r.samples.len() > self.handed,
+        ) {
+            player.append(SamplesBuffer::new(
+                ChannelCount::MIN,
+                rate,
+                r.samples[self.handed..].to_vec(),
+            ));
+            self.handed = r.samples.len();
+        }
+    }
+
+    /// Where playback is at `now`, ms: it moves with time, never past what has arrived (an
+    /// underrun holds it until more comes).
+    #[must_use]
+    pub fn position_ms(&self, now: Instant) -> f64 {
+        let Some((pos, last)) = self.clock.get() else {
+            return 0.0;
+        };
+        let (arrived, _, _) = self.arrived();
+        let pos = (pos + now.saturating_duration_since(last).as_secs_f64() * 1000.0)
+            .min(arrived)
+            .max(pos);
+        self.clock.set(Some((pos, now)));
+        pos
+    }
+
+    /// How it ended, once all of it that arrived has been played.
+    #[must_use]
+    pub fn finished(&self, now: Instant) -> Option<StreamEnd> {
+        let pos = self.position_ms(now);
+        let (arrived, _, _) = self.arrived();
+        let r = self.lock();
+        r.end.clone().filter(|_| pos >= arrived)
+    }
+
+    pub fn set_volume(&mut self, volume: f32) {
+        self.volume = if volume.is_finite() {
+            volume.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if let Some(player) = &self.sound {
+            player.set_volume(self.volume);
+        }
+    }
+
+    /// Stops the sound now (barge-in) and the reading.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(player) = &self.sound {
+            player.set_volume(0.0);
+            player.stop();
+        }
+    }
+}
+
+impl Drop for StreamedLine {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::warn!("the thread reading a streamed line panicked");
+        }
+    }
+}
+
+/// The end marker of a streamed recording: `lines/0007.wav.done` for `lines/0007.wav`.
+#[must_use]
+pub fn marker_of(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".done");
+    PathBuf::from(name)
+}
+
+/// The reading thread.
+struct Reader {
+    path: PathBuf,
+    marker: PathBuf,
+    language: String,
+    received: Arc<Mutex<Received>>,
+    stop: Arc<AtomicBool>,
+    track: TrackSender,
+}
+
+impl Reader {
+    fn run(self) {
+        let mut wav = GrowingWav::new(&self.path);
+        let mut new = Vec::new();
+        let mut grew_at = Instant::now();
+        let mut lipsync = BlockLipSync::default();
+        let end = loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            // The marker is looked at before the file, so nothing written before it is missed.
+            let marked = self.marker.exists();
+            new.clear();
+            let polled = wav.poll(&mut new);
+            if !new.is_empty() {
+                grew_at = Instant::now();
+                let mut r = self.lock();
+                r.sample_rate = wav.format().map_or(0, |f| f.sample_rate);
+                r.first_at.get_or_insert_with(Instant::now);
+                r.samples.extend_from_slice(&new);
+            }
+            if let Err(e) = polled {
+                break StreamEnd::Incomplete(e.to_string());
+            }
+            if marked {
+                break StreamEnd::Complete;
+            }
+            if grew_at.elapsed() >= STALL {
+                break StreamEnd::Incomplete(format!(
+                    "{}: no more sound for {} s and no {} marker; ended where it stopped",
+                    self.path.display(),
+                    STALL.as_secs(),
+                    self.marker.display()
+                ));
+            }
+            self.analyse(&mut lipsync, false);
+            thread::sleep(POLL);
+        };
+        self.analyse(&mut lipsync, true);
+        self.track.finish();
+        self.lock().end = Some(end);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Received> {
+        self.received
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Lip-syncs each whole block that has arrived (and, at the end, the rest).
+    fn analyse(&self, lipsync: &mut BlockLipSync, last: bool) {
+        let (samples, rate) = {
+            let r = self.lock();
+            (r.samples.clone(), r.sample_rate)
+        };
+        for event in lipsync.blocks(&samples, rate, &self.language, last) {
+            self.track.send(event);
+        }
+    }
+}
+
+/// Lip sync from the sound, block by block, each block heard with some sound before it.
+#[derive(Debug, Default)]
+pub struct BlockLipSync {
+    /// Samples lip-synced so far.
+    done: usize,
+    /// The last event sent, ms.
+    last_ms: f64,
+}
+
+impl BlockLipSync {
+    /// The viseme events of the whole blocks of `samples` not yet done (all of it when
+    /// `last`), in order.
+    pub fn blocks(
+        &mut self,
+        samples: &[f32],
+        rate: u32,
+        language: &str,
+        last: bool,
+    ) -> Vec<VisemeEvent> {
+        let mut out = Vec::new();
+        if rate == 0 {
+            return out;
+        }
+        let block = (BLOCK_MS * f64::from(rate) / 1000.0) as usize;
+        let context = (CONTEXT_MS * f64::from(rate) / 1000.0) as usize;
+        while samples.len() - self.done >= block.max(1) || (last && samples.len() > self.done) {
+            let to = (self.done + block).min(samples.len());
+            let from = self.done.saturating_sub(context);
+            let window_ms = from as f64 * 1000.0 / f64::from(rate);
+            let block_ms = self.done as f64 * 1000.0 / f64::from(rate);
+            let heard = visemes_from_sound(&samples[from..to], rate, language);
+            // The viseme in force as the block starts, then the ones inside it.
+            let shifted: Vec<VisemeEvent> = heard
+                .visemes
+                .iter()
+                .map(|e| VisemeEvent::new(e.id, e.offset_ms + window_ms))
+                .collect();
+            let first = shifted.iter().rposition(|e| e.offset_ms <= block_ms);
+            for (i, e) in shifted.iter().enumerate() {
+                let inside = e.offset_ms > block_ms || Some(i) == first;
+                let at = e.offset_ms.max(block_ms).max(self.last_ms);
+                if inside && (out.is_empty() && self.done == 0 || at >= self.last_ms) {
+                    out.push(VisemeEvent::new(e.id, at));
+                    self.last_ms = at;
+                }
+            }
+            self.done = to;
+        }
+        out
+    }
+}
