@@ -66,6 +66,7 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
     let mut faces = Faces::new(&project);
     let mut cues = Vec::new();
     let start = Instant::now();
+    conductor.set_origin(start);
     let end = options.duration.map(|d| start + d);
     let mut last_tick = start;
     loop {

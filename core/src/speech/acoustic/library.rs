@@ -53,6 +53,18 @@ struct Api {
     _library: Library,
 }
 
+/// PocketSphinx 5prealpha is not safe to enter from two threads at once (its decoders share
+/// the library's logging and allocation state: two phone recognitions at once freed an
+/// invalid pointer). Every call into it holds this lock; decoders may still live on any
+/// thread.
+static ENTRY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn entered() -> std::sync::MutexGuard<'static, ()> {
+    ENTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The library, opened once for the process (or why it could not be).
 static API: OnceLock<Result<Api, String>> = OnceLock::new();
 
@@ -142,6 +154,7 @@ impl Decoder {
         settings: &[(&str, &str)],
     ) -> Result<Self, String> {
         let api = api()?;
+        let _entered = entered();
         let dir = model_dir
             .to_str()
             .ok_or_else(|| format!("{} is not a UTF-8 path", model_dir.display()))?;
@@ -199,6 +212,7 @@ impl Decoder {
     /// Adds `word` pronounced `phones` (the model's phone names, space-separated).
     pub fn add_word(&mut self, word: &str, phones: &str) -> Result<(), String> {
         let (w, p) = (c_string(word)?, c_string(phones)?);
+        let _entered = entered();
         // SAFETY: a live decoder and two NUL-terminated strings it copies.
         let id = unsafe { (self.api.add_word)(self.ps, w.as_ptr(), p.as_ptr(), 1) };
         if id < 0 {
@@ -215,6 +229,7 @@ impl Decoder {
         samples: &[i16],
     ) -> Result<Vec<Segment>, String> {
         let (name, jsgf) = (c_string("script")?, c_string(grammar)?);
+        let entered = entered();
         // SAFETY: a live decoder; the strings are copied (the grammar is compiled into an
         // FSG that replaces the previous search of that name).
         unsafe {
@@ -225,13 +240,15 @@ impl Decoder {
                 return Err("PocketSphinx could not search the script's grammar".to_owned());
             }
         }
+        drop(entered);
         self.decode(samples)
     }
 
     /// The words heard in `samples` by the decoder's current search (the one its settings
     /// name, or the last grammar set), in order, with their frames.
     pub fn decode(&mut self, samples: &[i16]) -> Result<Vec<Segment>, String> {
-        self.start()?;
+        let _entered = entered();
+        self.start_entered()?;
         // The whole recording at once: its mean cepstrum is taken over all of it.
         // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
         // samples.
@@ -239,14 +256,19 @@ impl Decoder {
             unsafe { (self.api.process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
         if processed < 0 {
             // Close the utterance so that the decoder can start another.
-            let _ = self.finish();
+            let _ = self.finish_entered();
             return Err("PocketSphinx could not decode the recording".to_owned());
         }
-        self.finish()
+        self.finish_entered()
     }
 
     /// Starts an utterance fed piece by piece ([`Self::feed`]) as it is heard.
     pub fn start(&mut self) -> Result<(), String> {
+        let _entered = entered();
+        self.start_entered()
+    }
+
+    fn start_entered(&mut self) -> Result<(), String> {
         // SAFETY: a live decoder.
         if unsafe { (self.api.start_utt)(self.ps) } < 0 {
             return Err("PocketSphinx could not start an utterance".to_owned());
@@ -256,6 +278,7 @@ impl Decoder {
 
     /// Searches on through `samples`, the next piece of the utterance started.
     pub fn feed(&mut self, samples: &[i16]) -> Result<(), String> {
+        let _entered = entered();
         // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
         // samples.
         let processed =
@@ -268,6 +291,11 @@ impl Decoder {
 
     /// Ends the utterance: the words heard in it, in order, with their frames.
     pub fn finish(&mut self) -> Result<Vec<Segment>, String> {
+        let _entered = entered();
+        self.finish_entered()
+    }
+
+    fn finish_entered(&mut self) -> Result<Vec<Segment>, String> {
         // SAFETY: a live decoder.
         if unsafe { (self.api.end_utt)(self.ps) } < 0 {
             return Err("PocketSphinx could not finish the utterance".to_owned());
@@ -297,6 +325,7 @@ impl Decoder {
 
 impl Drop for Decoder {
     fn drop(&mut self) {
+        let _entered = entered();
         // SAFETY: both were made in `new` and are released once here.
         unsafe {
             (self.api.ps_free)(self.ps);

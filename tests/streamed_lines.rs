@@ -1,0 +1,284 @@
+//! Streamed lines (protocol 1.1), end to end through the headless runtime: a reply whose WAV
+//! is written as it plays is spoken from its first chunks and finished at its end marker; a
+//! stream that stops growing, or is not a WAV, ends incomplete and the conversation goes on;
+//! several NPCs stream at once. And the streamed mouth is the mouth of the same recording read
+//! whole, with the same look-ahead (a real recording: CMU ARCTIC).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{setup, shared_asset};
+use npc_core::anim::lipsync::{VisemeTrack, track_channel};
+use npc_core::{FaceAnimator, FaceSettings, LineCue};
+use npc_player::{BlockLipSync, RunOptions, marker_of, run_until};
+use serde_json::{Value, json};
+
+/// A streaming writer's header: 16-bit mono, sizes unknown.
+fn header(rate: u32) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(b"RIFF");
+    h.extend_from_slice(&u32::MAX.to_le_bytes());
+    h.extend_from_slice(b"WAVEfmt ");
+    h.extend_from_slice(&16u32.to_le_bytes());
+    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&rate.to_le_bytes());
+    h.extend_from_slice(&(rate * 2).to_le_bytes());
+    h.extend_from_slice(&2u16.to_le_bytes());
+    h.extend_from_slice(&16u16.to_le_bytes());
+    h.extend_from_slice(b"data");
+    h.extend_from_slice(&u32::MAX.to_le_bytes());
+    h
+}
+
+/// Writes `samples` into `path` as a speech service streams: header, then 100 ms every
+/// `every`, then (when `end`) the marker.
+fn stream(path: &Path, samples: &[f32], rate: u32, every: Duration, end: bool) {
+    let mut f = fs::File::create(path).unwrap();
+    f.write_all(&header(rate)).unwrap();
+    for chunk in samples.chunks(rate as usize / 10) {
+        let bytes: Vec<u8> = chunk
+            .iter()
+            .flat_map(|s| ((s * 32_767.0) as i16).to_le_bytes())
+            .collect();
+        f.write_all(&bytes).unwrap();
+        f.flush().unwrap();
+        thread::sleep(every);
+    }
+    if end {
+        fs::write(marker_of(path), b"").unwrap();
+    }
+}
+
+/// The ARCTIC recording, or None (the test says so by name) when ../shared is missing.
+fn arctic(test: &str) -> Option<(Vec<f32>, u32)> {
+    let Some(path) = shared_asset("speech/arctic_a0007.wav") else {
+        eprintln!("{test}: NOT RUN, ../shared/assets/speech/arctic_a0007.wav is missing");
+        return None;
+    };
+    Some(npc_core::speech::wav::read_mono(&path).unwrap())
+}
+
+fn events(path: &Path) -> Vec<Value> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn line(seq: u64, who: &str, audio: &str) -> String {
+    json!({"seq": seq, "speaker_id": who, "audio": audio, "stream": true}).to_string() + "\n"
+}
+
+#[test]
+fn streamed_lines_play_as_they_arrive_and_bad_streams_end_without_holding_the_conversation() {
+    let s = setup();
+    let lines = s.agent.join("lines");
+    fs::create_dir_all(s.agent.join("conversations")).unwrap();
+    fs::create_dir_all(&lines).unwrap();
+    fs::write(
+        s.agent.join("active.json"),
+        r#"{"conversations": [{"file": "conversations/a.jsonl"}, {"file": "conversations/b.jsonl"}]}"#,
+    )
+    .unwrap();
+    // Conversation a: a good stream, then one that stalls, then a plain text line.
+    // Conversation b, at the same time: a good stream, then one that is not a WAV.
+    fs::write(
+        s.agent.join("conversations/a.jsonl"),
+        line(0, "Elara", "lines/a0.wav")
+            + &line(1, "Elara", "lines/a1.wav")
+            + "{\"seq\": 2, \"speaker_id\": \"Elara\", \"text\": \"Still here.\"}\n",
+    )
+    .unwrap();
+    fs::write(
+        s.agent.join("conversations/b.jsonl"),
+        line(0, "Bram", "lines/b0.wav") + &line(1, "Bram", "lines/b1.wav"),
+    )
+    .unwrap();
+    let Some((sound, rate)) = arctic(
+        "streamed_lines_play_as_they_arrive_and_bad_streams_end_without_holding_the_conversation",
+    ) else {
+        return;
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let runtime = {
+        let options = RunOptions {
+            project: s.project.clone(),
+            agent_dir: s.agent.clone(),
+            duration: Some(Duration::from_secs(40)),
+            events: Some(s.events.clone()),
+            gap_timeout: Duration::from_secs(3),
+            sound: false,
+        };
+        let stop = stop.clone();
+        thread::spawn(move || run_until(&options, &stop))
+    };
+    let writers: Vec<_> = [("a0", true), ("b0", true)]
+        .into_iter()
+        .map(|(name, end)| {
+            let (path, sound) = (lines.join(format!("{name}.wav")), sound.clone());
+            // Faster than real time, as speech services send.
+            thread::spawn(move || stream(&path, &sound, rate, Duration::from_millis(60), end))
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    // a1: half a second of sound, then nothing: it ends incomplete after 5 s.
+    stream(
+        &lines.join("a1.wav"),
+        &sound[..rate as usize / 2],
+        rate,
+        Duration::ZERO,
+        false,
+    );
+    fs::write(lines.join("b1.wav"), b"ID3 this is an mp3").unwrap();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(30) {
+        let e = events(&s.events);
+        let done = e.iter().any(|e| {
+            e["event"] == "line_finished"
+                && e["conversation"] == "conversations/a.jsonl"
+                && e["seq"] == 2
+        });
+        if done {
+            break;
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+    stop.store(true, Ordering::Relaxed);
+    runtime.join().unwrap().unwrap();
+    let e = events(&s.events);
+    for ev in &e {
+        eprintln!("{ev}");
+    }
+    let find = |kind: &str, conv: &str, seq: u64| {
+        e.iter().find(|x| {
+            x["event"] == kind
+                && x["conversation"] == format!("conversations/{conv}.jsonl")
+                && x["seq"] == seq
+        })
+    };
+    // Both good streams started as streams, the two NPCs at once.
+    let a0 = find("line_started", "a", 0).expect("a0 started");
+    let b0 = find("line_started", "b", 0).expect("b0 started");
+    assert_eq!(a0["streamed"], true);
+    assert!(a0["first_chunk_to_sound_ms"].as_f64().is_some());
+    let (a0_end, b0_start) = (
+        find("line_finished", "a", 0).expect("a0 finished")["t_ms"].as_f64(),
+        b0["t_ms"].as_f64(),
+    );
+    assert!(b0_start < a0_end, "the two streams played at once");
+    assert!(find("line_finished", "b", 0).is_some());
+    // The stalled one ended incomplete, the broken one too, and neither held its conversation.
+    let stalled = find("line_incomplete", "a", 1).expect("a1 incomplete");
+    assert!(
+        stalled["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no more sound"),
+        "{stalled}"
+    );
+    let broken = find("line_incomplete", "b", 1).expect("b1 incomplete");
+    assert!(
+        broken["reason"].as_str().unwrap().contains("not a WAV"),
+        "{broken}"
+    );
+    assert!(
+        find("line_finished", "a", 2).is_some(),
+        "the conversation went on"
+    );
+    let spoken: Value =
+        serde_json::from_str(&fs::read_to_string(s.agent.join("spoken.json")).unwrap()).unwrap();
+    assert_eq!(
+        spoken["conversations"]["conversations/a.jsonl"]["last_seq"],
+        2
+    );
+}
+
+/// The face's weights at 60 fps over `ms` of a line, from `start` (which starts the line).
+fn bake(ms: f64, mut step: impl FnMut(&mut FaceAnimator, f64)) -> Vec<[f32; 52]> {
+    let mut face = FaceAnimator::new(FaceSettings::default(), 7);
+    let mut out = Vec::new();
+    let dt = 1000.0 / 60.0;
+    let mut t = 0.0;
+    while t < ms {
+        step(&mut face, t);
+        let frame = face.update(t, dt).unwrap();
+        out.push(frame.final_pose().0);
+        t += dt;
+    }
+    out
+}
+
+#[test]
+fn a_streamed_mouth_is_the_mouth_of_the_same_recording_read_whole() {
+    let Some((sound, rate)) =
+        arctic("a_streamed_mouth_is_the_mouth_of_the_same_recording_read_whole")
+    else {
+        return;
+    };
+    let language = "en-US";
+    let ms = sound.len() as f64 * 1000.0 / f64::from(rate);
+    // Read whole: every block at once.
+    let whole = BlockLipSync::default().blocks(&sound, rate, language, true);
+    let cue = LineCue::from_track(VisemeTrack::from_events(whole.clone()).unwrap());
+    let read_whole = bake(ms, |face, t| {
+        if t == 0.0 {
+            face.start_line(&cue);
+        }
+    });
+    // Streamed: the sound arrives at real-time pace 100 ms ahead of playback (the start
+    // threshold), and each block's visemes reach the face when the block has arrived.
+    let (tx, rx) = track_channel();
+    let mut rx = Some(rx);
+    let mut lipsync = BlockLipSync::default();
+    let mut sent = Vec::new();
+    let streamed = bake(ms, |face, t| {
+        if let Some(rx) = rx.take() {
+            face.start_streamed_line(rx);
+        }
+        let arrived = (((t + 100.0) / 1000.0 * f64::from(rate)) as usize).min(sound.len());
+        let last = arrived == sound.len();
+        for e in lipsync.blocks(&sound[..arrived], rate, language, last) {
+            sent.push(e);
+            tx.send(e);
+        }
+        if last {
+            tx.finish();
+        }
+    });
+    assert_eq!(sent, whole, "the same visemes, block by block");
+    let n = read_whole.len().min(streamed.len());
+    let mean: f32 = (0..n)
+        .map(|i| {
+            read_whole[i]
+                .iter()
+                .zip(&streamed[i])
+                .map(|(a, b)| (a - b).abs())
+                .sum::<f32>()
+                / 52.0
+        })
+        .sum::<f32>()
+        / n as f32;
+    let moved: f32 = read_whole
+        .iter()
+        .map(|w| w.iter().sum::<f32>())
+        .sum::<f32>()
+        / n as f32;
+    eprintln!(
+        "streamed vs whole: mean |difference| {mean:.4} per weight per frame ({n} frames); mouth activity {moved:.3}"
+    );
+    assert!(moved > 0.05, "the mouth moved");
+    assert!(mean <= 0.05);
+}
