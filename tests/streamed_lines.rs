@@ -282,3 +282,108 @@ fn a_streamed_mouth_is_the_mouth_of_the_same_recording_read_whole() {
     assert!(moved > 0.05, "the mouth moved");
     assert!(mean <= 0.05);
 }
+
+/// How open the mouth is: jaw and lips apart.
+fn mouth_open(pose: &npc_core::Pose) -> f32 {
+    use npc_core::ArkitTarget as T;
+    pose.get(T::JawOpen) + pose.get(T::MouthFunnel) + pose.get(T::MouthPucker)
+}
+
+#[test]
+fn in_an_underrun_the_mouth_rests_and_the_line_goes_on_when_the_sound_does() {
+    let Some((sound, rate)) =
+        arctic("in_an_underrun_the_mouth_rests_and_the_line_goes_on_when_the_sound_does")
+    else {
+        return;
+    };
+    let d = common::world_demo();
+    fs::create_dir_all(d.agent.join("lines")).unwrap();
+    fs::write(
+        d.agent.join("conversations/c.jsonl"),
+        line(0, "Elara", "lines/e.wav"),
+    )
+    .unwrap();
+    let events = d.tmp.path().join("events.jsonl");
+    let mut meshes = npc_render::MeshStoreBuilder::default();
+    let world = npc_player::World::load(&d.project, &mut meshes).unwrap();
+    let conductor = npc_player::Conductor::open(
+        &world.project,
+        &npc_player::ConductorOptions {
+            agent_dir: d.agent.clone(),
+            events: Some(events.clone()),
+            gap_timeout: Duration::from_secs(3),
+            wait_for_synthesis: false,
+            sound: false,
+        },
+    )
+    .unwrap();
+    let elara = world.npc_index("Elara").unwrap();
+    let mut live = npc_player::Live::new(world, Some(conductor));
+    // 1.8 s of speech at once, the rest 3 s later (an underrun of 1.2 s), then the end marker.
+    let path = d.agent.join("lines/e.wav");
+    let split = rate as usize * 18 / 10;
+    let (head, tail) = (sound[..split].to_vec(), sound[split..].to_vec());
+    let writer = {
+        let path = path.clone();
+        thread::spawn(move || {
+            let to_bytes = |s: &[f32]| -> Vec<u8> {
+                s.iter()
+                    .flat_map(|x| ((x * 32_767.0) as i16).to_le_bytes())
+                    .collect()
+            };
+            let mut f = fs::File::create(&path).unwrap();
+            f.write_all(&header(rate)).unwrap();
+            f.write_all(&to_bytes(&head)).unwrap();
+            f.flush().unwrap();
+            thread::sleep(Duration::from_millis(3_000));
+            f.write_all(&to_bytes(&tail)).unwrap();
+            f.flush().unwrap();
+            fs::write(marker_of(&path), b"").unwrap();
+        })
+    };
+    let start = Instant::now();
+    let camera = glam::Vec3::new(0.0, 1.7, 10.0);
+    let mut seen: Vec<(f64, f32, f64)> = Vec::new();
+    for frame in 1..(9 * 30) {
+        let due = start + Duration::from_secs_f64(f64::from(frame) / 30.0);
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            thread::sleep(wait);
+        }
+        live.step(due, 1.0 / 30.0, camera).unwrap();
+        let npc = &live.world.npcs[elara];
+        let open = mouth_open(npc.face.frame().final_pose());
+        seen.push((live.run_ms(due), open, npc.audio_ms));
+    }
+    writer.join().unwrap();
+    drop(live);
+    let e = self::events(&events);
+    assert!(
+        e.iter()
+            .any(|x| x["event"] == "line_finished" && x["seq"] == 0),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|x| x["event"] == "line_incomplete"), "{e:?}");
+    // While the sound is held at 1.8 s (the underrun), the mouth comes to rest; it moves
+    // before and after.
+    let held: Vec<f32> = seen
+        .iter()
+        .filter(|(_, _, audio)| (*audio - 1_800.0).abs() < 1.0)
+        .map(|(_, open, _)| *open)
+        .collect();
+    assert!(held.len() > 20, "the clock waited ({} frames)", held.len());
+    let resting = held[held.len() - 5..].iter().fold(0.0f32, |m, &x| m.max(x));
+    let talking = |from: f64, to: f64| {
+        seen.iter()
+            .filter(|(_, _, a)| *a > from && *a < to)
+            .map(|(_, o, _)| *o)
+            .fold(0.0f32, f32::max)
+    };
+    eprintln!(
+        "mouth open: {:.3} before the underrun, {resting:.3} at its end, {:.3} after",
+        talking(200.0, 1_700.0),
+        talking(1_900.0, 3_900.0)
+    );
+    assert!(resting < 0.05);
+    assert!(talking(200.0, 1_700.0) > 0.2);
+    assert!(talking(1_900.0, 3_900.0) > 0.2);
+}

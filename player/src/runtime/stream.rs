@@ -24,6 +24,9 @@ pub const BLOCK_MS: f64 = 100.0;
 const CONTEXT_MS: f64 = 300.0;
 /// The file is looked at this often, ms.
 const POLL: Duration = Duration::from_millis(10);
+/// A stream that has not grown for this long is starving the player: the mouth rests at the
+/// end of the sound there is until more comes.
+const UNDERRUN: Duration = Duration::from_millis(150);
 /// A stream that has not grown for this long without its end marker ends incomplete.
 pub const STALL: Duration = Duration::from_secs(5);
 
@@ -235,6 +238,7 @@ impl Reader {
         let mut new = Vec::new();
         let mut grew_at = Instant::now();
         let mut lipsync = BlockLipSync::default();
+        let mut resting = false;
         let end = loop {
             if self.stop.load(Ordering::Relaxed) {
                 return;
@@ -245,6 +249,7 @@ impl Reader {
             let polled = wav.poll(&mut new);
             if !new.is_empty() {
                 grew_at = Instant::now();
+                resting = false;
                 let mut r = self.lock();
                 r.sample_rate = wav.format().map_or(0, |f| f.sample_rate);
                 r.first_at.get_or_insert_with(Instant::now);
@@ -264,7 +269,20 @@ impl Reader {
                     self.marker.display()
                 ));
             }
-            self.analyse(&mut lipsync, false);
+            if !resting && grew_at.elapsed() >= UNDERRUN {
+                // Everything there is, lip-synced, then the mouth at rest where it ends.
+                self.analyse(&mut lipsync, true);
+                let (samples, rate) = {
+                    let r = self.lock();
+                    (r.samples.len(), r.sample_rate)
+                };
+                if let Some(rest) = lipsync.rest(samples, rate) {
+                    self.track.send(rest);
+                }
+                resting = true;
+            } else {
+                self.analyse(&mut lipsync, false);
+            }
             thread::sleep(POLL);
         };
         self.analyse(&mut lipsync, true);
@@ -300,6 +318,19 @@ pub struct BlockLipSync {
 }
 
 impl BlockLipSync {
+    /// The mouth at rest where the `samples` heard so far end (an underrun), if that is after
+    /// the last event.
+    pub fn rest(&mut self, samples: usize, rate: u32) -> Option<VisemeEvent> {
+        if rate == 0 {
+            return None;
+        }
+        let at = samples as f64 * 1000.0 / f64::from(rate);
+        (at > self.last_ms).then(|| {
+            self.last_ms = at;
+            VisemeEvent::new(npc_core::VisemeId::SILENCE, at)
+        })
+    }
+
     /// The viseme events of the whole blocks of `samples` not yet done (all of it when
     /// `last`), in order.
     pub fn blocks(
