@@ -117,6 +117,9 @@ struct Run {
     seen: Vec<Seen>,
     events: Vec<Value>,
     heard: Vec<Value>,
+    /// The agent directory (kept until the run is dropped).
+    agent: PathBuf,
+    _tmp: tempfile::TempDir,
 }
 
 /// Plays the world for `seconds` with the camera 2 m from Elara, 40 degrees to her side,
@@ -223,6 +226,8 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
         seen,
         events: read(&events),
         heard: read(&d.agent.join("heard.jsonl")),
+        agent: d.agent.clone(),
+        _tmp: d.tmp,
     }
 }
 
@@ -321,9 +326,24 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
         heard_run.events
     );
     assert_eq!(started[0]["npc"], "Elara");
-    for e in event(&heard_run, "line_interrupted") {
-        eprintln!("barge-in: {e}");
-    }
+    // The person spoke again over her first reply: it stopped within 200 ms of their onset.
+    let second_onset = mic_ms + speech[1].0 * 1000.0;
+    let interrupted = event(&heard_run, "line_interrupted");
+    assert!(
+        !interrupted.is_empty(),
+        "the second utterance did not stop her reply"
+    );
+    let stopped_after = interrupted[0]["t_ms"].as_f64().unwrap() - second_onset;
+    eprintln!("barge-in: silent {stopped_after:.0} ms after the person's onset");
+    assert!(stopped_after <= 200.0);
+    let spoken: Value =
+        serde_json::from_str(&fs::read_to_string(heard_run.agent.join("spoken.json")).unwrap())
+            .unwrap();
+    let entry = &spoken["conversations"][npc_player::ANSWER_CONVERSATION];
+    assert_eq!(
+        entry["interrupted"]["seq"], interrupted[0]["seq"],
+        "{spoken}"
+    );
     let jaw = heard_run
         .seen
         .iter()

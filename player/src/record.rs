@@ -33,6 +33,12 @@ struct NpcFrame {
     /// The NPC's root on the ground, metres.
     position: [f32; 3],
     speaking: bool,
+    /// The person in front of the player is speaking to it (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    listening: bool,
+    /// It shows that it is thinking (absent when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    thinking: bool,
     line: Option<LineAt>,
     /// The final pose, in the order of `bake`'s `"targets"`.
     weights: Vec<f32>,
@@ -193,6 +199,8 @@ fn frame_of(world: &World, frame: u64, time_ms: f64) -> Vec<NpcFrame> {
                 seed: npc.seed,
                 position: npc.position.to_array(),
                 speaking: npc.speaking(),
+                listening: npc.listens_to_person(),
+                thinking: npc.face.thinking(),
                 line: npc.line.as_ref().map(|l| LineAt {
                     conversation: l.conversation.clone(),
                     seq: l.seq,

@@ -146,3 +146,23 @@ pub fn librivox() -> Option<std::path::PathBuf> {
 pub fn mfa_clips() -> Option<std::path::PathBuf> {
     fetched("NPC_MFA_CLIPS", "mfa")
 }
+
+/// The intervals of tier `tier` of a Praat TextGrid in its short text form: (start ms, end
+/// ms, text).
+#[allow(dead_code, clippy::unwrap_used)]
+pub fn textgrid_tier(grid: &str, tier: &str) -> Vec<(f64, f64, String)> {
+    let mut lines = grid.lines().map(str::trim);
+    let name = format!("\"{tier}\"");
+    lines.find(|l| *l == name).unwrap();
+    let mut next = || lines.next().unwrap();
+    let (_, _) = (next(), next());
+    let n: usize = next().parse().unwrap();
+    (0..n)
+        .map(|_| {
+            let start: f64 = next().parse().unwrap();
+            let end: f64 = next().parse().unwrap();
+            let text = next().trim_matches('"').to_owned();
+            (start * 1000.0, end * 1000.0, text)
+        })
+        .collect()
+}
