@@ -326,8 +326,11 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
         heard_run.events
     );
     assert_eq!(started[0]["npc"], "Elara");
-    // The person spoke again over her first reply: it stopped within 200 ms of their onset.
-    let second_onset = mic_ms + speech[1].0 * 1000.0;
+    // The person spoke again over her first reply: it stopped within 200 ms of their onset
+    // (as the detector placed it: how far that is from the labels is checked above).
+    let second_onset = event(&heard_run, "person_started")[1]["start_ms"]
+        .as_f64()
+        .unwrap();
     let interrupted = event(&heard_run, "line_interrupted");
     assert!(
         !interrupted.is_empty(),

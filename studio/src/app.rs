@@ -9,7 +9,9 @@ use npc_core::project::Project;
 
 use crate::command::Command;
 use crate::file_dialog::FileAsk;
-use crate::panels::{body, character_picker, gaze, menu, pose, scene, timeline, transfer, visemes};
+use crate::panels::{
+    body, character_picker, gaze, listening, menu, pose, scene, timeline, transfer, visemes,
+};
 use crate::playback::Playback;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio, ViewSource};
@@ -444,17 +446,21 @@ impl eframe::App for StudioApp {
                         &mut out,
                     ),
                     Tab::Gaze => {
-                        gaze::panel(ui, self.studio.face(), &self.studio.timeline, &mut out)
+                        gaze::panel(ui, self.studio.face(), &self.studio.timeline, &mut out);
+                        listening::gaze_section(ui, &doc.project.listen, &mut out);
                     }
-                    Tab::Body => body::panel(
-                        ui,
-                        self.studio
-                            .character()
-                            .map_or(&doc.project.body, |n| doc.project.body_settings(&n.id)),
-                        &self.studio.body,
-                        self.studio.timeline.playhead_ms,
-                        &mut out,
-                    ),
+                    Tab::Body => {
+                        body::panel(
+                            ui,
+                            self.studio
+                                .character()
+                                .map_or(&doc.project.body, |n| doc.project.body_settings(&n.id)),
+                            &self.studio.body,
+                            self.studio.timeline.playhead_ms,
+                            &mut out,
+                        );
+                        listening::body_section(ui, &doc.project.listen, &mut out);
+                    }
                     Tab::Scene => scene::panel(ui, &doc.project, &mut out),
                 }
             });

@@ -52,6 +52,8 @@ pub enum Command {
         weight: f32,
     },
     SetGaze(GazeSettings),
+    /// How the NPCs listen to the person in front of the player (the project's).
+    SetListen(npc_core::hearing::ListenSettings),
     /// Gives the first NPC a face profile of its own (a copy of the project's), or back.
     SetOwnFaceProfile(bool),
     SetBody(BodySettings),
@@ -170,6 +172,7 @@ impl Command {
                 | Self::PoseToViseme(_)
                 | Self::SetOwnVisemeWeight { .. }
                 | Self::SetGaze(_)
+                | Self::SetListen(_)
                 | Self::SetOwnFaceProfile(_)
                 | Self::SetBody(_)
                 | Self::SetBlink(_)

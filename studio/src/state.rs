@@ -836,6 +836,7 @@ impl Studio {
                 }
             }
             Command::SetScene(s) => project.scene = s,
+            Command::SetListen(l) => project.listen = l,
             Command::SetRoster(r) => project.npcs = r,
             Command::SetAgentDir(d) => project.agent_dir = d,
             Command::SetSpeech(s) => project.speech = s,
@@ -910,6 +911,7 @@ fn edit_key(command: &Command) -> String {
         Command::SetFaceEmotions { .. } => "face emotions".to_owned(),
         Command::SetLipSync(_) => "lipsync".to_owned(),
         Command::SetScene(_) => "scene".to_owned(),
+        Command::SetListen(_) => "listening".to_owned(),
         Command::SetBody(_) => "body".to_owned(),
         other => format!("{other:?}"),
     }
@@ -934,6 +936,21 @@ mod tests {
         assert_eq!(s.doc.pose.get(ArkitTarget::JawOpen), 0.0);
         s.apply(Command::Redo);
         assert!((s.doc.pose.get(ArkitTarget::JawOpen) - 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn listening_settings_are_the_projects_and_undo() {
+        let mut s = Studio::new(Project::default(), None);
+        let mut l = s.doc.project.listen.clone();
+        l.nod_share = 0.9;
+        l.barge_in = false;
+        s.apply(Command::SetListen(l));
+        assert!(s.is_dirty());
+        assert_eq!(s.doc.project.listen.nod_share, 0.9);
+        assert!(!s.doc.project.listen.barge_in);
+        s.apply(Command::Undo);
+        assert!(s.doc.project.listen.barge_in);
+        assert!(!s.is_dirty());
     }
 
     #[test]
