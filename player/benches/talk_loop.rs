@@ -144,20 +144,37 @@ fn report(events: &Path) {
         "streamed reply: first samples -> first sound",
         of("line_started", "first_chunk_to_sound_ms"),
     );
-    // Each interruption against the onset of the person's speech that caused it.
-    let mut onset = None;
-    let mut barge = Vec::new();
-    for e in &log {
-        match e["event"].as_str() {
-            Some("person_started") => onset = e["start_ms"].as_f64(),
-            Some("line_interrupted") => {
-                if let (Some(o), Some(t)) = (onset, e["t_ms"].as_f64()) {
-                    barge.push(t - o);
-                }
-            }
-            _ => {}
-        }
-    }
+    // Where the time goes: the detector's end (hang time, and any wait for the thread) and
+    // the words' last search and the writing after it.
+    let stopped: Vec<(f64, f64)> = log
+        .iter()
+        .filter(|e| e["event"] == "person_stopped")
+        .filter_map(|e| Some((e["end_ms"].as_f64()?, e["detected_ms"].as_f64()?)))
+        .collect();
+    summary(
+        "  of which: end of speech -> the detector's end seen by the frame loop",
+        stopped.iter().map(|(end, seen)| seen - end).collect(),
+    );
+    let written: Vec<f64> = log
+        .iter()
+        .filter(|e| e["event"] == "heard")
+        .filter_map(|e| {
+            let end = e["end_ms"].as_f64()?;
+            let seen = stopped.iter().find(|(x, _)| (x - end).abs() < 0.5)?.1;
+            Some(e["written_ms"].as_f64()? - seen)
+        })
+        .collect();
+    summary(
+        "  of which: the detector's end -> heard line written",
+        written,
+    );
+    // The person spoke over a line: their onset (as the detector placed it) to the line
+    // stopped, in the same step that logs the onset.
+    let barge: Vec<f64> = log
+        .iter()
+        .filter(|e| e["event"] == "person_started" && e["barge_in"] == true)
+        .filter_map(|e| Some(e["t_ms"].as_f64()? - e["start_ms"].as_f64()?))
+        .collect();
     summary("barge-in: the person's onset -> the NPC silent", barge);
 }
 

@@ -8,13 +8,11 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use npc_core::agent::heard::HeardLog;
 use npc_core::hearing::{
     Addressing, ListenSettings, Listener, VOICE_RATE, VoiceEvent, VoiceSegmenter,
 };
-use npc_core::speech::acoustic::{AcousticModel, WordRecognizer};
 
-use super::writer::{self, Utterance};
+use super::scribe::{Ended, Note, Scribe};
 use super::{PersonEvent, Scene};
 use crate::mic::{Mic, MicMessage, MicSource};
 
@@ -44,8 +42,7 @@ struct State {
     origin: Instant,
     stream_origin: Option<Instant>,
     segmenter: VoiceSegmenter,
-    recognizer: Option<WordRecognizer>,
-    log: HeardLog,
+    scribe: Scribe,
     addressing: Addressing,
     /// The last answer taken into the addressing.
     answered: Option<(String, Instant)>,
@@ -65,7 +62,17 @@ impl Ear {
             }
             thread::sleep(Duration::from_millis(5));
         };
-        let recognizer = recognizer(&self.language);
+        let scribe = match Scribe::start(
+            self.agent_dir.clone(),
+            self.language.clone(),
+            self.events.clone(),
+        ) {
+            Ok(s) => s,
+            Err(why) => {
+                tracing::warn!("{why}; the person is not heard");
+                return;
+            }
+        };
         let mic = match Mic::open(&self.source) {
             Ok(mic) => {
                 tracing::info!("listening to {}", mic.describe());
@@ -80,8 +87,7 @@ impl Ear {
             origin,
             stream_origin: None,
             segmenter: VoiceSegmenter::new(&self.settings.voice),
-            recognizer,
-            log: HeardLog::open(&self.agent_dir),
+            scribe,
             addressing: Addressing::default(),
             answered: None,
             current: None,
@@ -160,11 +166,7 @@ impl Ear {
                 VoiceEvent::Onset { start_ms } => {
                     let onset = at(start_ms);
                     let to = self.addressee(state, run_ms(onset));
-                    if let Some(r) = state.recognizer.as_mut()
-                        && let Err(why) = r.begin()
-                    {
-                        tracing::warn!("the recognizer cannot start: {why}");
-                    }
+                    state.scribe.note(Note::Begin);
                     state.current = Some(Current {
                         to: to.clone(),
                         fed: 0,
@@ -179,9 +181,7 @@ impl Ear {
                 VoiceEvent::Dropped { .. } => {
                     self.speaking.store(false, Ordering::Relaxed);
                     let to = state.current.take().and_then(|c| c.to);
-                    if let Some(r) = state.recognizer.as_mut() {
-                        let _ = r.finish();
-                    }
+                    state.scribe.note(Note::Drop);
                     self.send(PersonEvent::Dropped { to });
                 }
                 VoiceEvent::Utterance(speech) => {
@@ -198,37 +198,27 @@ impl Ear {
                     if let Some(to) = &to {
                         state.addressing.exchanged(to, run_ms(end));
                     }
-                    let words = state.recognizer.as_mut().and_then(|r| {
-                        let rest = speech.samples.get(fed..).unwrap_or(&[]);
-                        let heard = r.feed(rest).and_then(|()| r.finish());
-                        heard
-                            .map_err(|why| tracing::warn!("an utterance was not recognised: {why}"))
-                            .ok()
-                    });
-                    let written = writer::write(
-                        &mut state.log,
-                        Utterance {
-                            to,
-                            start_ms: run_ms(start),
-                            end_ms: run_ms(end),
-                            samples: &speech.samples,
-                            audio_start_ms: run_ms(at(speech.audio_start_ms)),
-                            words,
-                        },
-                    );
-                    self.send(PersonEvent::Written(written));
+                    let rest = speech.samples.get(fed..).unwrap_or(&[]).to_vec();
+                    if !rest.is_empty() {
+                        state.scribe.note(Note::Sound(rest));
+                    }
+                    state.scribe.note(Note::End(Ended {
+                        to,
+                        start_ms: run_ms(start),
+                        end_ms: run_ms(end),
+                        audio_start_ms: run_ms(at(speech.audio_start_ms)),
+                        samples: speech.samples,
+                    }));
                 }
             }
         }
         // The words of the utterance under way are searched as it is spoken.
-        if let (Some(current), Some(r)) = (state.current.as_mut(), state.recognizer.as_mut()) {
+        if let Some(current) = state.current.as_mut() {
             let audio = state.segmenter.utterance_audio();
             if let Some(new) = audio.get(current.fed..)
                 && !new.is_empty()
             {
-                if let Err(why) = r.feed(new) {
-                    tracing::warn!("the recognizer stopped: {why}");
-                }
+                state.scribe.note(Note::Sound(new.to_vec()));
                 current.fed = audio.len();
             }
         }
@@ -254,19 +244,5 @@ impl Ear {
             .addressing
             .addressee(person, &listeners, &self.settings, at_ms)
             .map(str::to_owned)
-    }
-}
-
-/// The word recognizer for `language`, or None (said once) where the machine has none.
-fn recognizer(language: &str) -> Option<WordRecognizer> {
-    match AcousticModel::for_language(language).and_then(|m| m.words()) {
-        Ok(r) => Some(r),
-        Err(why) => {
-            tracing::warn!(
-                "heard utterances have no text ({why}); agents run their own speech-to-text on \
-                 heard/*.wav"
-            );
-            None
-        }
     }
 }

@@ -6,6 +6,7 @@
 //! never waits for either.
 
 mod ear;
+mod scribe;
 mod writer;
 
 use std::path::PathBuf;
