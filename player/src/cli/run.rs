@@ -79,6 +79,11 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
         (Some(name), None) => Some(MicSource::Device((name != "default").then_some(name))),
         (None, None) => None,
     };
+    if let Some(MicSource::File(file)) = &mic {
+        npc_core::speech::wav::read_mono(file).map_err(|e| {
+            anyhow::anyhow!("--mic-file {}: cannot be read as WAV ({e})", file.display())
+        })?;
+    }
     if mic.is_some() && args.no_render {
         anyhow::bail!(
             "--mic and --mic-file need the world (whom the person speaks to depends on where \

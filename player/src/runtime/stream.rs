@@ -21,7 +21,7 @@ pub const START_AFTER_MS: f64 = 100.0;
 /// The sound is lip-synced in blocks this long: the mouth's look-ahead, ms.
 pub const BLOCK_MS: f64 = 100.0;
 /// Each block is heard with this much of the sound before it, ms.
-const CONTEXT_MS: f64 = 300.0;
+const CONTEXT_MS: f64 = 150.0;
 /// The file is looked at this often, ms.
 const POLL: Duration = Duration::from_millis(10);
 /// A stream that has not grown for this long is starving the player: the mouth rests at the
