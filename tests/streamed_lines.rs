@@ -24,20 +24,7 @@ use serde_json::{Value, json};
 
 /// A streaming writer's header: 16-bit mono, sizes unknown.
 fn header(rate: u32) -> Vec<u8> {
-    let mut h = Vec::new();
-    h.extend_from_slice(b"RIFF");
-    h.extend_from_slice(&u32::MAX.to_le_bytes());
-    h.extend_from_slice(b"WAVEfmt ");
-    h.extend_from_slice(&16u32.to_le_bytes());
-    h.extend_from_slice(&1u16.to_le_bytes());
-    h.extend_from_slice(&1u16.to_le_bytes());
-    h.extend_from_slice(&rate.to_le_bytes());
-    h.extend_from_slice(&(rate * 2).to_le_bytes());
-    h.extend_from_slice(&2u16.to_le_bytes());
-    h.extend_from_slice(&16u16.to_le_bytes());
-    h.extend_from_slice(b"data");
-    h.extend_from_slice(&u32::MAX.to_le_bytes());
-    h
+    npc_core::speech::growing_wav::streaming_header(rate, 1)
 }
 
 /// Writes `samples` into `path` as a speech service streams: header, then 100 ms every

@@ -572,6 +572,37 @@ impl AgentDirectory {
     /// (written atomically) and lets the conversation's next line go at the next poll.
     /// Returns false, changing nothing, when that line is not the one in flight.
     pub fn line_finished(&mut self, conversation: &str, seq: u64) -> Result<bool, AgentError> {
+        self.pass_line(conversation, seq, |entry, last_seq| {
+            entry.last_seq = Some(last_seq);
+        })
+    }
+
+    /// The person spoke over line `seq` of `conversation` after `at_ms` of its audio: the
+    /// conversation goes on past it (its next line goes at the next poll), and `spoken.json`
+    /// says so under `interrupted` while `last_seq` stays at the last line heard whole.
+    /// Returns false, changing nothing, when that line is not the one in flight.
+    pub fn line_interrupted(
+        &mut self,
+        conversation: &str,
+        seq: u64,
+        at_ms: f64,
+    ) -> Result<bool, AgentError> {
+        self.pass_line(conversation, seq, |entry, _| {
+            entry.interrupted = Some(Interrupted {
+                seq,
+                at_ms: at_ms.max(0.0).round() as u64,
+            });
+        })
+    }
+
+    /// Lets the conversation go on past line `seq` in flight, `record`s it in its entry of
+    /// `spoken.json` (given the conversation's last seq done) and writes that.
+    fn pass_line(
+        &mut self,
+        conversation: &str,
+        seq: u64,
+        record: impl FnOnce(&mut SpokenEntry, u64),
+    ) -> Result<bool, AgentError> {
         let conv = self.conversations.get_mut(conversation).ok_or_else(|| {
             AgentError::UnknownConversation {
                 conversation: conversation.to_owned(),
@@ -586,38 +617,7 @@ impl AgentDirectory {
             .conversations
             .entry(conversation.to_owned())
             .or_default();
-        entry.last_seq = Some(last_seq);
-        self.write_spoken()?;
-        Ok(true)
-    }
-
-    /// The person spoke over line `seq` of `conversation` after `at_ms` of its audio: the
-    /// conversation goes on past it (its next line goes at the next poll), and `spoken.json`
-    /// says so under `interrupted` while `last_seq` stays at the last line heard whole.
-    /// Returns false, changing nothing, when that line is not the one in flight.
-    pub fn line_interrupted(
-        &mut self,
-        conversation: &str,
-        seq: u64,
-        at_ms: f64,
-    ) -> Result<bool, AgentError> {
-        let conv = self.conversations.get_mut(conversation).ok_or_else(|| {
-            AgentError::UnknownConversation {
-                conversation: conversation.to_owned(),
-            }
-        })?;
-        if !conv.queue.finished(seq) {
-            return Ok(false);
-        }
-        let entry = self
-            .spoken
-            .conversations
-            .entry(conversation.to_owned())
-            .or_default();
-        entry.interrupted = Some(Interrupted {
-            seq,
-            at_ms: at_ms.max(0.0).round() as u64,
-        });
+        record(entry, last_seq);
         self.write_spoken()?;
         Ok(true)
     }

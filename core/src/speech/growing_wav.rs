@@ -12,6 +12,26 @@ pub const MAX_STREAM_BYTES: u64 = 10 * 60 * 48_000 * 4;
 /// Longest header looked through for the data chunk.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
 
+/// The header a streaming writer puts first: 16-bit PCM, `channels` at `sample_rate`, its
+/// sizes unknown (0xFFFFFFFF), the samples to follow.
+#[must_use]
+pub fn streaming_header(sample_rate: u32, channels: u16) -> Vec<u8> {
+    let mut h = Vec::with_capacity(44);
+    h.extend_from_slice(b"RIFF");
+    h.extend_from_slice(&u32::MAX.to_le_bytes());
+    h.extend_from_slice(b"WAVEfmt ");
+    h.extend_from_slice(&16u32.to_le_bytes());
+    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&channels.to_le_bytes());
+    h.extend_from_slice(&sample_rate.to_le_bytes());
+    h.extend_from_slice(&(sample_rate * u32::from(channels) * 2).to_le_bytes());
+    h.extend_from_slice(&(channels * 2).to_le_bytes());
+    h.extend_from_slice(&16u16.to_le_bytes());
+    h.extend_from_slice(b"data");
+    h.extend_from_slice(&u32::MAX.to_le_bytes());
+    h
+}
+
 /// How the samples are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WavFormat {
@@ -239,24 +259,15 @@ fn parse_header(bytes: &[u8]) -> Result<Option<(WavFormat, usize)>, String> {
 mod tests {
     use super::*;
 
-    /// A streaming writer's header: sizes left at 0xFFFFFFFF.
+    /// A streaming writer's header with a chunk the reader must pass over before the data.
     fn header(rate: u32, channels: u16) -> Vec<u8> {
-        let mut h = Vec::new();
-        h.extend_from_slice(b"RIFF");
-        h.extend_from_slice(&u32::MAX.to_le_bytes());
-        h.extend_from_slice(b"WAVEfmt ");
-        h.extend_from_slice(&16u32.to_le_bytes());
-        h.extend_from_slice(&1u16.to_le_bytes());
-        h.extend_from_slice(&channels.to_le_bytes());
-        h.extend_from_slice(&rate.to_le_bytes());
-        h.extend_from_slice(&(rate * u32::from(channels) * 2).to_le_bytes());
-        h.extend_from_slice(&(channels * 2).to_le_bytes());
-        h.extend_from_slice(&16u16.to_le_bytes());
+        let plain = streaming_header(rate, channels);
+        let data_at = plain.len() - 8;
+        let mut h = plain[..data_at].to_vec();
         h.extend_from_slice(b"LIST");
         h.extend_from_slice(&3u32.to_le_bytes());
         h.extend_from_slice(b"abc\0");
-        h.extend_from_slice(b"data");
-        h.extend_from_slice(&u32::MAX.to_le_bytes());
+        h.extend_from_slice(&plain[data_at..]);
         h
     }
 

@@ -84,20 +84,7 @@ fn stream_reply(path: &Path, text: &str) -> anyhow::Result<()> {
     let mut file =
         fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let rate = utterance.sample_rate;
-    let mut header = Vec::with_capacity(44);
-    header.extend_from_slice(b"RIFF");
-    header.extend_from_slice(&u32::MAX.to_le_bytes());
-    header.extend_from_slice(b"WAVEfmt ");
-    header.extend_from_slice(&16u32.to_le_bytes());
-    header.extend_from_slice(&1u16.to_le_bytes());
-    header.extend_from_slice(&1u16.to_le_bytes());
-    header.extend_from_slice(&rate.to_le_bytes());
-    header.extend_from_slice(&(rate * 2).to_le_bytes());
-    header.extend_from_slice(&2u16.to_le_bytes());
-    header.extend_from_slice(&16u16.to_le_bytes());
-    header.extend_from_slice(b"data");
-    header.extend_from_slice(&u32::MAX.to_le_bytes());
-    file.write_all(&header)?;
+    file.write_all(&npc_core::speech::growing_wav::streaming_header(rate, 1))?;
     let per_chunk = (rate as usize * CHUNK_MS as usize / 1000).max(1);
     for chunk in utterance.pcm.chunks(per_chunk) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|s| s.to_le_bytes()).collect();

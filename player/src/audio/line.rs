@@ -10,6 +10,16 @@ use rodio::Player;
 /// between them the position moves on with the wall clock by at most this much.
 const MAX_EXTRAPOLATION: Duration = Duration::from_millis(40);
 
+/// `volume` made a volume: 0 to 1, silence for what is not a number.
+#[must_use]
+pub fn unit_volume(volume: f32) -> f32 {
+    if volume.is_finite() {
+        volume.clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
 /// One line being played: heard through a mixer, or timed by the offline clock.
 pub struct PlayingLine {
     started: Instant,
@@ -106,11 +116,7 @@ impl PlayingLine {
     }
 
     pub fn set_volume(&mut self, volume: f32) {
-        self.volume = if volume.is_finite() {
-            volume.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        self.volume = unit_volume(volume);
         if let Some(player) = &self.sound {
             player.set_volume(self.volume);
         }

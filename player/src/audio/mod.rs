@@ -17,7 +17,7 @@ use rodio::mixer::Mixer;
 use rodio::{ChannelCount, Player, SampleRate};
 
 pub(crate) use device::plainly_absent;
-pub use line::PlayingLine;
+pub use line::{PlayingLine, unit_volume};
 
 /// Full volume within this distance, metres.
 pub const FULL_VOLUME_DISTANCE: f32 = 5.0;

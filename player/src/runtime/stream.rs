@@ -183,11 +183,7 @@ impl StreamedLine {
     }
 
     pub fn set_volume(&mut self, volume: f32) {
-        self.volume = if volume.is_finite() {
-            volume.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        self.volume = crate::audio::unit_volume(volume);
         if let Some(player) = &self.sound {
             player.set_volume(self.volume);
         }

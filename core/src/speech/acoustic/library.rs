@@ -31,6 +31,7 @@ type ProcessRaw = unsafe extern "C" fn(*mut c_void, *const i16, usize, c_int, c_
 type SegIter = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
 type SegWord = unsafe extern "C" fn(*mut c_void) -> *const c_char;
 type SegFrames = unsafe extern "C" fn(*mut c_void, *mut c_int, *mut c_int);
+type SetLogFp = unsafe extern "C" fn(*mut c_void);
 
 /// The entry points used, looked up once.
 struct Api {
@@ -53,14 +54,14 @@ struct Api {
     _library: Library,
 }
 
-/// PocketSphinx 5prealpha is not safe to enter from two threads at once (its decoders share
-/// the library's logging and allocation state: two phone recognitions at once freed an
-/// invalid pointer). Every call into it holds this lock; decoders may still live on any
-/// thread.
-static ENTRY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Decoders are made and freed one at a time (making one reads the model files and sets up
+/// the library's tables); between that, each searches on its own thread without a lock. Two
+/// phone recognitions at once freed an invalid pointer while each decoder set the one global
+/// log file (-logfn); logging is off for the process instead (see `Api::open`).
+static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-fn entered() -> std::sync::MutexGuard<'static, ()> {
-    ENTRY
+fn making() -> std::sync::MutexGuard<'static, ()> {
+    MAKING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -99,6 +100,12 @@ impl Api {
                     .map_err(|e| format!("PocketSphinx's library lacks an entry point: {e}"))?
             };
         }
+        // Logging off, once for the process: a decoder told to log to a file of its own
+        // (-logfn) replaces the one global log file, closing the one another thread's decoder
+        // is writing to.
+        let set_log: SetLogFp = get!(b"err_set_logfp\0");
+        // SAFETY: sphinxbase's err_set_logfp(FILE *) takes NULL to mean "no logging".
+        unsafe { set_log(std::ptr::null_mut()) };
         Ok(Self {
             cmd_ln_parse: get!(b"cmd_ln_parse_r\0"),
             cmd_ln_free: get!(b"cmd_ln_free_r\0"),
@@ -154,7 +161,7 @@ impl Decoder {
         settings: &[(&str, &str)],
     ) -> Result<Self, String> {
         let api = api()?;
-        let _entered = entered();
+        let _making = making();
         let dir = model_dir
             .to_str()
             .ok_or_else(|| format!("{} is not a UTF-8 path", model_dir.display()))?;
@@ -168,7 +175,6 @@ impl Decoder {
             ("-hmm", dir),
             ("-samprate", rate.as_str()),
             ("-nfft", nfft.as_str()),
-            ("-logfn", "/dev/null"),
             // The decoder's voice activity detector drops the frames it calls silence, and
             // the frame numbers of what it hears then skip them: MFA's acoustic_corpus, which
             // opens with a second of room noise, came out a second early throughout.
@@ -212,7 +218,6 @@ impl Decoder {
     /// Adds `word` pronounced `phones` (the model's phone names, space-separated).
     pub fn add_word(&mut self, word: &str, phones: &str) -> Result<(), String> {
         let (w, p) = (c_string(word)?, c_string(phones)?);
-        let _entered = entered();
         // SAFETY: a live decoder and two NUL-terminated strings it copies.
         let id = unsafe { (self.api.add_word)(self.ps, w.as_ptr(), p.as_ptr(), 1) };
         if id < 0 {
@@ -229,7 +234,6 @@ impl Decoder {
         samples: &[i16],
     ) -> Result<Vec<Segment>, String> {
         let (name, jsgf) = (c_string("script")?, c_string(grammar)?);
-        let entered = entered();
         // SAFETY: a live decoder; the strings are copied (the grammar is compiled into an
         // FSG that replaces the previous search of that name).
         unsafe {
@@ -240,14 +244,12 @@ impl Decoder {
                 return Err("PocketSphinx could not search the script's grammar".to_owned());
             }
         }
-        drop(entered);
         self.decode(samples)
     }
 
     /// The words heard in `samples` by the decoder's current search (the one its settings
     /// name, or the last grammar set), in order, with their frames.
     pub fn decode(&mut self, samples: &[i16]) -> Result<Vec<Segment>, String> {
-        let _entered = entered();
         self.start_entered()?;
         // The whole recording at once: its mean cepstrum is taken over all of it.
         // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
@@ -264,7 +266,6 @@ impl Decoder {
 
     /// Starts an utterance fed piece by piece ([`Self::feed`]) as it is heard.
     pub fn start(&mut self) -> Result<(), String> {
-        let _entered = entered();
         self.start_entered()
     }
 
@@ -278,7 +279,6 @@ impl Decoder {
 
     /// Searches on through `samples`, the next piece of the utterance started.
     pub fn feed(&mut self, samples: &[i16]) -> Result<(), String> {
-        let _entered = entered();
         // SAFETY: a live decoder with an utterance started, and a slice of `samples.len()`
         // samples.
         let processed =
@@ -291,7 +291,6 @@ impl Decoder {
 
     /// Ends the utterance: the words heard in it, in order, with their frames.
     pub fn finish(&mut self) -> Result<Vec<Segment>, String> {
-        let _entered = entered();
         self.finish_entered()
     }
 
@@ -325,7 +324,7 @@ impl Decoder {
 
 impl Drop for Decoder {
     fn drop(&mut self) {
-        let _entered = entered();
+        let _making = making();
         // SAFETY: both were made in `new` and are released once here.
         unsafe {
             (self.api.ps_free)(self.ps);
