@@ -70,7 +70,7 @@ echo "demo: close-up frames of Elara speaking in out/frames/ (frame_0000.png ...
 talk=out/demo-talk-agents
 rm -rf "$talk" out/demo-talk-events.jsonl
 mkdir -p "$talk"
-"$player" say --text "Excuse me. Do you know the way to the coast?" --gender male \
+"$player" say --text "Good morning! Do you know the way to the coast?" --gender male \
   --out out/demo-person.wav >/dev/null
 "$player" agent-sim --answer --agent-dir "$talk" --duration 13 >/dev/null &
 answerer=$!
