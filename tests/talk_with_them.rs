@@ -111,6 +111,8 @@ struct Seen {
     head_off_deg: f32,
     jaw: f32,
     answering: bool,
+    /// Another NPC (not the one spoken to) attends to the person: a glance.
+    others_glance: bool,
 }
 
 struct Run {
@@ -212,6 +214,12 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
                 .line
                 .as_ref()
                 .is_some_and(|l| l.conversation == npc_player::ANSWER_CONVERSATION),
+            others_glance: live
+                .world
+                .npcs
+                .iter()
+                .enumerate()
+                .any(|(i, n)| i != elara && n.attends_person()),
         });
     }
     drop(live);
@@ -294,6 +302,15 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
     );
     assert!(flash.t_ms - onset <= 300.0);
     assert!(control.seen.iter().all(|s| s.brows < 0.2));
+
+    // The others nearby glance at the person as they start; in the control nobody does.
+    assert!(
+        heard_run
+            .seen
+            .iter()
+            .any(|s| s.others_glance && s.t_ms >= onset && s.t_ms <= onset + 500.0)
+    );
+    assert!(control.seen.iter().all(|s| !s.others_glance));
 
     // Her head turns to the camera while the person speaks; the control's stays away.
     let during = |r: &Run| {
