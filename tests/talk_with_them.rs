@@ -168,7 +168,9 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
             let script = npc_player::load_script(None).unwrap();
             // It stops before the run ends and its folder goes.
             let until = Instant::now() + Duration::from_secs_f64(seconds - 1.0);
-            if let Err(e) = npc_player::run_answerer(&dir, &script, Some(until)) {
+            if let Err(e) =
+                npc_player::run_answerer(&dir, &script, Some(until), npc_player::Naming::Answerer)
+            {
                 eprintln!("the example agent stopped: {e:#}");
             }
         });

@@ -94,7 +94,12 @@ fn main() {
         thread::spawn(move || {
             let script = npc_player::load_script(None).unwrap();
             let until = Instant::now() + Duration::from_secs_f64(seconds - 1.0);
-            let _ = npc_player::run_answerer(&agent, &script, Some(until));
+            let _ = npc_player::run_answerer(
+                &agent,
+                &script,
+                Some(until),
+                npc_player::Naming::Answerer,
+            );
         });
     }
     let start = Instant::now();

@@ -23,7 +23,7 @@ mod window;
 mod world;
 
 pub use agent_sim::{
-    ANSWER_CONVERSATION, Script, answer as run_answerer, load_script, run as run_agent_sim,
+    ANSWER_CONVERSATION, Naming, Script, answer as run_answerer, load_script, run as run_agent_sim,
 };
 pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};

@@ -18,8 +18,23 @@ use super::{POLL, Script, append_line, write_json};
 /// The conversation the replies go to.
 pub const ANSWER_CONVERSATION: &str = "conversations/person.jsonl";
 
+/// Who names the answers' conversation in `active.json`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// The answerer adds it to what is there (alone on the directory).
+    Answerer,
+    /// The script's simulator writes it with its own conversation (both run together: two
+    /// writers of one file would undo each other's changes).
+    Simulator,
+}
+
 /// Answers heard utterances until `until` (or forever). Returns how many it answered.
-pub fn answer(dir: &Path, script: &Script, until: Option<Instant>) -> anyhow::Result<usize> {
+pub fn answer(
+    dir: &Path,
+    script: &Script,
+    until: Option<Instant>,
+    naming: Naming,
+) -> anyhow::Result<usize> {
     if script.answers.is_empty() {
         anyhow::bail!("the script has no \"answers\" to reply with");
     }
@@ -33,7 +48,9 @@ pub fn answer(dir: &Path, script: &Script, until: Option<Instant>) -> anyhow::Re
     let mut partial = Vec::new();
     let mut answered = 0;
     loop {
-        name_in_active(dir)?;
+        if naming == Naming::Answerer {
+            name_in_active(dir)?;
+        }
         for heard in read_new(&dir.join(HEARD_FILE), &mut offset, &mut partial) {
             let Some(to) = heard.get("to").and_then(Value::as_str) else {
                 continue;

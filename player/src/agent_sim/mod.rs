@@ -22,7 +22,7 @@ use anyhow::{Context, bail};
 use npc_core::agent::Spoken;
 use serde_json::{Value, json};
 
-pub use answer::{ANSWER_CONVERSATION, answer, deadline};
+pub use answer::{ANSWER_CONVERSATION, Naming, answer, deadline};
 
 /// The demo conversation (`projects/demo-script.json`), the default script.
 pub const DEMO_SCRIPT: &str = include_str!("../../../projects/demo-script.json");

@@ -35,6 +35,7 @@ pub(super) fn run(args: &AgentSimArgs) -> anyhow::Result<()> {
             &args.agent_dir,
             &script,
             crate::agent_sim::deadline(args.duration),
+            crate::agent_sim::Naming::Answerer,
         )?;
         println!("answered {answered} utterance(s)");
         return Ok(());
