@@ -345,6 +345,19 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
         heard_run.events
     );
     assert_eq!(started[0]["npc"], "Elara");
+    // Turn-taking: no reply starts while the person is speaking to her.
+    let turns: Vec<(f64, f64)> = event(&heard_run, "person_started")
+        .iter()
+        .zip(event(&heard_run, "person_stopped"))
+        .map(|(a, b)| (a["t_ms"].as_f64().unwrap(), b["t_ms"].as_f64().unwrap()))
+        .collect();
+    for reply in &started {
+        let t = reply["t_ms"].as_f64().unwrap();
+        assert!(
+            turns.iter().all(|&(a, b)| t < a || t > b),
+            "a reply started at {t} ms while the person spoke ({turns:?})"
+        );
+    }
     // The person spoke again over her first reply: it stopped within 200 ms of their onset
     // (as the detector placed it: how far that is from the labels is checked above).
     let second_onset = event(&heard_run, "person_started")[1]["start_ms"]

@@ -202,6 +202,9 @@ impl Live {
                 }
                 PersonEvent::Stopped { start, end, to } => {
                     self.world.person_stopped(to.as_deref(), false);
+                    if let Some(conductor) = self.conductor.as_mut() {
+                        conductor.hold(None);
+                    }
                     let (start_ms, end_ms) = (self.run_ms(start), self.run_ms(end));
                     self.log(&LineEvent::person(
                         "person_stopped",
@@ -211,6 +214,9 @@ impl Live {
                 }
                 PersonEvent::Dropped { to } => {
                     self.world.person_stopped(to.as_deref(), true);
+                    if let Some(conductor) = self.conductor.as_mut() {
+                        conductor.hold(None);
+                    }
                     self.log(&LineEvent::person("person_noise", json!({"to": to})));
                 }
                 PersonEvent::Written(Written::Line { line, at, warning }) => {
@@ -236,8 +242,12 @@ impl Live {
         let barge_in = self.world.project.listen.barge_in;
         self.world.person_started(to.as_deref());
         let mut interrupted = false;
-        if barge_in && let (Some(npc), Some(conductor)) = (&to, self.conductor.as_mut()) {
-            interrupted = conductor.interrupt(npc, now, &mut self.cues);
+        if let Some(conductor) = self.conductor.as_mut() {
+            // Its next line waits for the person to finish.
+            conductor.hold(to.as_deref());
+            if barge_in && let Some(npc) = &to {
+                interrupted = conductor.interrupt(npc, now, &mut self.cues);
+            }
         }
         self.log(&LineEvent::person(
             "person_started",

@@ -190,6 +190,11 @@ pub struct Conductor {
     playing: Vec<Playing>,
     /// Streamed lines waiting for their first sound.
     waiting: Vec<Waiting>,
+    /// Lines ready while the person was speaking to their NPC: they start when the person
+    /// stops (turn-taking: an answer does not talk over the question after it).
+    deferred: Vec<Done>,
+    /// The NPC the person is speaking to now.
+    held: Option<String>,
     in_synthesis: usize,
     wait_for_synthesis: bool,
 }
@@ -246,6 +251,8 @@ impl Conductor {
             },
             playing: Vec::new(),
             waiting: Vec::new(),
+            deferred: Vec::new(),
+            held: None,
             in_synthesis: 0,
             wait_for_synthesis: options.wait_for_synthesis,
         })
@@ -299,6 +306,16 @@ impl Conductor {
                 AgentEvent::ActiveChanged(_) => {}
             }
         }
+        // Lines held while the person spoke to their NPC go first, once it may speak.
+        let mut i = 0;
+        while i < self.deferred.len() {
+            if self.holds(&self.deferred[i].job.npc) {
+                i += 1;
+            } else {
+                let done = self.deferred.remove(i);
+                self.start(done, now, cues);
+            }
+        }
         loop {
             let done = if self.wait_for_synthesis && self.in_synthesis > 0 {
                 self.done.recv().ok()
@@ -307,6 +324,10 @@ impl Conductor {
             };
             let Some(done) = done else { break };
             self.in_synthesis = self.in_synthesis.saturating_sub(1);
+            if self.holds(&done.job.npc) {
+                self.deferred.push(done);
+                continue;
+            }
             self.start(done, now, cues);
         }
         self.start_streams(now, cues);
@@ -466,7 +487,7 @@ impl Conductor {
     fn start_streams(&mut self, now: Instant, cues: &mut Vec<Cue>) {
         let mut i = 0;
         while i < self.waiting.len() {
-            if !self.waiting[i].stream.ready() {
+            if !self.waiting[i].stream.ready() || self.holds(&self.waiting[i].npc) {
                 i += 1;
                 continue;
             }
@@ -515,6 +536,16 @@ impl Conductor {
                 clock: Clock::Streamed(stream),
             });
         }
+    }
+
+    /// The person is speaking to `npc` (or to nobody, or has stopped: `None`): that NPC's
+    /// next lines wait until they stop.
+    pub fn hold(&mut self, npc: Option<&str>) {
+        self.held = npc.map(str::to_owned);
+    }
+
+    fn holds(&self, npc: &str) -> bool {
+        self.held.as_deref() == Some(npc)
     }
 
     /// Sets the run's clock: events carry `t_ms`, ms since `origin` (the record's `time_ms`).
@@ -587,7 +618,10 @@ impl Conductor {
     /// Whether a line plays or is being synthesised.
     #[must_use]
     pub fn busy(&self) -> bool {
-        !self.playing.is_empty() || !self.waiting.is_empty() || self.in_synthesis > 0
+        !self.playing.is_empty()
+            || !self.waiting.is_empty()
+            || !self.deferred.is_empty()
+            || self.in_synthesis > 0
     }
 
     /// How long the caller may sleep before the next step is due: a file deadline, the end of
