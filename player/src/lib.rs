@@ -34,6 +34,7 @@ pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{
-    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, marker_of, run_until,
+    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, StreamLipSync,
+    marker_of, run_until,
 };
 pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};

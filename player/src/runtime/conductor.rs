@@ -458,13 +458,9 @@ impl Conductor {
     /// Starts reading a streamed line; it starts when enough of its sound has arrived.
     fn open_stream(&mut self, conversation: String, line: Line, npc: String, now: Instant) {
         let path = line.audio.clone().unwrap_or_default();
-        let language = self
-            .roster
-            .iter()
-            .find(|n| n.id == npc)
-            .map_or_else(|| "en-US".to_owned(), |n| n.voice.language.clone());
+        let voice = voice_for(&self.roster, &npc, &line);
         let (sender, receiver) = track_channel();
-        match StreamedLine::open(Path::new(&path), &language, sender) {
+        match StreamedLine::open(Path::new(&path), &line.text, &voice, sender) {
             Ok(stream) => self.waiting.push(Waiting {
                 conversation,
                 line,

@@ -14,6 +14,7 @@ mod conductor;
 pub(crate) mod events;
 mod speaker;
 mod stream;
+mod stream_lips;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,6 +28,7 @@ use npc_core::{LineCue, face_seed};
 pub use conductor::{Conductor, ConductorOptions, Cue, Feed, LineId};
 pub(crate) use events::LineEvent;
 pub use stream::{BlockLipSync, marker_of};
+pub use stream_lips::StreamLipSync;
 
 /// Frame period while a line plays (~60 Hz).
 const TICK: Duration = Duration::from_millis(16);

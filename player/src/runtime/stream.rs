@@ -1,18 +1,25 @@
 //! A streamed line (protocol 1.1): its recording read as the agent writes it, played as it
-//! arrives, and lip-synced block by block from its sound (the phones the acoustic model hears,
-//! else the formants) with a look-ahead of one block. A thread of its own reads and analyses;
-//! the conductor moves the line's clock on each step, never past what has arrived.
+//! arrives, and lip-synced as it arrives: with its `text`, the script followed through the
+//! sound by the acoustic model (each phoneme's visemes sent once the search has settled where
+//! it was heard, [`StreamedAlignment`]); without, block by block from its sound (the phones
+//! the acoustic model hears, else the formants) with a look-ahead of one block. A thread of
+//! its own reads and analyses; the conductor moves the line's clock on each step, never past
+//! what has arrived.
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use npc_core::anim::lipsync::{TrackSender, VisemeEvent};
+use npc_core::project::Voice;
 use npc_core::speech::growing_wav::GrowingWav;
 use npc_core::speech::unscripted::visemes_from_sound;
+use npc_core::speech::{OfflineEngine, SpeechEngine};
+
+use super::stream_lips::StreamLipSync;
 use rodio::buffer::SamplesBuffer;
 use rodio::{ChannelCount, Player, SampleRate};
 
@@ -56,6 +63,8 @@ pub struct StreamedLine {
     thread: Option<thread::JoinHandle<()>>,
     /// Played so far (ms), and when the clock last moved; `None` until it starts.
     clock: Cell<Option<(f64, Instant)>>,
+    /// Played so far, ms (an f64's bits), for the reading thread.
+    played: Arc<AtomicU64>,
     sound: Option<Player>,
     /// Samples handed to the sound device so far.
     handed: usize,
@@ -71,18 +80,26 @@ impl std::fmt::Debug for StreamedLine {
 }
 
 impl StreamedLine {
-    /// Starts reading `path` (and watching for `path.done`), sending the visemes heard to
-    /// `track`.
-    pub fn open(path: &Path, language: &str, track: TrackSender) -> Result<Self, String> {
+    /// Starts reading `path` (and watching for `path.done`), spoken by `voice`, sending the
+    /// visemes heard to `track`: `script`'s when it has words, else the sound's.
+    pub fn open(
+        path: &Path,
+        script: &str,
+        voice: &Voice,
+        track: TrackSender,
+    ) -> Result<Self, String> {
         let received = Arc::new(Mutex::new(Received::default()));
         let stop = Arc::new(AtomicBool::new(false));
+        let played = Arc::new(AtomicU64::new(0));
         let reader = Reader {
             path: path.to_owned(),
             marker: marker_of(path),
-            language: language.to_owned(),
+            language: voice.language.clone(),
+            script: (!script.trim().is_empty()).then(|| (script.to_owned(), voice.clone())),
             received: Arc::clone(&received),
             stop: Arc::clone(&stop),
             track,
+            played: Arc::clone(&played),
         };
         let thread = thread::Builder::new()
             .name("npc-stream".to_owned())
@@ -93,6 +110,7 @@ impl StreamedLine {
             stop,
             thread: Some(thread),
             clock: Cell::new(None),
+            played,
             sound: None,
             handed: 0,
             volume: 1.0,
@@ -170,6 +188,7 @@ impl StreamedLine {
             .min(arrived)
             .max(pos);
         self.clock.set(Some((pos, now)));
+        self.played.store(pos.to_bits(), Ordering::Relaxed);
         pos
     }
 
@@ -223,9 +242,13 @@ struct Reader {
     path: PathBuf,
     marker: PathBuf,
     language: String,
+    /// The line's script and voice, when it has one.
+    script: Option<(String, Voice)>,
     received: Arc<Mutex<Received>>,
     stop: Arc<AtomicBool>,
     track: TrackSender,
+    /// Played so far, ms (an f64's bits).
+    played: Arc<AtomicU64>,
 }
 
 impl Reader {
@@ -233,7 +256,8 @@ impl Reader {
         let mut wav = GrowingWav::new(&self.path);
         let mut new = Vec::new();
         let mut grew_at = Instant::now();
-        let mut lipsync = BlockLipSync::default();
+        // Made once the first sound is in, so that speaking the script does not hold it back.
+        let mut lips = None;
         let mut resting = false;
         let end = loop {
             if self.stop.load(Ordering::Relaxed) {
@@ -266,22 +290,20 @@ impl Reader {
                 ));
             }
             if !resting && grew_at.elapsed() >= UNDERRUN {
-                // Everything there is, lip-synced, then the mouth at rest where it ends.
-                self.analyse(&mut lipsync, true);
-                let (samples, rate) = {
-                    let r = self.lock();
-                    (r.samples.len(), r.sample_rate)
-                };
-                if let Some(rest) = lipsync.rest(samples, rate) {
-                    self.track.send(rest);
-                }
+                // Everything there is lip-synced (the script as far as it is settled), then
+                // the mouth at rest where it ends.
+                let whole = lips
+                    .as_ref()
+                    .is_none_or(|l: &StreamLipSync| !l.follows_script());
+                self.analyse(&mut lips, whole);
+                self.rest(&mut lips);
                 resting = true;
-            } else {
-                self.analyse(&mut lipsync, false);
+            } else if !new.is_empty() {
+                self.analyse(&mut lips, false);
             }
             thread::sleep(POLL);
         };
-        self.analyse(&mut lipsync, true);
+        self.analyse(&mut lips, true);
         self.track.finish();
         self.lock().end = Some(end);
     }
@@ -292,14 +314,53 @@ impl Reader {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Lip-syncs each whole block that has arrived (and, at the end, the rest).
-    fn analyse(&self, lipsync: &mut BlockLipSync, last: bool) {
+    /// The line's lip sync: its script spoken by the offline engine and followed, when it
+    /// has one and the engine speaks; else the sound.
+    fn lips(&self) -> StreamLipSync {
+        let Some((script, voice)) = &self.script else {
+            return StreamLipSync::from_sound(&self.language);
+        };
+        match OfflineEngine::new()
+            .map_err(|e| e.to_string())
+            .and_then(|engine| engine.synthesize(script, voice).map_err(|e| e.to_string()))
+        {
+            Ok(synthesis) => StreamLipSync::from_script(synthesis, &self.language),
+            Err(why) => {
+                tracing::warn!(
+                    "{}: lip sync from the sound alone: its script cannot be spoken ({why})",
+                    self.path.display()
+                );
+                StreamLipSync::from_sound(&self.language)
+            }
+        }
+    }
+
+    /// Lip-syncs what has arrived (all of it when `last`) and sends the visemes settled.
+    fn analyse(&self, lips: &mut Option<StreamLipSync>, last: bool) {
         let (samples, rate) = {
             let r = self.lock();
             (r.samples.clone(), r.sample_rate)
         };
-        for event in lipsync.blocks(&samples, rate, &self.language, last) {
-            self.track.send(event);
+        if rate == 0 {
+            return;
+        }
+        let played = f64::from_bits(self.played.load(Ordering::Relaxed));
+        let lips = lips.get_or_insert_with(|| self.lips());
+        for e in lips.visemes(&samples, rate, played, last) {
+            self.track.send(e);
+        }
+    }
+
+    /// The mouth at rest where the sound that has arrived ends (an underrun).
+    fn rest(&self, lips: &mut Option<StreamLipSync>) {
+        let (samples, rate) = {
+            let r = self.lock();
+            (r.samples.len(), r.sample_rate)
+        };
+        if let (Some(lips), true) = (lips.as_mut(), rate > 0)
+            && let Some(rest) = lips.rest(samples as f64 * 1000.0 / f64::from(rate))
+        {
+            self.track.send(rest);
         }
     }
 }
@@ -314,17 +375,20 @@ pub struct BlockLipSync {
 }
 
 impl BlockLipSync {
-    /// The mouth at rest where the `samples` heard so far end (an underrun), if that is after
-    /// the last event.
-    pub fn rest(&mut self, samples: usize, rate: u32) -> Option<VisemeEvent> {
-        if rate == 0 {
-            return None;
-        }
-        let at = samples as f64 * 1000.0 / f64::from(rate);
-        (at > self.last_ms).then(|| {
-            self.last_ms = at;
-            VisemeEvent::new(npc_core::VisemeId::SILENCE, at)
-        })
+    /// Lip sync that goes on from `at_ms` of a sound at `rate` (another source gave the
+    /// visemes before).
+    #[must_use]
+    pub fn after(at_ms: f64, rate: u32) -> Self {
+        let mut sync = Self::default();
+        sync.skip_to(at_ms, rate);
+        sync
+    }
+
+    /// Goes on from `at_ms` of a sound at `rate`, if that is further than it has got.
+    pub fn skip_to(&mut self, at_ms: f64, rate: u32) {
+        let at = (at_ms * f64::from(rate) / 1000.0) as usize;
+        self.done = self.done.max(at);
+        self.last_ms = self.last_ms.max(at_ms);
     }
 
     /// The viseme events of the whole blocks of `samples` not yet done (all of it when
@@ -342,7 +406,9 @@ impl BlockLipSync {
         }
         let block = (BLOCK_MS * f64::from(rate) / 1000.0) as usize;
         let context = (CONTEXT_MS * f64::from(rate) / 1000.0) as usize;
-        while samples.len() - self.done >= block.max(1) || (last && samples.len() > self.done) {
+        while samples.len().saturating_sub(self.done) >= block.max(1)
+            || (last && samples.len() > self.done)
+        {
             let to = (self.done + block).min(samples.len());
             let from = self.done.saturating_sub(context);
             let window_ms = from as f64 * 1000.0 / f64::from(rate);

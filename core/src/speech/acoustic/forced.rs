@@ -64,6 +64,27 @@ pub(super) fn grammar(script: &[ScriptPhone<'_>]) -> (String, Vec<usize>) {
     )
 }
 
+/// What a step of the decoder's path is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// One of the grammar's empty steps (an optional silence not taken).
+    Empty,
+    /// A silence (or the decoder's own markers of the utterance's ends).
+    Silence,
+    /// One of the script's phones.
+    Phone,
+}
+
+pub(super) fn step(word: &str) -> Step {
+    if word == NULL_STEP {
+        Step::Empty
+    } else if word == SILENCE || word.starts_with('<') {
+        Step::Silence
+    } else {
+        Step::Phone
+    }
+}
+
 /// The decoder's words back on the script's phonemes.
 pub(super) fn heard(
     segments: &[library::Segment],
@@ -76,14 +97,14 @@ pub(super) fn heard(
     };
     let mut next = 0;
     for s in segments {
-        // The grammar's empty steps (an optional silence not taken).
-        if s.word == NULL_STEP {
-            continue;
-        }
         let span = (s.first as f64 * FRAME_MS, (s.last + 1) as f64 * FRAME_MS);
-        if s.word == SILENCE || s.word.starts_with('<') {
-            out.silences.push(span);
-            continue;
+        match step(&s.word) {
+            Step::Empty => continue,
+            Step::Silence => {
+                out.silences.push(span);
+                continue;
+            }
+            Step::Phone => {}
         }
         let owner = *owners
             .get(next)

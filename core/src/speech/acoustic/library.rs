@@ -233,6 +233,12 @@ impl Decoder {
         grammar: &str,
         samples: &[i16],
     ) -> Result<Vec<Segment>, String> {
+        self.search_grammar(grammar)?;
+        self.decode(samples)
+    }
+
+    /// From now on the decoder may only follow `grammar` (JSGF).
+    pub fn search_grammar(&mut self, grammar: &str) -> Result<(), String> {
         let (name, jsgf) = (c_string("script")?, c_string(grammar)?);
         // SAFETY: a live decoder; the strings are copied (the grammar is compiled into an
         // FSG that replaces the previous search of that name).
@@ -244,7 +250,7 @@ impl Decoder {
                 return Err("PocketSphinx could not search the script's grammar".to_owned());
             }
         }
-        self.decode(samples)
+        Ok(())
     }
 
     /// The words heard in `samples` by the decoder's current search (the one its settings
@@ -299,8 +305,20 @@ impl Decoder {
         if unsafe { (self.api.end_utt)(self.ps) } < 0 {
             return Err("PocketSphinx could not finish the utterance".to_owned());
         }
+        Ok(self.segments())
+    }
+
+    /// The words of the best path so far through the utterance being fed, without ending it
+    /// (the search's best word exit at the last frame, final state or not).
+    pub fn partial(&self) -> Vec<Segment> {
+        self.segments()
+    }
+
+    /// The words of the decoder's current best path, in order, with their frames.
+    fn segments(&self) -> Vec<Segment> {
         let mut out = Vec::new();
-        // SAFETY: the iterator belongs to the decoder's last result; ps_seg_next
+        // SAFETY: the iterator belongs to the decoder's current (or last) result, which
+        // mid-utterance is the best path to the last frame searched; ps_seg_next
         // returns null, freeing the iterator, after the last segment.
         unsafe {
             let mut seg = (self.api.seg_iter)(self.ps);
@@ -318,7 +336,7 @@ impl Decoder {
                 seg = (self.api.seg_next)(seg);
             }
         }
-        Ok(out)
+        out
     }
 }
 

@@ -4,6 +4,7 @@
 //! warping onto a synthesis only compares two sounds.
 
 mod arpabet;
+mod following;
 mod forced;
 mod library;
 mod phones;
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::resample::resample;
 
+pub use following::{Following, GUARD_MS, Settled};
 pub use phones::HeardPhone;
 pub use words::{HeardWord, WordRecognizer};
 
@@ -111,6 +113,24 @@ impl AcousticModel {
         let segments =
             forced::new_decoder(&self.dir, MODEL_RATE)?.decode_grammar(&grammar, &pcm)?;
         forced::heard(&segments, &owners, script.len())
+    }
+
+    /// Forced alignment of `script` over a recording at `sample_rate` that is still
+    /// arriving: feed it piece by piece, read what is settled as it goes.
+    ///
+    /// # Errors
+    /// No PocketSphinx library, a sample rate under 16 kHz, or a script with nothing the
+    /// model can hear.
+    pub fn follow(
+        &self,
+        sample_rate: u32,
+        script: &[ScriptPhone<'_>],
+    ) -> Result<Following, String> {
+        Following::new(
+            forced::new_decoder(&self.dir, MODEL_RATE)?,
+            script,
+            sample_rate,
+        )
     }
 
     /// The phones the model hears in `samples` (-1..1 at `sample_rate`) without a script, in

@@ -27,7 +27,7 @@ pub fn align_by_model(
 }
 
 /// The synthesis's phonemes, each marked where it begins a word.
-fn script_phones(synthesis: &Utterance) -> Vec<ScriptPhone<'_>> {
+pub(super) fn script_phones(synthesis: &Utterance) -> Vec<ScriptPhone<'_>> {
     let mut words = synthesis
         .words
         .iter()
@@ -54,14 +54,14 @@ fn script_phones(synthesis: &Utterance) -> Vec<ScriptPhone<'_>> {
 /// The synthesis's time mapped onto the recording's, phoneme by phoneme: each phoneme's span
 /// in the synthesis stretched over the span the model heard it in.
 #[derive(Clone, Debug, PartialEq)]
-struct PhoneMap {
+pub(super) struct PhoneMap {
     /// (synthesis start, synthesis end, recording start, recording end) ms, in order.
     spans: Vec<(f64, f64, f64, f64)>,
     recording_ms: f64,
 }
 
 impl PhoneMap {
-    fn new(synthesis: &Utterance, heard: &Heard, recording_ms: f64) -> Self {
+    pub(super) fn new(synthesis: &Utterance, heard: &Heard, recording_ms: f64) -> Self {
         let phonemes = &synthesis.phonemes;
         let speech_end = synthesis.duration_ms();
         let mut spans = Vec::with_capacity(phonemes.len());
@@ -97,7 +97,7 @@ impl PhoneMap {
         }
     }
 
-    fn map(&self, t: f64) -> f64 {
+    pub(super) fn map(&self, t: f64) -> f64 {
         let i = self.spans.partition_point(|s| s.0 <= t);
         let mapped = match i.checked_sub(1).map(|k| self.spans[k]) {
             None => {

@@ -6,9 +6,11 @@
 
 mod by_model;
 mod by_synthesis;
+mod streamed;
 
 pub use by_model::align_by_model;
 pub use by_synthesis::{Warp, align_by_synthesis};
+pub use streamed::StreamedAlignment;
 
 use super::acoustic::AcousticModel;
 use super::{PhonemeTiming, Utterance, WordTiming};
