@@ -136,3 +136,90 @@ fn conversational_speech_is_heard_where_the_words_are() {
         );
     }
 }
+
+/// The listener baked over a real recording spoken to it (what the studio's "listen to a
+/// recording" plots): its brows flash within 300 ms of the first labelled word, it nods on
+/// some of the stressed syllables while the person speaks and on none after, and it shows it
+/// is thinking once the person has been quiet for `thinking_after_ms` with no reply.
+#[test]
+fn a_listener_baked_over_a_recording_flashes_nods_and_then_thinks() {
+    use npc_core::ArkitTarget;
+    use npc_core::anim::face::{FaceSettings, Stage};
+    use npc_core::body::GestureSettings;
+    use npc_core::hearing::{ListenBakeOptions, ListenSettings, bake_listening};
+    let Some(dir) = common::librivox() else {
+        eprintln!(
+            "a_listener_baked_over_a_recording_flashes_nods_and_then_thinks: NOT RUN, no LibriVox clips"
+        );
+        return;
+    };
+    let name = "sense_and_sensibility_01_austen_64kb-0880";
+    let (sound, rate) = wav::read_mono(&dir.join(format!("{name}.wav"))).unwrap();
+    let labels: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(format!("{name}.phone.json"))).unwrap(),
+    )
+    .unwrap();
+    let words: Vec<f64> = labels["w"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| !w["t"].as_str().unwrap().starts_with('<'))
+        .map(|w| w["b"].as_f64().unwrap() * 1000.0)
+        .collect();
+    // Half a second of quiet first.
+    let pad = 500.0;
+    let mut all = vec![0.0; rate as usize / 2];
+    all.extend_from_slice(&sound);
+    let listen = ListenSettings::default();
+    let bake = bake_listening(
+        &all,
+        rate,
+        &listen,
+        &FaceSettings::default(),
+        &GestureSettings::default(),
+        &ListenBakeOptions {
+            after_ms: 2_500.0,
+            ..ListenBakeOptions::default()
+        },
+    )
+    .unwrap();
+    let first_word = pad + words[0];
+    let brows: Vec<f32> = bake
+        .face
+        .series(Stage::Final, ArkitTarget::BrowInnerUp)
+        .collect();
+    let times = &bake.face.times_ms;
+    let rises = times
+        .iter()
+        .zip(&brows)
+        .find(|(_, b)| **b > 0.1)
+        .map(|(t, _)| *t)
+        .expect("the brows flash");
+    let (start, end) = (bake.utterances[0].0, bake.utterances.last().unwrap().1);
+    let nods: Vec<f64> = bake.stresses.iter().filter(|s| s.1).map(|s| s.0).collect();
+    let thinks = times
+        .iter()
+        .zip(&bake.thinking)
+        .find(|(_, t)| **t)
+        .map(|(t, _)| *t)
+        .expect("it thinks");
+    eprintln!(
+        "first word {first_word:.0} ms, heard {start:.0}-{end:.0}, brows up at {rises:.0}, \
+         {} nods of {} stresses, thinking from {thinks:.0}",
+        nods.len(),
+        bake.stresses.len()
+    );
+    assert!(
+        rises >= first_word - 50.0 && rises <= first_word + 300.0,
+        "brows at {rises} ms, the first word at {first_word} ms"
+    );
+    assert!(!nods.is_empty(), "it nods");
+    assert!(nods.iter().all(|&t| t >= start && t <= end + 50.0));
+    let max_nod = bake.nod_deg.iter().fold(0.0f32, |m, &d| m.max(d));
+    assert!(max_nod > listen.nod_deg * 0.5, "nod {max_nod} degrees");
+    let expected = end + listen.thinking_after_ms;
+    assert!(
+        (thinks - expected).abs() <= 300.0,
+        "thinking at {thinks} ms, expected near {expected}"
+    );
+}

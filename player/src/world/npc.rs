@@ -13,7 +13,7 @@ use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
 use npc_core::body::{
     Activity, Body, BodyEmotionSettings, BodySettings, GestureSettings, Inhales, LayerInput,
 };
-use npc_core::hearing::ListenSettings;
+use npc_core::hearing::{ListenSettings, PersonAttention};
 
 /// Fastest walking speed, metres per second.
 pub const WALK_SPEED: f32 = 1.4;
@@ -76,29 +76,6 @@ pub struct NpcActor {
     pub node_world: Vec<Mat4>,
     /// Morph weights per mesh of the face part.
     pub weights: Vec<Vec<f32>>,
-}
-
-/// An NPC's attention to the person in front of the player.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct PersonAttention {
-    /// The person speaks to it.
-    listening: bool,
-    /// The person stopped speaking to it this long ago and its reply has not started, ms.
-    waiting_ms: Option<f64>,
-    /// It glances at the person (who spoke to another) for this much longer, ms.
-    glance_ms: f64,
-    /// Stressed syllables heard so far (each draws whether it gets a nod).
-    stresses: u64,
-}
-
-/// A draw in [0, 1) from a seed and a count (splitmix64): the same NPC nods on the same
-/// syllables every run.
-fn draw(seed: u64, n: u64) -> f32 {
-    let mut z = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 40) as f32 / (1u64 << 24) as f32
 }
 
 fn wrap_angle(a: f32) -> f32 {
@@ -189,8 +166,7 @@ impl NpcActor {
         behaviour: &Behaviour,
         targets: &[Option<Vec3>],
     ) {
-        self.person.listening = false;
-        self.person.waiting_ms = None;
+        self.person.speaks();
         self.face.start_line(cue);
         self.face.set_emotion(behaviour.emotion);
         self.body.set_emotion(behaviour.emotion);
@@ -232,8 +208,7 @@ impl NpcActor {
         feed: npc_core::anim::lipsync::TrackReceiver,
         behaviour: &Behaviour,
     ) {
-        self.person.listening = false;
-        self.person.waiting_ms = None;
+        self.person.speaks();
         self.face.start_streamed_line(feed);
         self.face.set_emotion(behaviour.emotion);
         self.body.set_emotion(behaviour.emotion);
@@ -266,73 +241,45 @@ impl NpcActor {
     /// The person in front of the player starts speaking to it: its brows flash, it turns to
     /// them and holds its hands still, and nods on some of their stressed syllables.
     pub fn person_started(&mut self) {
-        let settings = &self.listen_settings;
-        self.person.listening = true;
-        self.person.waiting_ms = None;
-        self.face.think(false, 0.0);
-        self.face.addressed_after(settings.brow_lag_ms);
-        if self.line.is_none() {
-            self.talk = Some((TalkPlan::listening_live(&self.gestures), 0.0));
-        }
+        let speaking = self.line.is_some();
+        self.person.started(
+            &self.listen_settings,
+            &self.gestures,
+            &mut self.face,
+            &mut self.talk,
+            speaking,
+        );
     }
 
     /// A stressed syllable of the person speaking to it: a nod, on a seeded share of them.
     pub fn person_stress(&mut self) {
-        if !self.person.listening {
-            return;
-        }
-        self.person.stresses += 1;
-        if draw(self.seed, self.person.stresses) >= self.listen_settings.nod_share {
-            return;
-        }
-        let deg = self.listen_settings.nod_deg;
-        if let Some((plan, at_ms)) = self.talk.as_mut().filter(|(p, _)| p.listening) {
-            plan.nod_at(*at_ms, deg);
-        }
+        self.person
+            .stress(&self.listen_settings, self.seed, &mut self.talk);
     }
 
     /// The person stopped speaking to it: it waits for its reply, and shows it is thinking
     /// if the reply is slow to come. `noise`: it was not speech after all, nothing to answer.
     pub fn person_stopped(&mut self, noise: bool) {
-        if !self.person.listening {
-            return;
-        }
-        self.person.listening = false;
-        self.person.waiting_ms = (!noise && self.line.is_none()).then_some(0.0);
-        if let Some((plan, at_ms)) = self.talk.as_mut().filter(|(p, _)| p.listening) {
-            plan.close_at(*at_ms);
-        }
+        let speaking = self.line.is_some();
+        self.person.stopped(noise, speaking, &mut self.talk);
     }
 
     /// The person spoke to another NPC nearby: it glances at them.
     pub fn glance_at_person(&mut self) {
-        self.person.glance_ms = self.listen_settings.glance_ms;
+        self.person.glance(&self.listen_settings);
     }
 
     /// Whether it attends to the person in front of the player (listening, waiting to reply,
     /// glancing).
     #[must_use]
     pub fn attends_person(&self) -> bool {
-        self.person.listening || self.person.waiting_ms.is_some() || self.person.glance_ms > 0.0
+        self.person.attends()
     }
 
     /// Whether the person is speaking to it now.
     #[must_use]
     pub fn listens_to_person(&self) -> bool {
-        self.person.listening
-    }
-
-    /// Moves its attention to the person on by `dt_ms`: glances end, a slow reply shows as
-    /// thought.
-    fn attend(&mut self, dt_ms: f64) {
-        self.person.glance_ms = (self.person.glance_ms - dt_ms).max(0.0);
-        if let Some(waited) = self.person.waiting_ms.as_mut() {
-            *waited += dt_ms;
-            if *waited >= self.listen_settings.thinking_after_ms && !self.face.thinking() {
-                self.face
-                    .think(true, self.listen_settings.thinking_intensity);
-            }
-        }
+        self.person.listening()
     }
 
     /// Stops speaking.
@@ -367,7 +314,11 @@ impl NpcActor {
         } else {
             0.0
         };
-        self.attend(f64::from(dt) * 1000.0);
+        self.person.attend(
+            &self.listen_settings,
+            &mut self.face,
+            f64::from(dt) * 1000.0,
+        );
         let to_goal = Vec3::new(
             self.goal.x - self.position.x,
             0.0,
