@@ -110,6 +110,9 @@ pub enum Command {
     },
     SpeakLine,
     OpenWav(PathBuf),
+    /// Plays a recording as the person speaking to the character, which listens as it would
+    /// live (its brow flash, nods, thinking face) on the timeline.
+    ListenTo(PathBuf),
     /// Whether a WAV opened from now on is aligned to the line's text (its script) rather than
     /// lip-synced from its sound alone.
     SetAlignToText(bool),

@@ -16,6 +16,8 @@ pub enum Prompt {
     OpenHead,
     /// A WAV (audio analysis) or a viseme file for the timeline.
     OpenLine,
+    /// A recording of the person for the character to listen to.
+    ListenTo,
     /// A capture to compare the line with (Live Link Face CSV, glTF).
     OpenComparison,
     /// Where to export the line as Live Link Face CSV.
@@ -35,6 +37,7 @@ impl Prompt {
             Self::SaveAs => "Save project as",
             Self::OpenHead => "Open head or avatar (glTF / GLB)",
             Self::OpenLine => "Open a recording (WAV) or visemes (JSON)",
+            Self::ListenTo => "Listen to a recording of the person (WAV)",
             Self::OpenComparison => "Compare with a capture (Live Link Face CSV, glTF)",
             Self::ExportCsv => "Export the line as Live Link Face CSV",
             Self::ExportGltf => "Export the line as a glTF clip (GLB)",
@@ -68,6 +71,7 @@ impl Prompt {
                     Command::OpenVisemes(path)
                 }
             }
+            Self::ListenTo => Command::ListenTo(path),
             Self::OpenComparison => Command::OpenComparison(path),
             Self::ExportCsv => Command::ExportLine {
                 format: ExportFormat::LivelinkCsv,
@@ -93,6 +97,7 @@ impl Prompt {
                 .add_filter("Recording or visemes", &["wav", "json"])
                 .add_filter("WAV", &["wav"])
                 .add_filter("Visemes", &["json"]),
+            Self::ListenTo => d.add_filter("WAV", &["wav"]),
             Self::OpenComparison => d
                 .add_filter("Capture", &["csv", "glb", "gltf"])
                 .add_filter("Live Link Face CSV", &["csv"])

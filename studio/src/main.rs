@@ -1,4 +1,5 @@
-//! `npc-studio [PROJECT] [--speak TEXT] [--compare CAPTURE] [--screenshot FILE]`.
+//! `npc-studio [PROJECT] [--speak TEXT | --listen FILE.wav] [--compare CAPTURE]
+//! [--screenshot FILE]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +25,10 @@ struct Args {
     /// Speak this line onto the timeline at start (offline speech).
     #[arg(long, value_name = "TEXT")]
     speak: Option<String>,
+    /// Play this recording as the person speaking to the character, which listens to it on
+    /// the timeline.
+    #[arg(long, value_name = "FILE.wav", conflicts_with = "speak")]
+    listen: Option<PathBuf>,
     /// Lay this capture (Live Link Face CSV, glTF weights animation) under the line at start.
     #[arg(long, value_name = "FILE")]
     compare: Option<PathBuf>,
@@ -75,6 +80,10 @@ fn main() -> ExitCode {
         studio.apply(npc_studio::command::Command::SetLineText(text.clone()));
         studio.apply(npc_studio::command::Command::SpeakLine);
         studio.apply(npc_studio::command::Command::Seek(900.0));
+    }
+    if let Some(wav) = &args.listen {
+        studio.apply(npc_studio::command::Command::ListenTo(wav.clone()));
+        studio.apply(npc_studio::command::Command::Seek(1_200.0));
     }
     if let Some(capture) = &args.compare {
         studio.apply(npc_studio::command::Command::OpenComparison(

@@ -94,7 +94,7 @@ impl Playback {
 
     /// Starts the sound at the playhead, when there is sound to play and somewhere to play it.
     fn start(&mut self, timeline: &Timeline, now: Instant) -> Heard {
-        let Some((samples, rate)) = timeline.source.as_ref().and_then(|s| s.audio.as_ref()) else {
+        let Some((samples, rate)) = timeline.audio() else {
             return Heard::Silent;
         };
         let audio = self.audio.get_or_insert_with(AudioOut::open);

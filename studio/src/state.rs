@@ -397,6 +397,19 @@ impl Studio {
                     self.put_line(file_name(&path), line);
                 }
             }
+            Command::ListenTo(path) => match npc_core::speech::wav::read_mono(&path) {
+                Ok(audio) => {
+                    self.timeline.listen_to(
+                        format!("{} (the person, listened to)", file_name(&path)),
+                        audio,
+                        &self.doc.project,
+                        &self.shapes.shapes,
+                    );
+                    self.rebake_body();
+                    self.view = ViewSource::Timeline;
+                }
+                Err(e) => self.fail(format!("cannot read {}: {e}", path.display())),
+            },
             Command::SetAlignToText(align) => self.timeline.align_to_text = align,
             Command::OpenVisemes(path) => {
                 let line = LineSource::from_visemes(&path);
@@ -856,6 +869,7 @@ impl Studio {
             | Command::SetLineGestureWord { .. }
             | Command::SpeakLine
             | Command::OpenWav(_)
+            | Command::ListenTo(_)
             | Command::SetAlignToText(_)
             | Command::OpenVisemes(_)
             | Command::Seek(_)

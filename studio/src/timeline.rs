@@ -1,6 +1,8 @@
 //! The timeline: a line (spoken from text, a recording, or a viseme file), its bake through
 //! the one FaceAnimator with every stage kept, and the playhead. The line is baked as the
-//! project's first NPC performs it live: its face seed, started by the same `LineCue`.
+//! project's first NPC performs it live: its face seed, started by the same `LineCue`. Or,
+//! listening to a recording: the person's voice played as the microphone, and the character
+//! baked as it would listen live ([`npc_core::hearing::bake_listening`]).
 
 use std::time::Instant;
 
@@ -9,6 +11,7 @@ use npc_core::agent::cues::Behaviour;
 use npc_core::anim::OwnShapes;
 use npc_core::anim::face::FaceFrame;
 use npc_core::anim::timeline::{Bake, BakeOptions, bake_with_shapes};
+use npc_core::hearing::{ListenBake, ListenBakeOptions, bake_listening};
 use npc_core::project::Project;
 use npc_core::speech::LineSource;
 
@@ -46,6 +49,17 @@ pub struct Timeline {
     pub error: Option<String>,
     /// A real capture plotted under the line, when one is open.
     pub comparison: Option<Comparison>,
+    /// A recording of the person the character listens to, instead of a line.
+    pub person: Option<PersonRecording>,
+}
+
+/// The person's voice the character listens to, and how it listened.
+#[derive(Clone, Debug)]
+pub struct PersonRecording {
+    /// Mono samples in -1..1 and their rate.
+    pub audio: (Vec<f32>, u32),
+    /// The listener over it (face, nods, thinking, what was heard), once baked.
+    pub listened: Option<ListenBake>,
 }
 
 impl Default for Timeline {
@@ -71,6 +85,7 @@ impl Default for Timeline {
             bake_ms: 0.0,
             error: None,
             comparison: None,
+            person: None,
         }
     }
 }
@@ -86,20 +101,82 @@ impl Timeline {
     ) {
         self.label = label;
         self.source = Some(source);
+        self.person = None;
         self.playhead_ms = 0.0;
         let npc = self.npc.clone();
         self.rebake(project, npc.as_deref(), shapes);
+    }
+
+    /// Puts a recording of the person on the timeline, the character listening to it.
+    pub fn listen_to(
+        &mut self,
+        label: String,
+        audio: (Vec<f32>, u32),
+        project: &Project,
+        shapes: &OwnShapes,
+    ) {
+        self.label = label;
+        self.source = None;
+        self.person = Some(PersonRecording {
+            audio,
+            listened: None,
+        });
+        self.playhead_ms = 0.0;
+        if !self.plot_targets.contains(&ArkitTarget::BrowInnerUp) {
+            self.plot_targets.insert(0, ArkitTarget::BrowInnerUp);
+        }
+        let npc = self.npc.clone();
+        self.rebake(project, npc.as_deref(), shapes);
+    }
+
+    /// The sound the timeline plays: the line's, or the person's.
+    #[must_use]
+    pub fn audio(&self) -> Option<&(Vec<f32>, u32)> {
+        self.source
+            .as_ref()
+            .and_then(|s| s.audio.as_ref())
+            .or_else(|| self.person.as_ref().map(|p| &p.audio))
     }
 
     /// Bakes the line again (after a setting or a pose changed).
     pub fn rebake(&mut self, project: &Project, npc: Option<&str>, shapes: &OwnShapes) {
         self.npc = npc.map(str::to_owned);
         self.seed = project.face_seed(self.npc.as_deref().unwrap_or_default());
+        let start = Instant::now();
+        if let Some(person) = &mut self.person {
+            let id = self.npc.as_deref().unwrap_or_default();
+            let (samples, rate) = &person.audio;
+            let listened = bake_listening(
+                samples,
+                *rate,
+                &project.listen,
+                project.face_settings(id),
+                &project.body_settings(id).gestures,
+                &ListenBakeOptions {
+                    fps: FPS,
+                    seed: self.seed,
+                    ..ListenBakeOptions::default()
+                },
+            );
+            match listened {
+                Ok(l) => {
+                    self.bake = Some(l.face.clone());
+                    person.listened = Some(l);
+                    self.error = None;
+                }
+                Err(e) => {
+                    self.bake = None;
+                    person.listened = None;
+                    self.error = Some(format!("cannot listen to the recording: {e}"));
+                }
+            }
+            self.bake_ms = start.elapsed().as_secs_f64() * 1000.0;
+            return;
+        }
         let Some(source) = &self.source else {
             self.bake = None;
             return;
         };
-        let start = Instant::now();
         let options = BakeOptions {
             fps: FPS,
             seed: self.seed,

@@ -861,3 +861,70 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
         "{changed} pixels changed turning to the side"
     );
 }
+
+/// "Listen to a recording...": a WAV of a person (a real one, CMU ARCTIC) is played as the
+/// person speaking to the character, which listens on the timeline as it would live: its
+/// brows flash after the person's first sound, it nods on a share of the stressed syllables
+/// (the project's setting: all of them at 1, none at 0, re-baked as it is edited), and the
+/// timeline plays the person's sound.
+#[test]
+fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
+    let test = "listening_to_a_recording_plots_the_listener_and_follows_its_settings";
+    let Some(wav) = shared_asset("speech/arctic_a0007.wav") else {
+        eprintln!("{test}: NOT RUN, ../shared/assets/speech/arctic_a0007.wav is missing");
+        return;
+    };
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.get_by_label("Listen to a recording...").click();
+    h.run_steps(2);
+    type_path(&mut h, &wav);
+    let timeline = &h.state().studio.timeline;
+    assert!(timeline.label.contains("listened to"), "{}", timeline.label);
+    assert!(timeline.source.is_none() && timeline.audio().is_some());
+    let listened = timeline
+        .person
+        .as_ref()
+        .and_then(|p| p.listened.clone())
+        .expect("the listener was baked");
+    assert!(!listened.utterances.is_empty(), "the person was heard");
+    let first = listened.utterances[0].0;
+    let brows: Vec<(f64, f32)> = listened
+        .face
+        .times_ms
+        .iter()
+        .copied()
+        .zip(
+            listened
+                .face
+                .series(npc_core::anim::face::Stage::Final, ArkitTarget::BrowInnerUp),
+        )
+        .collect();
+    let up = brows
+        .iter()
+        .find(|(_, b)| *b > 0.1)
+        .expect("the brows flash")
+        .0;
+    assert!(
+        up >= first && up <= first + 300.0,
+        "brows up at {up} ms, the person's first sound at {first} ms"
+    );
+    assert!(!listened.stresses.is_empty(), "stressed syllables heard");
+    let mut listen = h.state().studio.doc.project.listen.clone();
+    for (share, nods) in [(1.0, listened.stresses.len()), (0.0, 0)] {
+        listen.nod_share = share;
+        h.state_mut()
+            .studio
+            .apply(Command::SetListen(listen.clone()));
+        h.run_steps(2);
+        let relistened = h.state().studio.timeline.person.as_ref().unwrap();
+        let stresses = &relistened.listened.as_ref().unwrap().stresses;
+        assert_eq!(
+            stresses.iter().filter(|s| s.1).count(),
+            nods,
+            "nod share {share}"
+        );
+    }
+    // Speaking a line puts a line back on the timeline in its place.
+    h.state_mut().studio.apply(Command::SpeakLine);
+    assert!(h.state().studio.timeline.person.is_none());
+}

@@ -31,7 +31,7 @@ pub struct LaneView {
 
 /// A lane plot with the timeline's shared x axis; returns the pointer's x when the lane was
 /// clicked or dragged (to move the playhead).
-fn lane(
+pub fn lane(
     ui: &mut Ui,
     id: &str,
     height: f32,

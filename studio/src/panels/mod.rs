@@ -5,6 +5,7 @@ pub mod body;
 pub mod character_picker;
 pub mod gaze;
 pub mod lanes;
+pub mod listener_lane;
 pub mod listening;
 pub mod menu;
 pub mod pose;

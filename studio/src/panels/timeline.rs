@@ -1,6 +1,6 @@
 //! The timeline: the line's source, transport, and plots of every stage of the face animator
 //! for the chosen targets, the viseme track as labelled spans, the waveform, and the body's
-//! emotion and gesture lanes. Clicking or dragging on any plot moves the playhead.
+//! emotion and gesture lanes; listening to a recording, the listener's lane. Clicking or dragging on any plot moves the playhead.
 
 use egui::Ui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span, Text, VLine};
@@ -12,6 +12,7 @@ use npc_core::body::BodyBake;
 use crate::command::Command;
 use crate::file_dialog::Prompt;
 use crate::panels::lanes::{self, LaneView};
+use crate::panels::listener_lane;
 use crate::timeline::{FPS, Timeline};
 
 /// Height of one target's plot, points.
@@ -54,6 +55,17 @@ pub fn panel(
             .clicked()
         {
             prompt = Some(Prompt::OpenLine);
+        }
+        if ui
+            .button("Listen to a recording...")
+            .on_hover_text(
+                "a WAV played as the person speaking to the character: it listens as it would \
+                 live (brow flash, nods on stresses, thinking when no reply comes), with the \
+                 project's listening settings (Gaze and Body tabs)",
+            )
+            .clicked()
+        {
+            prompt = Some(Prompt::ListenTo);
         }
         let mut align = timeline.align_to_text;
         if ui
@@ -135,7 +147,7 @@ pub fn panel(
         ui.separator();
         lanes::emotion_picker(ui, timeline.behaviour.emotion, out);
     });
-    if timeline.bake.is_some() {
+    if timeline.bake.is_some() && timeline.person.is_none() {
         lanes::gesture_editor(ui, timeline, out);
     }
     if let Some(e) = &timeline.error {
@@ -198,7 +210,7 @@ pub fn panel(
                 });
             scrub(&r.response, r.inner);
             // The waveform.
-            if let Some((samples, rate)) = timeline.source.as_ref().and_then(|s| s.audio.as_ref()) {
+            if let Some((samples, rate)) = timeline.audio() {
                 let points = envelope(samples, *rate, 1200);
                 let r = Plot::new("waveform")
                     .height(50.0)
@@ -222,6 +234,9 @@ pub fn panel(
                 end_ms: end,
                 playhead_ms: playhead,
             };
+            if let Some(listened) = timeline.person.as_ref().and_then(|p| p.listened.as_ref()) {
+                lane_seek = listener_lane::listener_lane(ui, listened, &view);
+            }
             if let Some(body) = body.filter(|_| bake.is_some()) {
                 lane_seek = lanes::emotion_lane(ui, timeline, body, &view);
                 if let Some(plan) = &body.talk {
