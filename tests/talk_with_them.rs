@@ -387,3 +387,92 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
         .fold(0.0f32, f32::max);
     assert!(jaw > 0.15, "her jaw opened {jaw} at most over the reply");
 }
+
+/// Turn-taking: while the person speaks to Elara, her reply waits, whole or streamed, even
+/// when it is ready; Bram, not spoken to, speaks his meanwhile. When the person stops, hers
+/// starts at once.
+#[test]
+fn replies_ready_while_the_person_speaks_wait_for_them_to_stop() {
+    for streamed in [false, true] {
+        reply_waits_for_the_person(streamed);
+    }
+}
+
+fn reply_waits_for_the_person(streamed: bool) {
+    let d = world_demo();
+    // Two conversations: a reply of hers (text, or a stream complete before she may speak)
+    // and a line of Bram's.
+    let line = |who: &str, text: &str| {
+        format!("{{\"seq\": 0, \"speaker_id\": \"{who}\", \"text\": \"{text}\"}}\n")
+    };
+    let hers = if streamed {
+        fs::create_dir_all(d.agent.join("lines")).unwrap();
+        let rate = 16_000;
+        let mut wav = npc_core::speech::growing_wav::streaming_header(rate, 1);
+        wav.extend(std::iter::repeat_n(0u8, rate as usize / 2));
+        fs::write(d.agent.join("lines/s.wav"), &wav).unwrap();
+        fs::write(d.agent.join("lines/s.wav.done"), b"").unwrap();
+        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"audio\": \"lines/s.wav\", \"stream\": true}\n"
+            .to_owned()
+    } else {
+        line("Elara", "Well met.")
+    };
+    fs::write(d.agent.join("conversations/e.jsonl"), hers).unwrap();
+    fs::write(
+        d.agent.join("conversations/b.jsonl"),
+        line("Bram", "Good day."),
+    )
+    .unwrap();
+    fs::write(
+        d.agent.join("active.json"),
+        "{\"conversations\": [{\"file\": \"conversations/e.jsonl\"}, {\"file\": \
+         \"conversations/b.jsonl\"}]}",
+    )
+    .unwrap();
+    let world = {
+        let mut meshes = MeshStoreBuilder::default();
+        World::load(&d.project, &mut meshes).unwrap()
+    };
+    let mut conductor = Conductor::open(
+        &world.project,
+        &ConductorOptions {
+            agent_dir: d.agent.clone(),
+            events: None,
+            gap_timeout: Duration::from_secs(3),
+            wait_for_synthesis: true,
+            sound: false,
+        },
+    )
+    .unwrap();
+    let speaker = |cue: &npc_player::Cue| match cue {
+        npc_player::Cue::Speak { npc, .. } | npc_player::Cue::SpeakStreamed { npc, .. } => {
+            Some(npc.clone())
+        }
+        _ => None,
+    };
+    // The person speaks to Elara for 1.5 s.
+    conductor.hold(Some("Elara"));
+    let start = Instant::now();
+    let mut started = Vec::new();
+    while start.elapsed() < Duration::from_millis(1_500) {
+        let mut cues = Vec::new();
+        conductor.step(Instant::now(), &mut cues).unwrap();
+        started.extend(cues.iter().filter_map(speaker));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !started.iter().any(|n| n == "Elara"),
+        "streamed {streamed}: Elara spoke over the person: {started:?}"
+    );
+    assert!(started.iter().any(|n| n == "Bram"), "{started:?}");
+    // They stop: hers starts at the next step.
+    conductor.hold(None);
+    let mut cues = Vec::new();
+    conductor.step(Instant::now(), &mut cues).unwrap();
+    let hers: Vec<String> = cues.iter().filter_map(speaker).collect();
+    assert_eq!(
+        hers,
+        ["Elara"],
+        "streamed {streamed}: her reply started when the person stopped"
+    );
+}
