@@ -4,7 +4,8 @@
 //! live at 60 frames a second, the example agent answering every heard utterance with a
 //! streamed reply (so the person often speaks over one: barge-in). Prints p50 / p95 / max of
 //! - end of the person's speech -> heard line written (the detector's hang time included),
-//! - a streamed reply's first samples -> its first sound,
+//! - a streamed reply's first samples (or, held while the person spoke, their stopping) -> its
+//!   first sound,
 //! - the person's onset -> the NPC they spoke over silent.
 //!
 //! `cargo bench --bench talk_loop` runs all the speech; `cargo test` one clip as a smoke test.
@@ -127,6 +128,10 @@ fn main() {
         .unwrap();
     }
     drop(live);
+    // NPC_TALK_LOOP_EVENTS=FILE keeps the run's events for a closer look.
+    if let Some(keep) = std::env::var_os("NPC_TALK_LOOP_EVENTS") {
+        std::fs::copy(&events, &keep).unwrap();
+    }
     report(&events);
 }
 
@@ -146,9 +151,13 @@ fn report(events: &Path) {
     assert!(!heard.is_empty(), "nothing was heard");
     summary("end of speech -> heard line written", heard);
     summary(
-        "streamed reply: first samples -> first sound",
+        "streamed reply: first samples (or the person stopping) -> first sound",
         of("line_started", "first_chunk_to_sound_ms"),
     );
+    let held = of("line_started", "held_for_person_ms");
+    if !held.is_empty() {
+        summary("  replies held while the person spoke to their NPC", held);
+    }
     // Where the time goes: the detector's end (hang time, and any wait for the thread) and
     // the words' last search and the writing after it.
     let stopped: Vec<(f64, f64)> = log

@@ -195,6 +195,8 @@ pub struct Conductor {
     deferred: Vec<Done>,
     /// The NPC the person is speaking to now.
     held: Option<String>,
+    /// When the person last stopped speaking to an NPC (its held lines may start).
+    released: Option<Instant>,
     in_synthesis: usize,
     wait_for_synthesis: bool,
 }
@@ -253,6 +255,7 @@ impl Conductor {
             waiting: Vec::new(),
             deferred: Vec::new(),
             held: None,
+            released: None,
             in_synthesis: 0,
             wait_for_synthesis: options.wait_for_synthesis,
         })
@@ -514,15 +517,22 @@ impl Conductor {
                 behaviour,
             });
             if let Some(log) = self.log.as_mut() {
-                let first = stream
-                    .first_sound_arrived()
-                    .map(|t| started.saturating_duration_since(t));
+                // The player's own part: from its first samples, or from when the person
+                // stopped speaking if it was held for them (that wait reported beside it).
+                let arrived = stream.first_sound_arrived();
+                let held = arrived.zip(self.released).and_then(|(a, r)| {
+                    (r > a).then(|| r.saturating_duration_since(a))
+                });
+                let first = arrived.map(|a| {
+                    started.saturating_duration_since(a + held.unwrap_or_default())
+                });
                 log.write(&LineEvent::streamed_start(
                     &conversation,
                     &line,
                     &npc,
                     started.saturating_duration_since(seen),
                     first,
+                    held,
                 ));
             }
             self.playing.push(Playing {
@@ -537,6 +547,9 @@ impl Conductor {
     /// The person is speaking to `npc` (or to nobody, or has stopped: `None`): that NPC's
     /// next lines wait until they stop.
     pub fn hold(&mut self, npc: Option<&str>) {
+        if npc.is_none() && self.held.is_some() {
+            self.released = Some(Instant::now());
+        }
         self.held = npc.map(str::to_owned);
     }
 

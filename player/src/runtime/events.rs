@@ -75,7 +75,8 @@ impl LineEvent {
     }
 
     /// `line_started` for a streamed line: `latency` from the line seen to its first sound,
-    /// `first_chunk` from its first samples arriving to its first sound.
+    /// `first_chunk` from its first samples arriving to its first sound, not counting
+    /// `held_for_person`: how long it waited for the person speaking to its NPC to stop.
     #[must_use]
     pub fn streamed_start(
         conversation: &str,
@@ -83,10 +84,17 @@ impl LineEvent {
         npc: &str,
         latency: Duration,
         first_chunk: Option<Duration>,
+        held_for_person: Option<Duration>,
     ) -> Self {
         let mut e = Self::line("line_started", conversation, line, npc, Some(latency));
         if let Some(map) = e.0.as_object_mut() {
             map.insert("streamed".to_owned(), json!(true));
+            if let Some(d) = held_for_person {
+                map.insert(
+                    "held_for_person_ms".to_owned(),
+                    json!(round_ms(d.as_secs_f64() * 1000.0)),
+                );
+            }
             if let Some(d) = first_chunk {
                 map.insert(
                     "first_chunk_to_sound_ms".to_owned(),
