@@ -90,9 +90,26 @@ fn person_recording(a: &Clip, b: &Clip, path: &Path) -> Vec<(f64, f64)> {
 
 /// Where the head of NPC `i` faces, in the world.
 fn head_forward(world: &World, i: usize) -> Vec3 {
+    let avatar = &world.content.avatars[world.npcs[i].avatar];
+    joint_forward(world, i, avatar.head_joint.unwrap())
+}
+
+/// Where the upper torso of NPC `i` faces, in the world.
+fn torso_forward(world: &World, i: usize) -> Vec3 {
+    use npc_core::body::HumanoidBone as B;
+    let map = &world.content.avatars[world.npcs[i].avatar].humanoid;
+    let j = map
+        .joint(B::UpperChest)
+        .or_else(|| map.joint(B::Chest))
+        .or_else(|| map.joint(B::Spine))
+        .unwrap();
+    joint_forward(world, i, j)
+}
+
+/// Where joint `j` of NPC `i` faces (its rest pose's front turned as it is now), in the world.
+fn joint_forward(world: &World, i: usize, j: usize) -> Vec3 {
     let npc = &world.npcs[i];
     let avatar = &world.content.avatars[npc.avatar];
-    let j = avatar.head_joint.unwrap();
     let rest = avatar.skeleton.rest_world()[j]
         .to_scale_rotation_translation()
         .1;
@@ -109,6 +126,8 @@ struct Seen {
     t_ms: f64,
     brows: f32,
     head_off_deg: f32,
+    /// The angle between her upper torso's front and the camera, level (yaw only).
+    torso_off_deg: f32,
     jaw: f32,
     answering: bool,
     /// Another NPC (not the one spoken to) attends to the person: a glance.
@@ -211,6 +230,9 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
             head_off_deg: head_forward(&live.world, elara)
                 .angle_between(to_camera)
                 .to_degrees(),
+            torso_off_deg: level(torso_forward(&live.world, elara))
+                .angle_between(level(to_camera))
+                .to_degrees(),
             jaw: pose.get(ArkitTarget::JawOpen),
             answering: npc
                 .line
@@ -239,6 +261,10 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
         agent: d.agent.clone(),
         _tmp: d.tmp,
     }
+}
+
+fn level(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z).normalize()
 }
 
 fn event<'a>(run: &'a Run, name: &str) -> Vec<&'a Value> {
@@ -333,6 +359,31 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
     );
     assert!(during(&heard_run) < 20.0);
     assert!(during(&control) > 25.0);
+    // Her upper torso turns to the camera too: here with her whole body, the camera being
+    // further than her head alone turns while she attends to the others (the chest's share of
+    // a head turn is core's look_at test).
+    let torso = |r: &Run| {
+        let during: Vec<f32> = r
+            .seen
+            .iter()
+            .filter(|s| {
+                let t = s.t_ms - mic_ms;
+                t > speech[0].0 * 1000.0 + 1_000.0 && t < speech[0].1 * 1000.0
+            })
+            .map(|s| s.torso_off_deg)
+            .collect();
+        during.iter().sum::<f32>() / during.len() as f32
+    };
+    let turned = torso(&control) - torso(&heard_run);
+    eprintln!(
+        "torso off the camera: {:.1} deg while heard, control {:.1}: turned {turned:.1} deg",
+        torso(&heard_run),
+        torso(&control)
+    );
+    assert!(
+        torso(&heard_run) < 15.0 && turned > 20.0,
+        "torso turned {turned} deg"
+    );
 
     // The example agent's reply is spoken by her, mouth moving.
     let started: Vec<&Value> = event(&heard_run, "line_started")

@@ -1,4 +1,5 @@
-//! The head turning toward what the NPC attends to, within human limits.
+//! The head turning toward what the NPC attends to, within human limits: the upper torso a
+//! little, the neck some, the head the rest.
 
 use glam::{Quat, Vec3};
 
@@ -17,13 +18,18 @@ const EASE_TAU_S: f32 = 0.25;
 const BEHIND: f32 = 0.2;
 /// The eyes are this far above the head joint, metres.
 const EYES_ABOVE_HEAD_M: f32 = 0.08;
-/// The share of the turn the neck takes; the head takes the rest.
-const NECK_SHARE: f32 = 1.0 / 3.0;
+/// The share of the turn the upper torso takes (a person turning to someone turns their
+/// chest a little: about 10 degrees of a 70 degree turn).
+const TORSO_SHARE: f32 = 0.15;
+/// The share of the turn the torso and neck take together; the head takes the rest.
+const NECK_SHARE: f32 = 0.4;
 
 /// Turns the neck and head toward the point of attention, within human limits, easing in and
 /// out so the head does not snap.
 #[derive(Debug)]
 pub struct LookAtLayer {
+    /// The upper chest, else the chest, else the spine.
+    torso: Option<usize>,
     neck: Option<usize>,
     head: Option<usize>,
     /// The rotation currently applied (eased toward the wanted one).
@@ -42,6 +48,10 @@ impl LookAtLayer {
     #[must_use]
     pub fn new(map: &HumanoidMap) -> Self {
         Self {
+            torso: map
+                .joint(HumanoidBone::UpperChest)
+                .or_else(|| map.joint(HumanoidBone::Chest))
+                .or_else(|| map.joint(HumanoidBone::Spine)),
             neck: map.joint(HumanoidBone::Neck),
             head: map.joint(HumanoidBone::Head),
             applied: Quat::IDENTITY,
@@ -92,11 +102,13 @@ impl BodyLayer for LookAtLayer {
         };
         let k = 1.0 - (-dt / self.tau_s.max(1e-3)).exp();
         self.applied = self.applied.slerp(target_turn, k).normalize();
-        // Share the turn between the neck and the head.
-        let parts: [(Option<usize>, f32); 2] = match self.neck {
-            Some(_) => [(self.neck, NECK_SHARE), (Some(head), 1.0)],
-            None => [(None, 0.0), (Some(head), 1.0)],
-        };
+        // Share the turn between the torso, the neck and the head (each share is of the
+        // whole turn, counted from the body up).
+        let parts: [(Option<usize>, f32); 3] = [
+            (self.torso, TORSO_SHARE),
+            (self.neck, NECK_SHARE),
+            (Some(head), 1.0),
+        ];
         let mut done = Quat::IDENTITY;
         for (joint, share) in parts {
             let Some(j) = joint else { continue };
@@ -113,5 +125,61 @@ impl BodyLayer for LookAtLayer {
             let world_rot = parent_rot * local.rotation;
             local.rotation = (parent_rot.inverse() * extra * world_rot).normalize();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{Activity, Bearing};
+
+    /// How far `joint` is turned about the vertical from rest, degrees (+ to its left).
+    fn yaw_deg(skeleton: &Skeleton, locals: &[Transform], joint: usize) -> f32 {
+        let now = skeleton.world_rotation(locals, joint);
+        let rest = skeleton.world_rotation(&skeleton.rest, joint);
+        let front = (now * rest.inverse()) * Vec3::Z;
+        front.x.atan2(front.z).to_degrees()
+    }
+
+    #[test]
+    fn turning_to_someone_the_head_takes_most_the_chest_a_little() {
+        let skeleton = crate::procedural::body::clip_rig().skeleton;
+        let map = HumanoidMap::of(&skeleton);
+        let mut layer = LookAtLayer::new(&map);
+        let (torso, head) = (layer.torso.unwrap(), layer.head.unwrap());
+        // Someone 40 degrees to its left, at eye height, 2 m away.
+        let eye = skeleton
+            .world_of(&skeleton.rest, head)
+            .transform_point3(Vec3::Y * EYES_ABOVE_HEAD_M);
+        let angle = 40f32.to_radians();
+        let point = eye + Vec3::new(angle.sin(), 0.0, angle.cos()) * 2.0;
+        let mut locals = skeleton.rest.clone();
+        for _ in 0..240 {
+            locals.clone_from(&skeleton.rest);
+            let input = LayerInput {
+                dt_s: 1.0 / 60.0,
+                time_s: 0.0,
+                clip_pose: true,
+                inhale: false,
+                activity: Activity::Idle,
+                attention: Some(point),
+                talk: None,
+                bearing: Bearing::default(),
+                ground: None,
+            };
+            layer.apply(&skeleton, &input, &mut locals);
+        }
+        let (chest, face) = (
+            yaw_deg(&skeleton, &locals, torso),
+            yaw_deg(&skeleton, &locals, head),
+        );
+        assert!(
+            (face - 40.0).abs() < 2.0,
+            "the head faces them: {face} degrees"
+        );
+        assert!(
+            (4.0..=8.0).contains(&chest),
+            "the chest turns a little: {chest} degrees"
+        );
     }
 }

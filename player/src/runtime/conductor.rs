@@ -520,12 +520,11 @@ impl Conductor {
                 // The player's own part: from its first samples, or from when the person
                 // stopped speaking if it was held for them (that wait reported beside it).
                 let arrived = stream.first_sound_arrived();
-                let held = arrived.zip(self.released).and_then(|(a, r)| {
-                    (r > a).then(|| r.saturating_duration_since(a))
-                });
-                let first = arrived.map(|a| {
-                    started.saturating_duration_since(a + held.unwrap_or_default())
-                });
+                let held = arrived
+                    .zip(self.released)
+                    .and_then(|(a, r)| (r > a).then(|| r.saturating_duration_since(a)));
+                let first = arrived
+                    .map(|a| started.saturating_duration_since(a + held.unwrap_or_default()));
                 log.write(&LineEvent::streamed_start(
                     &conversation,
                     &line,
