@@ -130,6 +130,8 @@ impl BodyLayer for LookAtLayer {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
     use crate::body::{Activity, Bearing};
 
