@@ -862,7 +862,7 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
     );
 }
 
-/// "Listen to a recording...": a WAV of a person (a real one, CMU ARCTIC) is played as the
+/// "Listen to WAV...": a WAV of a person (a real one, CMU ARCTIC) is played as the
 /// person speaking to the character, which listens on the timeline as it would live: its
 /// brows flash after the person's first sound, it nods on a share of the stressed syllables
 /// (the project's setting: all of them at 1, none at 0, re-baked as it is edited), and the
@@ -875,7 +875,7 @@ fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
         return;
     };
     let mut h = harness(Studio::new(demo_project(), None));
-    h.get_by_label("Listen to a recording...").click();
+    h.get_by_label("Listen to WAV...").click();
     h.run_steps(2);
     type_path(&mut h, &wav);
     let timeline = &h.state().studio.timeline;

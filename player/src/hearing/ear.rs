@@ -14,7 +14,7 @@ use npc_core::hearing::{
 
 use super::scribe::{Ended, Note, Scribe};
 use super::{PersonEvent, Scene};
-use crate::mic::{Mic, MicMessage, MicSource};
+use crate::mic::{DeviceWatch, Mic, MicMessage, MicSource};
 
 /// How often the ear looks whether it should stop while the microphone is quiet.
 const STOP_CHECK: Duration = Duration::from_millis(50);
@@ -93,14 +93,25 @@ impl Ear {
             current: None,
             voice: Vec::new(),
         };
+        // A device (not a recording) that goes quiet without an error is said so.
+        let mut watch =
+            matches!(self.source, MicSource::Device(_)).then(|| DeviceWatch::new(Instant::now()));
         while !self.stop.load(Ordering::Relaxed) {
             let message = match mic.recv_timeout(STOP_CHECK) {
                 Ok(m) => m,
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some(why) = watch.as_mut().and_then(|w| w.check(Instant::now())) {
+                        tracing::warn!("{why}");
+                    }
+                    continue;
+                }
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
             };
             match message {
                 MicMessage::Chunk(chunk) => {
+                    if let Some(back) = watch.as_mut().and_then(|w| w.heard(Instant::now())) {
+                        tracing::info!("{back}");
+                    }
                     let stream_origin = match state.stream_origin {
                         Some(o) => o,
                         None => {

@@ -6,6 +6,7 @@
 
 mod device;
 mod file;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use std::thread;
 use std::time::Instant;
 
 pub use npc_core::hearing::VOICE_RATE;
+pub use watch::DeviceWatch;
 
 /// Where the person's voice comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,12 +99,23 @@ impl Mic {
     }
 }
 
+/// How long the microphone's thread is waited for at the end: a device that hangs in a read
+/// is left behind rather than holding up the end of the run.
+const JOIN_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl Drop for Mic {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
+        let asked = Instant::now();
+        while !thread.is_finished() && asked.elapsed() < JOIN_WAIT {
+            thread::sleep(std::time::Duration::from_millis(5));
+        }
+        if !thread.is_finished() {
+            tracing::warn!("the microphone's thread did not stop (its device hangs); left behind");
+        } else if thread.join().is_err() {
             tracing::warn!("the microphone thread panicked");
         }
     }

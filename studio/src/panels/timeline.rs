@@ -57,7 +57,7 @@ pub fn panel(
             prompt = Some(Prompt::OpenLine);
         }
         if ui
-            .button("Listen to a recording...")
+            .button("Listen to WAV...")
             .on_hover_text(
                 "a WAV played as the person speaking to the character: it listens as it would \
                  live (brow flash, nods on stresses, thinking when no reply comes), with the \
