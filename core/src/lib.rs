@@ -7,7 +7,8 @@
 //! - [`arkit`], [`viseme`]: the 52 ARKit targets and the 22 Azure visemes with their table
 //! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
-//! - [`hearing`]: the person's speech cut into utterances, and whom each is for
+//! - [`hearing`]: the person's speech cut into utterances, whom each is for, how NPCs listen
+//! - [`link`]: live links to other engines (the VMC protocol)
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes
@@ -23,6 +24,7 @@ pub mod atomic;
 pub mod body;
 pub mod daylight;
 pub mod hearing;
+pub mod link;
 pub mod procedural;
 pub mod project;
 pub mod speech;

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::audio::distance_volume;
 use crate::hearing::{Hearing, PersonEvent, Written};
+use crate::link::VmcOut;
 use crate::mic::MicSource;
 use crate::record::Recorder;
 use crate::runtime::{Conductor, Cue, LineEvent};
@@ -23,6 +24,8 @@ pub struct Live {
     cues: Vec<Cue>,
     audio: Vec<f64>,
     recorder: Option<Recorder>,
+    /// Where every NPC's face and body are streamed each frame (`--stream`).
+    streams: Vec<VmcOut>,
     /// When the run began: one step before the first.
     origin: Option<Instant>,
     /// The microphone, when the person in front of the player is heard.
@@ -42,6 +45,7 @@ impl Live {
             cues: Vec::new(),
             audio: Vec::new(),
             recorder: None,
+            streams: Vec::new(),
             origin: None,
             hearing: None,
             person: Vec::new(),
@@ -73,6 +77,13 @@ impl Live {
     #[must_use]
     pub fn run_ms(&self, at: Instant) -> f64 {
         run_ms_since(self.origin, at)
+    }
+
+    /// Streams every NPC's face and body each step from now on (`--stream`).
+    #[must_use]
+    pub fn streaming(mut self, streams: Vec<VmcOut>) -> Self {
+        self.streams = streams;
+        self
     }
 
     /// Records every step from now on (`--record`).
@@ -152,9 +163,12 @@ impl Live {
         let audio = &self.audio;
         self.world
             .update(dt_s, listener, &|i| audio.get(i).copied().unwrap_or(0.0));
+        let time_ms = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
         if let Some(recorder) = self.recorder.as_mut() {
-            let time_ms = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
             recorder.record(&self.world, time_ms)?;
+        }
+        for stream in &mut self.streams {
+            stream.send(&self.world, time_ms / 1000.0);
         }
         Ok(())
     }

@@ -12,6 +12,7 @@ use anyhow::Context;
 use npc_core::project::Project;
 
 use crate::agent_sim;
+use crate::link::{StreamTarget, VmcOut};
 use crate::live::Live;
 use crate::mic::MicSource;
 use crate::record::Recorder;
@@ -46,6 +47,8 @@ pub struct PlayOptions {
     pub record: Option<PathBuf>,
     /// Where the person in front of the player is heard from, when they are.
     pub mic: Option<MicSource>,
+    /// Where every NPC's face and body are streamed each frame (`--stream`).
+    pub streams: Vec<StreamTarget>,
 }
 
 /// Starts the demo's agent simulator on its own thread. Called once the player is ready to
@@ -101,6 +104,11 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
                 record.display()
             );
         }
+        if !options.streams.is_empty() {
+            anyhow::bail!(
+                "--stream needs the world (its NPCs' faces and bodies): leave out --no-render"
+            );
+        }
         if let Some(dir) = simulator {
             start_simulator(dir);
         }
@@ -130,7 +138,15 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         .as_deref()
         .map(Recorder::create)
         .transpose()?;
-    let mut live = Live::new(world, Some(conductor)).recording(recorder);
+    let streams = options
+        .streams
+        .iter()
+        .map(|StreamTarget::Vmc(to)| VmcOut::open(*to))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(anyhow::Error::msg)?;
+    let mut live = Live::new(world, Some(conductor))
+        .recording(recorder)
+        .streaming(streams);
     if let Some(source) = &options.mic {
         live = live.hear_from(source.clone(), &agent_dir)?;
     }

@@ -57,6 +57,10 @@ pub(super) struct RunArgs {
     /// (docs/record.md).
     #[arg(long, value_name = "FILE")]
     pub(super) record: Option<PathBuf>,
+    /// Stream every NPC's face and body each frame to another engine: vmc://HOST:PORT (the
+    /// VMC protocol; the roster's NPCs on consecutive ports from PORT). Repeatable.
+    #[arg(long = "stream", value_name = "URL", value_parser = crate::link::parse_stream)]
+    pub(super) streams: Vec<crate::link::StreamTarget>,
 }
 
 pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -106,5 +110,6 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
         shadows: !args.no_shadows,
         sound: !args.mute,
         record: args.record,
+        streams: args.streams,
     })
 }

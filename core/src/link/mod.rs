@@ -1,0 +1,5 @@
+//! Live links to the engines users ship in: what an NPC's face and body are this frame,
+//! encoded for the protocols those engines receive. Pure encoding; the sockets are the
+//! player's.
+
+pub mod vmc;

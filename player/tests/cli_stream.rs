@@ -1,0 +1,188 @@
+//! `npc-player run --stream vmc://HOST:PORT` received by python-osc (a VMC receiver's OSC
+//! decoder that no one here wrote), on loopback: one avatar per port in roster order, every
+//! VMC address, Unity's bone names, and the jawOpen of a spoken line equal to what the
+//! `--record` file says the face drew in the same frame.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::npc_player;
+use serde_json::Value;
+
+/// python3 with python-osc: `NPC_PYTHON`, else the one scripts/setup.sh prepares, else
+/// `python3` when it has the package; None (a failure under CI) when there is none.
+fn python_with_osc(test: &str) -> Option<String> {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let candidates = [
+        std::env::var("NPC_PYTHON").ok(),
+        Some(format!("{home}/.cache/living-npc/python/bin/python3")),
+        Some("python3".to_owned()),
+    ];
+    for python in candidates.into_iter().flatten() {
+        let has = Command::new(&python)
+            .args(["-c", "import pythonosc"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if has {
+            return Some(python);
+        }
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI installs python-osc (scripts/setup.sh)"
+    );
+    eprintln!("{test}: NOT RUN, no python3 with python-osc (pip install python-osc)");
+    None
+}
+
+#[test]
+fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
+    let test = "a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew";
+    let Some(python) = python_with_osc(test) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    npc_core::procedural::generate::generate(&dir.join("assets")).unwrap();
+    let project = dir.join("demo.ron");
+    npc_core::project::demo_project().save(&project).unwrap();
+    let agent = dir.join("agent");
+    std::fs::create_dir_all(agent.join("conversations")).unwrap();
+    std::fs::write(
+        agent.join("active.json"),
+        r#"{"conversation": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        agent.join("conversations/c.jsonl"),
+        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Many merry men made maps.\"}\n",
+    )
+    .unwrap();
+    // Three NPCs on three ports from a base no one else here uses.
+    let base = 39_800 + (std::process::id() % 100) as u16 * 3;
+    let received = dir.join("received.jsonl");
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tools/vmc_receive.py");
+    let mut receiver = Command::new(&python)
+        .arg(&tool)
+        .args([&base.to_string(), "3", "9"])
+        .arg(&received)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(receiver.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "listening");
+    let record = dir.join("record.jsonl");
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project.to_str().unwrap(),
+        "--agent-dir",
+        agent.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "32x24",
+        "--mute",
+        "--duration",
+        "5",
+        "--record",
+        record.to_str().unwrap(),
+        "--stream",
+        &format!("vmc://127.0.0.1:{base}"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(receiver.wait().unwrap().success());
+    let packets: Vec<Value> = std::fs::read_to_string(&received)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One avatar per port, in roster order.
+    let on = |i: u16| -> Vec<&Value> { packets.iter().filter(|p| p["port"] == base + i).collect() };
+    let elara = on(0);
+    assert!(elara.len() > 50, "{} packets for Elara", elara.len());
+    assert!(!on(1).is_empty() && !on(2).is_empty(), "Bram and Mira too");
+    let first = elara[0];
+    let addresses: Vec<&str> = first["addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    for a in [
+        "/VMC/Ext/OK",
+        "/VMC/Ext/T",
+        "/VMC/Ext/Root/Pos",
+        "/VMC/Ext/Bone/Pos",
+        "/VMC/Ext/Blend/Apply",
+    ] {
+        assert!(addresses.contains(&a), "{a} missing: {addresses:?}");
+    }
+    assert_eq!(addresses.last(), Some(&"/VMC/Ext/Blend/Apply"));
+    assert!(first["blends"].as_u64().unwrap() >= 52);
+    for bone in [
+        "Hips",
+        "Spine",
+        "Head",
+        "LeftUpperArm",
+        "RightHand",
+        "LeftUpperLeg",
+    ] {
+        assert!(
+            first["bones"].get(bone).is_some(),
+            "{bone}: {}",
+            first["bones"]
+        );
+    }
+    // The jaw the receiver got is what the record says was drawn at that time.
+    let jaw = npc_core::ArkitTarget::JawOpen.index();
+    let drawn: HashMap<i64, f64> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["npc"] == "Elara")
+        .map(|l| {
+            let t = l["time_ms"].as_f64().unwrap();
+            (
+                (t * 10.0).round() as i64,
+                l["weights"][jaw].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let (mut matched, mut open, mut worst) = (0, 0, 0.0f64);
+    for p in &elara {
+        let t_ms = p["t"].as_f64().unwrap() * 1000.0;
+        let got = p["jaw"].as_f64().unwrap();
+        let key = (t_ms * 10.0).round() as i64;
+        if let Some(want) = (key - 1..=key + 1).find_map(|k| drawn.get(&k)) {
+            matched += 1;
+            worst = worst.max((got - want).abs());
+            open += usize::from(got > 0.1);
+        }
+    }
+    eprintln!(
+        "{} packets for Elara, {matched} matched to recorded frames, jaw open in {open}, worst \
+         difference {worst}",
+        elara.len()
+    );
+    assert!(
+        matched * 10 >= elara.len() * 9,
+        "{matched} of {}",
+        elara.len()
+    );
+    assert!(open > 10, "the line moved the jaw");
+    assert!(worst < 1e-4, "jawOpen sent {worst} away from the record");
+}
