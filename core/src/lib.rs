@@ -8,7 +8,7 @@
 //! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
 //! - [`hearing`]: the person's speech cut into utterances, whom each is for, how NPCs listen
-//! - [`link`]: live links to other engines (the VMC protocol)
+//! - [`link`]: live links to other engines (the VMC protocol, Unreal's Live Link Face)
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::audio::distance_volume;
 use crate::hearing::{Hearing, PersonEvent, Written};
-use crate::link::VmcOut;
+use crate::link::LinkOut;
 use crate::mic::MicSource;
 use crate::record::Recorder;
 use crate::runtime::{Conductor, Cue, LineEvent};
@@ -25,7 +25,7 @@ pub struct Live {
     audio: Vec<f64>,
     recorder: Option<Recorder>,
     /// Where every NPC's face and body are streamed each frame (`--stream`).
-    streams: Vec<VmcOut>,
+    streams: Vec<LinkOut>,
     /// When the run began: one step before the first.
     origin: Option<Instant>,
     /// The microphone, when the person in front of the player is heard.
@@ -81,7 +81,7 @@ impl Live {
 
     /// Streams every NPC's face and body each step from now on (`--stream`).
     #[must_use]
-    pub fn streaming(mut self, streams: Vec<VmcOut>) -> Self {
+    pub fn streaming(mut self, streams: Vec<LinkOut>) -> Self {
         self.streams = streams;
         self
     }

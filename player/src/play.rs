@@ -12,7 +12,7 @@ use anyhow::Context;
 use npc_core::project::Project;
 
 use crate::agent_sim;
-use crate::link::{StreamTarget, VmcOut};
+use crate::link::{LinkOut, StreamTarget};
 use crate::live::Live;
 use crate::mic::MicSource;
 use crate::record::Recorder;
@@ -141,7 +141,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
     let streams = options
         .streams
         .iter()
-        .map(|StreamTarget::Vmc(to)| VmcOut::open(*to))
+        .map(LinkOut::open)
         .collect::<Result<Vec<_>, String>>()
         .map_err(anyhow::Error::msg)?;
     let mut live = Live::new(world, Some(conductor))

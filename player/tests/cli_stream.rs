@@ -15,41 +15,8 @@ use std::process::{Command, Stdio};
 use common::npc_player;
 use serde_json::Value;
 
-/// python3 with python-osc: `NPC_PYTHON`, else the one scripts/setup.sh prepares, else
-/// `python3` when it has the package; None (a failure under CI) when there is none.
-fn python_with_osc(test: &str) -> Option<String> {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let candidates = [
-        std::env::var("NPC_PYTHON").ok(),
-        Some(format!("{home}/.cache/living-npc/python/bin/python3")),
-        Some("python3".to_owned()),
-    ];
-    for python in candidates.into_iter().flatten() {
-        let has = Command::new(&python)
-            .args(["-c", "import pythonosc"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if has {
-            return Some(python);
-        }
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI installs python-osc (scripts/setup.sh)"
-    );
-    eprintln!("{test}: NOT RUN, no python3 with python-osc (pip install python-osc)");
-    None
-}
-
-#[test]
-fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
-    let test = "a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew";
-    let Some(python) = python_with_osc(test) else {
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+/// The demo project with one line for Elara, in `dir`; returns the project and agent folder.
+fn demo_with_a_line(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     npc_core::procedural::generate::generate(&dir.join("assets")).unwrap();
     let project = dir.join("demo.ron");
     npc_core::project::demo_project().save(&project).unwrap();
@@ -65,22 +32,12 @@ fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
         "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Many merry men made maps.\"}\n",
     )
     .unwrap();
-    // Three NPCs on three ports from a base no one else here uses.
-    let base = 39_800 + (std::process::id() % 100) as u16 * 3;
-    let received = dir.join("received.jsonl");
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tools/vmc_receive.py");
-    let mut receiver = Command::new(&python)
-        .arg(&tool)
-        .args([&base.to_string(), "3", "9"])
-        .arg(&received)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut ready = String::new();
-    BufReader::new(receiver.stdout.take().unwrap())
-        .read_line(&mut ready)
-        .unwrap();
-    assert_eq!(ready.trim(), "listening");
+    (project, agent)
+}
+
+/// Runs the demo headless for 5 s, recording and streaming to `url`; returns the record.
+fn run_streaming(dir: &Path, url: &str) -> std::path::PathBuf {
+    let (project, agent) = demo_with_a_line(dir);
     let record = dir.join("record.jsonl");
     let out = npc_player(&[
         "run",
@@ -97,14 +54,103 @@ fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
         "--record",
         record.to_str().unwrap(),
         "--stream",
-        &format!("vmc://127.0.0.1:{base}"),
+        url,
     ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(receiver.wait().unwrap().success());
+    record
+}
+
+/// Elara's recorded jawOpen by time (tenths of a ms).
+fn recorded_jaw(record: &Path) -> HashMap<i64, f64> {
+    let jaw = npc_core::ArkitTarget::JawOpen.index();
+    std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["npc"] == "Elara")
+        .map(|l| {
+            let t = l["time_ms"].as_f64().unwrap();
+            (
+                (t * 10.0).round() as i64,
+                l["weights"][jaw].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Starts a receiver tool; returns once it listens.
+fn receiver(python: &str, tool: &str, args: &[String]) -> std::process::Child {
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/tools")
+        .join(tool);
+    let mut child = Command::new(python)
+        .arg(&tool)
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "listening");
+    child
+}
+
+/// python3 with `module` (python-osc's `pythonosc`, `pylivelinkface`): `NPC_PYTHON`, else the one scripts/setup.sh prepares, else
+/// `python3` when it has the package; None (a failure under CI) when there is none.
+fn python_with(test: &str, module: &str) -> Option<String> {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let candidates = [
+        std::env::var("NPC_PYTHON").ok(),
+        Some(format!("{home}/.cache/living-npc/python/bin/python3")),
+        Some("python3".to_owned()),
+    ];
+    for python in candidates.into_iter().flatten() {
+        let has = Command::new(&python)
+            .args(["-c", &format!("import {module}")])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if has {
+            return Some(python);
+        }
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI installs {module} (scripts/setup.sh)"
+    );
+    eprintln!("{test}: NOT RUN, no python3 with {module} (scripts/setup.sh installs it)");
+    None
+}
+
+#[test]
+fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
+    let test = "a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew";
+    let Some(python) = python_with(test, "pythonosc") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // Three NPCs on three ports from a base no one else here uses.
+    let base = 39_800 + (std::process::id() % 100) as u16 * 3;
+    let received = dir.join("received.jsonl");
+    let mut listening = receiver(
+        &python,
+        "vmc_receive.py",
+        &[
+            base.to_string(),
+            "3".to_owned(),
+            "9".to_owned(),
+            received.display().to_string(),
+        ],
+    );
+    let record = run_streaming(dir, &format!("vmc://127.0.0.1:{base}"));
+    assert!(listening.wait().unwrap().success());
     let packets: Vec<Value> = std::fs::read_to_string(&received)
         .unwrap()
         .lines()
@@ -148,20 +194,7 @@ fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
         );
     }
     // The jaw the receiver got is what the record says was drawn at that time.
-    let jaw = npc_core::ArkitTarget::JawOpen.index();
-    let drawn: HashMap<i64, f64> = std::fs::read_to_string(&record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|l| l["npc"] == "Elara")
-        .map(|l| {
-            let t = l["time_ms"].as_f64().unwrap();
-            (
-                (t * 10.0).round() as i64,
-                l["weights"][jaw].as_f64().unwrap(),
-            )
-        })
-        .collect();
+    let drawn = recorded_jaw(&record);
     let (mut matched, mut open, mut worst) = (0, 0, 0.0f64);
     for p in &elara {
         let t_ms = p["t"].as_f64().unwrap() * 1000.0;
@@ -178,6 +211,73 @@ fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
          difference {worst}",
         elara.len()
     );
+    assert!(
+        matched * 10 >= elara.len() * 9,
+        "{matched} of {}",
+        elara.len()
+    );
+    assert!(open > 10, "the line moved the jaw");
+    assert!(worst < 1e-4, "jawOpen sent {worst} away from the record");
+}
+
+#[test]
+fn a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew() {
+    let test = "a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew";
+    let Some(python) = python_with(test, "pylivelinkface") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let port = 41_800 + (std::process::id() % 100) as u16;
+    let received = dir.join("received.jsonl");
+    let mut listening = receiver(
+        &python,
+        "livelink_receive.py",
+        &[
+            port.to_string(),
+            "9".to_owned(),
+            received.display().to_string(),
+        ],
+    );
+    let record = run_streaming(dir, &format!("livelink://127.0.0.1:{port}"));
+    assert!(listening.wait().unwrap().success());
+    let packets: Vec<Value> = std::fs::read_to_string(&received)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        packets.iter().all(|p| p["ok"] == true),
+        "every packet held a face"
+    );
+    let subjects: std::collections::BTreeSet<&str> = packets
+        .iter()
+        .map(|p| p["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subjects.into_iter().collect::<Vec<_>>(),
+        ["Bram", "Elara", "Mira"]
+    );
+    let elara: Vec<&Value> = packets.iter().filter(|p| p["subject"] == "Elara").collect();
+    let drawn = recorded_jaw(&record);
+    let (mut matched, mut open, mut worst) = (0, 0, 0.0f64);
+    for p in &elara {
+        let fps = p["fps"].as_f64().unwrap();
+        let t_ms = (p["frame"].as_f64().unwrap() + p["sub_frame"].as_f64().unwrap()) / fps * 1000.0;
+        let got = p["jaw"].as_f64().unwrap();
+        let key = (t_ms * 10.0).round() as i64;
+        if let Some(want) = (key - 2..=key + 2).find_map(|k| drawn.get(&k)) {
+            matched += 1;
+            worst = worst.max((got - want).abs());
+            open += usize::from(got > 0.1);
+        }
+    }
+    eprintln!(
+        "{} packets for Elara, {matched} matched to recorded frames, jaw open in {open}, worst \
+         difference {worst}",
+        elara.len()
+    );
+    assert!(elara.len() > 50);
     assert!(
         matched * 10 >= elara.len() * 9,
         "{matched} of {}",

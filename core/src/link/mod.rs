@@ -2,4 +2,5 @@
 //! encoded for the protocols those engines receive. Pure encoding; the sockets are the
 //! player's.
 
+pub mod livelink;
 pub mod vmc;

@@ -7,7 +7,7 @@
 //! - written as Live Link Face CSV ([`write_livelink_csv`]) or into an avatar's GLB as an
 //!   animation clip ([`glb_with_take`]).
 
-mod angles;
+pub mod angles;
 mod error;
 mod gltf_clip;
 

@@ -58,7 +58,8 @@ pub(super) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub(super) record: Option<PathBuf>,
     /// Stream every NPC's face and body each frame to another engine: vmc://HOST:PORT (the
-    /// VMC protocol; the roster's NPCs on consecutive ports from PORT). Repeatable.
+    /// VMC protocol; the roster's NPCs on consecutive ports from PORT) or
+    /// livelink://HOST:PORT (Unreal's Live Link Face; each NPC a subject). Repeatable.
     #[arg(long = "stream", value_name = "URL", value_parser = crate::link::parse_stream)]
     pub(super) streams: Vec<crate::link::StreamTarget>,
 }
