@@ -188,6 +188,25 @@ fn a_capture_starts_at_zero_and_untracked_rows_are_left_out() {
     assert!((head[0].yaw_deg - 45.0).abs() < 1e-4, "0.25 of 180 degrees");
 }
 
+/// The iPhone app writes a frame where it lost the face as the timecode and a count of 0 and
+/// nothing after: such a row mid-take is a gap, the rest of the take loads.
+#[test]
+fn a_short_untracked_row_mid_take_is_a_gap() {
+    let rows = [
+        row("10:00:00:00.000", "0.25"),
+        "10:00:00:01.000,0".to_owned(),
+        row("10:00:00:02.000", "0.5"),
+    ];
+    let take = read_livelink_csv(&csv_with(&rows), "capture").unwrap();
+    assert_eq!(take.times_ms.len(), 2, "the untracked frame left out");
+    assert!(
+        (take.times_ms[1] - 2000.0 / 60.0).abs() < 1e-6,
+        "{:?}",
+        take.times_ms
+    );
+    assert_eq!(take.weights[1][0], 0.5);
+}
+
 #[test]
 fn a_take_in_an_avatar_loads_back_as_its_weights() {
     let take = baked_take();

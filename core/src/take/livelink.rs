@@ -99,11 +99,14 @@ fn timecode(t_ms: f64, fps: f64) -> String {
 /// other columns ignored), the head's turn from HeadYaw/HeadPitch/HeadRoll, times from the
 /// timecodes from the first row on. The frame rate is the lowest common capture rate that
 /// the highest frame number fits (60 when the take is too short to tell). Rows whose
-/// BlendShapeCount is 0 (no face tracked) are left out, as other importers do.
+/// BlendShapeCount is 0 (no face tracked; the iPhone app writes them short, with no values
+/// after the count) are left out as gaps, as other importers do; any other short row is an
+/// error.
 pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
+        .flexible(true)
         .from_reader(text.as_bytes());
     let header = reader.headers().map_err(|e| csv_error(&e))?.clone();
     let find = |wanted: &str| header.iter().position(|h| h.eq_ignore_ascii_case(wanted));
@@ -135,6 +138,17 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
             && number(c)? == 0.0
         {
             continue;
+        }
+        if record.len() != header.len() {
+            return Err(TakeError::At {
+                line,
+                column: record.len().min(header.len()) + 1,
+                message: format!(
+                    "the row has {} fields, the header {}",
+                    record.len(),
+                    header.len()
+                ),
+            });
         }
         let field = record.get(timecode_column).unwrap_or("");
         let time = parse_timecode(field).ok_or_else(|| TakeError::At {
