@@ -9,6 +9,7 @@
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 
 use npc_core::ArkitTarget;
+use npc_core::arkit::ARKIT_TARGET_COUNT;
 use npc_core::body::HumanoidBone;
 use npc_core::link::livelink::{self, LiveLinkFrame};
 use npc_core::link::vmc::{self, VmcPose};
@@ -77,6 +78,92 @@ fn due(last: &mut Option<f64>, time_s: f64) -> bool {
     }
     *last = Some(time_s);
     true
+}
+
+/// One face streamed on its own (the studio's character as its view shows it): over Live Link
+/// Face a subject, over VMC the blend shapes of one avatar on the port given.
+#[derive(Debug)]
+pub struct FaceSender {
+    target: StreamTarget,
+    socket: UdpSocket,
+    last_s: Option<f64>,
+    failed: bool,
+    packet: Vec<u8>,
+}
+
+impl FaceSender {
+    /// A face stream to `target`.
+    ///
+    /// # Errors
+    /// No UDP socket could be made.
+    pub fn open(target: StreamTarget) -> Result<Self, String> {
+        let to = match target {
+            StreamTarget::Vmc(to) | StreamTarget::LiveLink(to) => to,
+        };
+        Ok(Self {
+            target,
+            socket: socket_for(to)?,
+            last_s: None,
+            failed: false,
+            packet: Vec::with_capacity(512),
+        })
+    }
+
+    /// Where it streams.
+    #[must_use]
+    pub fn target(&self) -> &StreamTarget {
+        &self.target
+    }
+
+    /// Sends `weights` as `subject`'s face at `time_s` (at most [`RATE_HZ`] a second).
+    pub fn send(&mut self, subject: &str, weights: &[f32; ARKIT_TARGET_COUNT], time_s: f64) {
+        if !due(&mut self.last_s, time_s) {
+            return;
+        }
+        let (sent, to) = match self.target {
+            StreamTarget::LiveLink(to) => {
+                livelink::encode(
+                    &LiveLinkFrame {
+                        subject,
+                        time_s,
+                        fps: RATE_HZ as u32,
+                        weights,
+                        head: HeadTurn::default(),
+                    },
+                    &mut self.packet,
+                );
+                (
+                    self.socket
+                        .send_to(&self.packet, to)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                    to,
+                )
+            }
+            StreamTarget::Vmc(to) => {
+                let pose = VmcPose {
+                    time_s: time_s as f32,
+                    blends: ArkitTarget::ALL
+                        .iter()
+                        .map(|&t| (vmc::upper_camel(t.name()), weights[t.index()]))
+                        .collect(),
+                    ..VmcPose::default()
+                };
+                let sent = vmc::encode(&pose).and_then(|bytes| {
+                    self.socket
+                        .send_to(&bytes, to)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                });
+                (sent, to)
+            }
+        };
+        if let Err(why) = sent
+            && !std::mem::replace(&mut self.failed, true)
+        {
+            tracing::warn!("streaming {subject}'s face to {to}: {why}");
+        }
+    }
 }
 
 /// A stream of every NPC, of either protocol.

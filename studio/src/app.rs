@@ -51,6 +51,11 @@ pub struct StudioApp {
     last_frame: Option<Instant>,
     playback: Playback,
     unsaved: UnsavedGuard,
+    /// The live link's socket while the studio streams (`studio.stream`), and the address
+    /// typed in its menu.
+    link: Option<npc_player::FaceSender>,
+    stream_text: String,
+    started: Instant,
 }
 
 impl StudioApp {
@@ -74,6 +79,9 @@ impl StudioApp {
             last_frame: None,
             playback: Playback::default(),
             unsaved: UnsavedGuard::default(),
+            link: None,
+            stream_text: "livelink://127.0.0.1:11111".to_owned(),
+            started: Instant::now(),
         }
     }
 
@@ -124,6 +132,36 @@ impl StudioApp {
         let file = npc.avatar.head.as_ref().unwrap_or(&npc.avatar.body);
         let path = Project::resolve(project_file, file);
         path.exists().then_some(path)
+    }
+
+    /// Sends what the 3D view shows to the live link, when the studio streams; opens or
+    /// closes the socket as the stream is started, moved or stopped.
+    fn stream_face(&mut self, ctx: &egui::Context, now: Instant) {
+        let wanted = self.studio.stream.clone();
+        if self.link.as_ref().map(|l| l.target().clone()) != wanted {
+            self.link = match wanted {
+                Some(target) => match npc_player::FaceSender::open(target) {
+                    Ok(sender) => Some(sender),
+                    Err(why) => {
+                        self.studio.apply(Command::StreamTo(None));
+                        tracing::warn!("{why}");
+                        None
+                    }
+                },
+                None => None,
+            };
+        }
+        let Some(link) = self.link.as_mut() else {
+            return;
+        };
+        let subject = self
+            .studio
+            .character()
+            .map_or_else(|| "studio".to_owned(), |n| n.id.clone());
+        let time_s = now.saturating_duration_since(self.started).as_secs_f64();
+        link.send(&subject, &self.studio.view_pose().0, time_s);
+        // Receivers drop a subject that goes quiet: keep sending while streaming.
+        ctx.request_repaint_after(std::time::Duration::from_millis(33));
     }
 
     fn run_effects(&mut self, render_state: Option<&RenderState>) {
@@ -400,6 +438,7 @@ impl eframe::App for StudioApp {
             .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
         self.playback.step(&mut self.studio.timeline, now, dt);
+        self.stream_face(&ctx, now);
         self.studio.body.advance_idle(dt);
         if self.studio.timeline.playing || self.studio.body.idle_playing {
             ctx.request_repaint();
@@ -408,7 +447,13 @@ impl eframe::App for StudioApp {
         self.shortcuts(&ctx, &mut out);
         Self::dropped_files(&ctx, &mut out);
         egui::Panel::top("menu").show(ui, |ui| {
-            if let Some(p) = menu::bar(ui, &self.studio, &mut self.simulator, &mut out) {
+            if let Some(p) = menu::bar(
+                ui,
+                &self.studio,
+                &mut self.simulator,
+                &mut self.stream_text,
+                &mut out,
+            ) {
                 let start = self.start_dir();
                 self.ask.start(p, start.as_deref());
             }

@@ -159,6 +159,9 @@ pub enum Command {
     RunInPlayer {
         simulator: bool,
     },
+    /// Streams what the 3D view shows (the character's face) to another engine, or stops:
+    /// `vmc://HOST:PORT` or `livelink://HOST:PORT` (docs/live-link.md).
+    StreamTo(Option<String>),
 }
 
 impl Command {

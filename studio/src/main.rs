@@ -29,6 +29,10 @@ struct Args {
     /// the timeline.
     #[arg(long, value_name = "FILE.wav", conflicts_with = "speak")]
     listen: Option<PathBuf>,
+    /// Stream the character's face, as the 3D view shows it, to another engine from the start:
+    /// livelink://HOST:PORT or vmc://HOST:PORT.
+    #[arg(long, value_name = "URL")]
+    stream: Option<String>,
     /// Lay this capture (Live Link Face CSV, glTF weights animation) under the line at start.
     #[arg(long, value_name = "FILE")]
     compare: Option<PathBuf>,
@@ -84,6 +88,9 @@ fn main() -> ExitCode {
     if let Some(wav) = &args.listen {
         studio.apply(npc_studio::command::Command::ListenTo(wav.clone()));
         studio.apply(npc_studio::command::Command::Seek(1_200.0));
+    }
+    if let Some(url) = &args.stream {
+        studio.apply(npc_studio::command::Command::StreamTo(Some(url.clone())));
     }
     if let Some(capture) = &args.compare {
         studio.apply(npc_studio::command::Command::OpenComparison(

@@ -101,6 +101,8 @@ pub struct Studio {
     pub effects: Vec<Effect>,
     /// The transfer wizard, while it is open.
     pub wizard: Option<TransferWizard>,
+    /// Where what the 3D view shows is streamed, when it is (the app owns the socket).
+    pub stream: Option<npc_player::StreamTarget>,
 }
 
 impl Studio {
@@ -123,6 +125,7 @@ impl Studio {
             recent: Vec::new(),
             effects: vec![Effect::LoadHead(None)],
             wizard: None,
+            stream: None,
         };
         if let Some(p) = studio.path.clone() {
             studio.remember(&p);
@@ -512,6 +515,21 @@ impl Studio {
                     w.reset(head);
                 }
             }
+            Command::StreamTo(None) => {
+                if self.stream.take().is_some() {
+                    self.say("live link stopped".to_owned());
+                }
+            }
+            Command::StreamTo(Some(url)) => match npc_player::parse_stream(url.trim()) {
+                Ok(target) => {
+                    self.say(format!(
+                        "streaming the character's face to {} (what the 3D view shows)",
+                        url.trim()
+                    ));
+                    self.stream = Some(target);
+                }
+                Err(why) => self.fail(why),
+            },
             Command::RunInPlayer { simulator } => match self.path.clone() {
                 Some(path) => {
                     self.save_to(&path);
@@ -890,7 +908,8 @@ impl Studio {
             | Command::SeeHeadsFrom(_)
             | Command::MoveLandmark { .. }
             | Command::ResetLandmarks(_)
-            | Command::RunInPlayer { .. } => {}
+            | Command::RunInPlayer { .. }
+            | Command::StreamTo(_) => {}
         }
     }
 

@@ -928,3 +928,52 @@ fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
     h.state_mut().studio.apply(Command::SpeakLine);
     assert!(h.state().studio.timeline.person.is_none());
 }
+
+/// The studio streams its character's face, as the 3D view shows it, over Unreal's Live Link
+/// Face: a pose edited in the Pose tab arrives at a receiver (here a UDP socket reading the
+/// packet's published layout, which pylivelinkface decodes in player/tests/cli_stream.rs) as
+/// the character's subject with that jawOpen; stopping stops it; a bad address is said.
+#[test]
+fn the_face_the_view_shows_streams_to_a_live_link_receiver() {
+    let receiver = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    receiver
+        .set_read_timeout(Some(std::time::Duration::from_millis(500)))
+        .unwrap();
+    let port = receiver.local_addr().unwrap().port();
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut()
+        .studio
+        .apply(Command::StreamTo(Some("osc://nowhere".to_owned())));
+    assert!(h.state().studio.status.as_ref().is_some_and(|s| s.error));
+    h.state_mut().studio.apply(Command::StreamTo(Some(format!(
+        "livelink://127.0.0.1:{port}"
+    ))));
+    h.state_mut().studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::JawOpen,
+        weight: 0.5,
+    });
+    h.run_steps(3);
+    let mut packet = [0u8; 1024];
+    let mut latest = None;
+    while let Ok(n) = receiver.recv(&mut packet) {
+        latest = Some(packet[..n].to_vec());
+        if n > 0 && h.state().studio.stream.is_some() {
+            break;
+        }
+    }
+    let p = latest.expect("a packet arrived");
+    let name_len = i32::from_be_bytes(p[41..45].try_into().unwrap()) as usize;
+    assert_eq!(&p[45..45 + name_len], b"Elara");
+    let values = 45 + name_len + 17;
+    let jaw_at = values + 17 * 4;
+    let jaw = f32::from_be_bytes(p[jaw_at..jaw_at + 4].try_into().unwrap());
+    assert_eq!(jaw, 0.5, "the pose's jawOpen");
+    h.state_mut().studio.apply(Command::StreamTo(None));
+    h.run_steps(2);
+    while receiver.recv(&mut packet).is_ok() {}
+    h.run_steps(3);
+    assert!(
+        receiver.recv(&mut packet).is_err(),
+        "nothing after stopping"
+    );
+}

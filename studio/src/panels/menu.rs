@@ -1,4 +1,5 @@
-//! The menu bar: project files, undo and redo, and running the project in the player.
+//! The menu bar: project files, undo and redo, the live link, and running the project in the
+//! player.
 
 use egui::Ui;
 
@@ -11,6 +12,7 @@ pub fn bar(
     ui: &mut Ui,
     studio: &Studio,
     simulator: &mut bool,
+    stream_text: &mut String,
     out: &mut Vec<Command>,
 ) -> Option<Prompt> {
     let mut prompt = None;
@@ -84,6 +86,19 @@ pub fn bar(
                 .clicked()
             {
                 out.push(Command::Redo);
+            }
+        });
+        ui.menu_button("Live link", |ui| {
+            ui.label("Stream the character's face, as the 3D view shows it, to your engine:");
+            let label = ui.label("address");
+            ui.text_edit_singleline(stream_text).labelled_by(label.id);
+            ui.weak("livelink://HOST:PORT (Unreal, MetaHuman) or vmc://HOST:PORT (Unity, VSeeFace)");
+            if studio.stream.is_some() {
+                if ui.button("Stop streaming").clicked() {
+                    out.push(Command::StreamTo(None));
+                }
+            } else if ui.button("Start streaming").clicked() {
+                out.push(Command::StreamTo(Some(stream_text.clone())));
             }
         });
         ui.separator();
