@@ -286,3 +286,68 @@ fn a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew() {
     assert!(open > 10, "the line moved the jaw");
     assert!(worst < 1e-4, "jawOpen sent {worst} away from the record");
 }
+
+/// `capture --listen livelink://` records what pylivelinkface's encoder sends (as the iPhone
+/// app does) as a take: the subject's frames in order, JawOpen and the head's yaw as sent.
+#[test]
+fn a_live_link_face_sender_is_captured_as_a_take() {
+    let test = "a_live_link_face_sender_is_captured_as_a_take";
+    let Some(python) = python_with(test, "pylivelinkface") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let take = tmp.path().join("take.csv");
+    let port = 42_800 + (std::process::id() % 100) as u16;
+    let mut capture = Command::new(env!("CARGO_BIN_EXE_npc-player"))
+        .args([
+            "capture",
+            "--listen",
+            &format!("livelink://127.0.0.1:{port}"),
+        ])
+        .arg("--out")
+        .arg(&take)
+        .args(["--seconds", "4"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It says when it listens.
+    let mut said = String::new();
+    let mut stderr = BufReader::new(capture.stderr.take().unwrap());
+    stderr.read_line(&mut said).unwrap();
+    assert!(said.starts_with("listening"), "{said}");
+    let frames = 90;
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tools/livelink_send.py");
+    let sent = Command::new(&python)
+        .arg(&tool)
+        .args([port.to_string(), frames.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = capture.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(status.success(), "{said}{rest}");
+    let csv = std::fs::read_to_string(&take).unwrap();
+    let take = npc_core::take::read_livelink_csv(&csv, "Phone").unwrap();
+    let jaw: Vec<f32> = take
+        .weights
+        .iter()
+        .map(|w| w[npc_core::ArkitTarget::JawOpen.index()])
+        .collect();
+    eprintln!("{} of {frames} frames captured: {}", jaw.len(), rest.trim());
+    assert!(jaw.len() * 10 >= frames * 9, "{} frames", jaw.len());
+    assert!(jaw.windows(2).all(|w| w[1] > w[0]), "in order: {jaw:?}");
+    for j in &jaw {
+        let i = (j * frames as f32).round();
+        assert!(
+            (j - i / frames as f32).abs() < 1e-6,
+            "{j} was sent as some i/{frames}"
+        );
+    }
+    let head = take.head.as_ref().unwrap();
+    assert!(
+        head.iter().all(|h| (h.yaw_deg - 18.0).abs() < 1e-3),
+        "{:?}",
+        head[0]
+    );
+}

@@ -84,6 +84,105 @@ pub fn encode(frame: &LiveLinkFrame<'_>, out: &mut Vec<u8>) {
     }
 }
 
+/// A face read from a packet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceivedFace {
+    pub subject: String,
+    /// Seconds on the sender's clock (frame number and sub-frame over the rate).
+    pub time_s: f64,
+    /// The 52 weights in canonical order, and the head's turn; none when the sender tracked
+    /// no face (a packet without values).
+    pub face: Option<([f32; ARKIT_TARGET_COUNT], HeadTurn)>,
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PacketError {
+    #[error("the packet ends early ({0} bytes)")]
+    Short(usize),
+    #[error("the subject name is not UTF-8, or its length is out of range")]
+    Name,
+    #[error("the frame rate {0}/{1} is not a rate")]
+    Rate(i32, i32),
+    #[error("{0} values where 61 (or none) were expected")]
+    Count(u8),
+    #[error("a value is not a finite number")]
+    NotFinite,
+    #[error("{0} bytes after the values")]
+    Trailing(usize),
+}
+
+/// Reads one Live Link Face packet (untrusted: every length and value is checked).
+///
+/// # Errors
+/// What is wrong with it, in words; the packet is to be dropped.
+pub fn decode(packet: &[u8]) -> Result<ReceivedFace, PacketError> {
+    let short = || PacketError::Short(packet.len());
+    let take = |at: usize, n: usize| packet.get(at..at + n).ok_or_else(short);
+    let be_i32 = |at: usize| -> Result<i32, PacketError> {
+        let b = take(at, 4)?;
+        Ok(i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let be_f32 = |at: usize| -> Result<f32, PacketError> {
+        let b = take(at, 4)?;
+        Ok(f32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    // Version (4) and device id (37) are not needed to read the face.
+    let name_len = usize::try_from(be_i32(41)?).map_err(|_| PacketError::Name)?;
+    if name_len > 1024 {
+        return Err(PacketError::Name);
+    }
+    let subject = std::str::from_utf8(take(45, name_len)?)
+        .map_err(|_| PacketError::Name)?
+        .to_owned();
+    let at = 45 + name_len;
+    let (frame, sub) = (be_i32(at)?, be_f32(at + 4)?);
+    let (numerator, denominator) = (be_i32(at + 8)?, be_i32(at + 12)?);
+    if numerator <= 0 || denominator <= 0 || !sub.is_finite() {
+        return Err(PacketError::Rate(numerator, denominator));
+    }
+    let time_s =
+        (f64::from(frame) + f64::from(sub)) * f64::from(denominator) / f64::from(numerator);
+    let count = *take(at + 16, 1)?.first().ok_or_else(short)?;
+    let values = at + 17;
+    if count == 0 {
+        return Ok(ReceivedFace {
+            subject,
+            time_s,
+            face: None,
+        });
+    }
+    if count != VALUES {
+        return Err(PacketError::Count(count));
+    }
+    let end = values + usize::from(VALUES) * 4;
+    if packet.len() < end {
+        return Err(short());
+    }
+    if packet.len() > end {
+        return Err(PacketError::Trailing(packet.len() - end));
+    }
+    let mut weights = [0.0; ARKIT_TARGET_COUNT];
+    for (i, w) in weights.iter_mut().enumerate() {
+        *w = be_f32(values + i * 4)?;
+    }
+    let turn = |i: usize| be_f32(values + (ARKIT_TARGET_COUNT + i) * 4);
+    let head = HeadTurn {
+        yaw_deg: turn(0)? * DEG_PER_UNIT,
+        pitch_deg: turn(1)? * DEG_PER_UNIT,
+        roll_deg: turn(2)? * DEG_PER_UNIT,
+    };
+    let turns = [head.yaw_deg, head.pitch_deg, head.roll_deg];
+    if weights.iter().chain(&turns).any(|v| !v.is_finite()) {
+        return Err(PacketError::NotFinite);
+    }
+    Ok(ReceivedFace {
+        subject,
+        time_s,
+        face: Some((weights, head)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +219,25 @@ mod tests {
         assert!((value(52) - 0.1).abs() < 1e-6, "head yaw 18 degrees");
         assert_eq!(device_id("Elara"), device_id("Elara"));
         assert_ne!(device_id("Elara"), device_id("Bram"));
+        // Read back.
+        let back = decode(&out).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back.subject, "Elara");
+        assert!((back.time_s - 2.5).abs() < 1e-6);
+        let (w, head) = back.face.unwrap_or_else(|| panic!("a face"));
+        assert_eq!(w, weights);
+        assert!((head.yaw_deg - 18.0).abs() < 1e-4);
+        // Untrusted: every cut, a wrong count, NaN, trailing bytes are refused, never a panic.
+        for n in 0..out.len() {
+            assert!(decode(&out[..n]).is_err(), "cut at {n}");
+        }
+        let mut bad = out.clone();
+        bad[66] = 60;
+        assert_eq!(decode(&bad), Err(PacketError::Count(60)));
+        let mut bad = out.clone();
+        bad[67..71].copy_from_slice(&f32::NAN.to_be_bytes());
+        assert_eq!(decode(&bad), Err(PacketError::NotFinite));
+        let mut bad = out.clone();
+        bad.push(0);
+        assert_eq!(decode(&bad), Err(PacketError::Trailing(1)));
     }
 }

@@ -5,6 +5,7 @@ mod agent_sim;
 mod align;
 mod bake;
 mod bench_render;
+mod capture;
 mod check;
 mod export;
 mod generate_assets;
@@ -46,6 +47,9 @@ enum Command {
     /// Speak a line (offline engine, or Azure with --engine azure): write the audio (WAV) and
     /// its viseme events.
     Say(say::SayArgs),
+    /// Record a live capture (Unreal's Live Link Face packets: the iPhone app or any sender)
+    /// as a take (Live Link Face CSV).
+    Capture(capture::CaptureArgs),
     /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
     /// clips, instances, extensions.
     Inspect(inspect::InspectArgs),
@@ -95,6 +99,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => export::run(&args),
         Command::GenerateAssets(args) => generate_assets::run(&args),
         Command::Say(args) => say::run(&args),
+        Command::Capture(args) => capture::run(&args),
         Command::Transfer(args) => transfer::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Run(args) => run::run(args),
