@@ -30,7 +30,7 @@ pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
 pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
-pub use link::{FaceSender, LinkOut, LiveLinkOut, StreamTarget, VmcOut, parse_stream};
+pub use link::{FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream};
 pub use live::Live;
 pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};

@@ -12,16 +12,26 @@ use npc_core::ArkitTarget;
 use npc_core::arkit::ARKIT_TARGET_COUNT;
 use npc_core::body::HumanoidBone;
 use npc_core::link::livelink::{self, LiveLinkFrame};
-use npc_core::link::vmc::{self, VmcPose};
+use npc_core::link::vmc::{self, VmcBundle};
 use npc_core::take::angles::{HeadTurn, head_turn};
 
 use crate::world::World;
 
-/// The most poses sent per NPC a second.
+/// Poses sent per NPC a second unless the URL says (`?hz=N`).
 pub const RATE_HZ: f64 = 60.0;
+/// Live Link Face frame times count frames of this rate, whatever the send rate.
+const TIMECODE_FPS: u32 = 60;
+
+/// A stream: where, and how often.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stream {
+    pub target: StreamTarget,
+    /// Poses sent per NPC a second (at most one per frame).
+    pub rate_hz: f64,
+}
 
 /// Where a stream goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StreamTarget {
     /// The VMC protocol: the first NPC on this address, the next on the next port, ...
     Vmc(SocketAddr),
@@ -29,11 +39,35 @@ pub enum StreamTarget {
     LiveLink(SocketAddr),
 }
 
-/// Reads `vmc://HOST:PORT` (PORT defaults to VMC's 39539) or `livelink://HOST:PORT` (11111).
+/// Reads `vmc://HOST:PORT` (PORT defaults to VMC's 39539) or `livelink://HOST:PORT` (11111),
+/// optionally with `?hz=N` (poses a second, 1-1000; 60 when not given).
 ///
 /// # Errors
-/// Another scheme, or a host that does not resolve: the reason, in words.
-pub fn parse_stream(url: &str) -> Result<StreamTarget, String> {
+/// Another scheme, a host that does not resolve or a rate out of range: the reason, in words.
+pub fn parse_stream(url: &str) -> Result<Stream, String> {
+    let (address, rate_hz) = match url.split_once('?') {
+        None => (url, RATE_HZ),
+        Some((address, query)) => {
+            let rate = query
+                .strip_prefix("hz=")
+                .and_then(|hz| hz.parse::<f64>().ok())
+                .filter(|hz| (1.0..=1000.0).contains(hz))
+                .ok_or_else(|| {
+                    format!(
+                        "{url}: {query:?} is not a rate; the one setting a stream takes is \
+                         ?hz=N, N from 1 to 1000 poses a second"
+                    )
+                })?;
+            (address, rate)
+        }
+    };
+    Ok(Stream {
+        target: parse_target(address)?,
+        rate_hz,
+    })
+}
+
+fn parse_target(url: &str) -> Result<StreamTarget, String> {
     let (rest, port, target): (&str, u16, fn(SocketAddr) -> StreamTarget) =
         if let Some(rest) = url.strip_prefix("vmc://") {
             (rest, vmc::DEFAULT_PORT, StreamTarget::Vmc)
@@ -71,9 +105,9 @@ fn socket_for(to: SocketAddr) -> Result<UdpSocket, String> {
         .map_err(|e| format!("cannot open a UDP socket for {to}: {e}"))
 }
 
-/// Whether it is time to send again at `time_s` (at most [`RATE_HZ`] a second); moves `last`.
-fn due(last: &mut Option<f64>, time_s: f64) -> bool {
-    if last.is_some_and(|l| time_s - l < 1.0 / RATE_HZ - 1e-4) {
+/// Whether it is time to send again at `time_s` (at most `rate_hz` a second); moves `last`.
+fn due(last: &mut Option<f64>, time_s: f64, rate_hz: f64) -> bool {
+    if last.is_some_and(|l| time_s - l < 1.0 / rate_hz - 1e-4) {
         return false;
     }
     *last = Some(time_s);
@@ -84,11 +118,13 @@ fn due(last: &mut Option<f64>, time_s: f64) -> bool {
 /// Face a subject, over VMC the blend shapes of one avatar on the port given.
 #[derive(Debug)]
 pub struct FaceSender {
-    target: StreamTarget,
+    stream: Stream,
     socket: UdpSocket,
     last_s: Option<f64>,
     failed: bool,
     packet: Vec<u8>,
+    /// Over VMC: the ARKit shapes' bundle.
+    vmc: Option<VmcBundle>,
 }
 
 impl FaceSender {
@@ -96,37 +132,44 @@ impl FaceSender {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(target: StreamTarget) -> Result<Self, String> {
+    pub fn open(stream: Stream) -> Result<Self, String> {
+        let target = stream.target;
         let to = match target {
             StreamTarget::Vmc(to) | StreamTarget::LiveLink(to) => to,
         };
         Ok(Self {
-            target,
+            stream,
             socket: socket_for(to)?,
             last_s: None,
             failed: false,
             packet: Vec::with_capacity(512),
+            vmc: matches!(target, StreamTarget::Vmc(_)).then(|| {
+                VmcBundle::new(
+                    None,
+                    ArkitTarget::ALL.iter().map(|t| vmc::upper_camel(t.name())),
+                )
+            }),
         })
     }
 
-    /// Where it streams.
+    /// Where it streams, and how often.
     #[must_use]
-    pub fn target(&self) -> &StreamTarget {
-        &self.target
+    pub fn stream(&self) -> Stream {
+        self.stream
     }
 
-    /// Sends `weights` as `subject`'s face at `time_s` (at most [`RATE_HZ`] a second).
+    /// Sends `weights` as `subject`'s face at `time_s` (at most its rate a second).
     pub fn send(&mut self, subject: &str, weights: &[f32; ARKIT_TARGET_COUNT], time_s: f64) {
-        if !due(&mut self.last_s, time_s) {
+        if !due(&mut self.last_s, time_s, self.stream.rate_hz) {
             return;
         }
-        let (sent, to) = match self.target {
+        let (sent, to) = match self.stream.target {
             StreamTarget::LiveLink(to) => {
                 livelink::encode(
                     &LiveLinkFrame {
                         subject,
                         time_s,
-                        fps: RATE_HZ as u32,
+                        fps: TIMECODE_FPS,
                         weights,
                         head: HeadTurn::default(),
                     },
@@ -141,17 +184,11 @@ impl FaceSender {
                 )
             }
             StreamTarget::Vmc(to) => {
-                let pose = VmcPose {
-                    time_s: time_s as f32,
-                    blends: ArkitTarget::ALL
-                        .iter()
-                        .map(|&t| (vmc::upper_camel(t.name()), weights[t.index()]))
-                        .collect(),
-                    ..VmcPose::default()
-                };
-                let sent = vmc::encode(&pose).and_then(|bytes| {
+                let sent = self.vmc.as_mut().map_or(Ok(()), |bundle| {
+                    bundle.set_time(time_s as f32);
+                    bundle.set_blends(ArkitTarget::ALL.iter().map(|t| weights[t.index()]));
                     self.socket
-                        .send_to(&bytes, to)
+                        .send_to(bundle.encode(), to)
                         .map(|_| ())
                         .map_err(|e| e.to_string())
                 });
@@ -178,10 +215,10 @@ impl LinkOut {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(target: &StreamTarget) -> Result<Self, String> {
-        Ok(match *target {
-            StreamTarget::Vmc(to) => Self::Vmc(VmcOut::open(to)?),
-            StreamTarget::LiveLink(to) => Self::LiveLink(LiveLinkOut::open(to)?),
+    pub fn open(stream: &Stream) -> Result<Self, String> {
+        Ok(match stream.target {
+            StreamTarget::Vmc(to) => Self::Vmc(VmcOut::open(to, stream.rate_hz)?),
+            StreamTarget::LiveLink(to) => Self::LiveLink(LiveLinkOut::open(to, stream.rate_hz)?),
         })
     }
 
@@ -199,6 +236,7 @@ impl LinkOut {
 pub struct LiveLinkOut {
     socket: UdpSocket,
     to: SocketAddr,
+    rate_hz: f64,
     last_s: Option<f64>,
     failed: bool,
     packet: Vec<u8>,
@@ -209,43 +247,34 @@ impl LiveLinkOut {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(to: SocketAddr) -> Result<Self, String> {
+    pub fn open(to: SocketAddr, rate_hz: f64) -> Result<Self, String> {
         Ok(Self {
             socket: socket_for(to)?,
             to,
+            rate_hz,
             last_s: None,
             failed: false,
             packet: Vec::with_capacity(512),
         })
     }
 
-    /// Sends every NPC's face at `time_s` on the run's clock.
+    /// Sends every NPC's face at `time_s` on the run's clock (at most its rate a second).
     pub fn send(&mut self, world: &World, time_s: f64) {
-        if !due(&mut self.last_s, time_s) {
+        if !due(&mut self.last_s, time_s, self.rate_hz) {
             return;
         }
         for npc in &world.npcs {
             let avatar = &world.content.avatars[npc.avatar];
-            let reader = &avatar.pose_reader;
-            let head = reader
-                .bones()
-                .iter()
-                .position(|&(b, _)| b == HumanoidBone::Head)
-                .and_then(|i| {
-                    reader
-                        .rotations(&avatar.skeleton, &npc.body.locals)
-                        .get(i)
-                        .copied()
-                })
-                .map_or(HeadTurn::default(), |q| {
-                    head_turn(glam::Quat::from_array(q))
-                });
+            let head = avatar
+                .pose_reader
+                .rotation_of(&avatar.skeleton, &npc.body.locals, HumanoidBone::Head)
+                .map_or(HeadTurn::default(), head_turn);
             let weights = &npc.face.frame().final_pose().0;
             livelink::encode(
                 &LiveLinkFrame {
                     subject: &npc.id,
                     time_s,
-                    fps: RATE_HZ as u32,
+                    fps: TIMECODE_FPS,
                     weights,
                     head,
                 },
@@ -269,11 +298,13 @@ impl LiveLinkOut {
 pub struct VmcOut {
     socket: UdpSocket,
     base: SocketAddr,
+    rate_hz: f64,
     /// When the last poses were sent, s on the run's clock.
     last_s: Option<f64>,
     /// A send failed (said once).
     failed: bool,
-    pose: VmcPose,
+    /// Each NPC's bundle, made on its first frame.
+    bundles: Vec<VmcBundle>,
 }
 
 impl VmcOut {
@@ -281,57 +312,70 @@ impl VmcOut {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(base: SocketAddr) -> Result<Self, String> {
+    pub fn open(base: SocketAddr, rate_hz: f64) -> Result<Self, String> {
         Ok(Self {
             socket: socket_for(base)?,
             base,
+            rate_hz,
             last_s: None,
             failed: false,
-            pose: VmcPose::default(),
+            bundles: Vec::new(),
         })
     }
 
-    /// Sends every NPC's pose at `time_s` on the run's clock (at most [`RATE_HZ`] a second).
+    /// Sends every NPC's pose at `time_s` on the run's clock (at most its rate a second).
     pub fn send(&mut self, world: &World, time_s: f64) {
-        if !due(&mut self.last_s, time_s) {
+        if !due(&mut self.last_s, time_s, self.rate_hz) {
             return;
         }
-        for (i, npc) in world.npcs.iter().enumerate() {
+        if self.bundles.len() != world.npcs.len() {
+            self.bundles = world
+                .npcs
+                .iter()
+                .map(|npc| bundle_for(world, npc))
+                .collect();
+        }
+        for (i, (npc, bundle)) in world.npcs.iter().zip(&mut self.bundles).enumerate() {
             let avatar = &world.content.avatars[npc.avatar];
-            let model = npc.model();
-            let (_, turn, at) = model.to_scale_rotation_translation();
-            self.pose.time_s = time_s as f32;
-            self.pose.root = (at, turn);
-            self.pose.bones =
-                vmc::humanoid_bones(&avatar.pose_reader, &avatar.skeleton, &npc.body.locals);
+            let (_, turn, at) = npc.model().to_scale_rotation_translation();
+            bundle.set_time(time_s as f32);
+            bundle.set_root(at, turn);
+            bundle.set_body(&avatar.pose_reader, &avatar.skeleton, &npc.body.locals);
             let weights = npc.face.frame().final_pose();
-            self.pose.blends.clear();
-            self.pose.blends.extend(
+            let own = npc.face.own().map_or(&[][..], |own| own.weights());
+            bundle.set_blends(
                 ArkitTarget::ALL
                     .iter()
-                    .map(|&t| (vmc::upper_camel(t.name()), weights.get(t))),
+                    .map(|&t| weights.get(t))
+                    .chain(own.iter().copied()),
             );
-            if let Some(own) = npc.face.own() {
-                self.pose.blends.extend(
-                    own.names()
-                        .iter()
-                        .zip(own.weights())
-                        .map(|(n, &w)| (n.clone(), w)),
-                );
-            }
             let Ok(port) = u16::try_from(usize::from(self.base.port()) + i) else {
                 continue;
             };
             let to = SocketAddr::new(self.base.ip(), port);
-            let sent = vmc::encode(&self.pose)
-                .and_then(|bytes| self.socket.send_to(&bytes, to).map_err(|e| e.to_string()));
-            if let Err(why) = sent
+            if let Err(why) = self.socket.send_to(bundle.encode(), to)
                 && !std::mem::replace(&mut self.failed, true)
             {
                 tracing::warn!("vmc://{to} ({}): {why}; the run goes on", npc.id);
             }
         }
     }
+}
+
+/// `npc`'s VMC bundle: its avatar's humanoid bones, the 52 ARKit shapes, then its own shapes.
+fn bundle_for(world: &World, npc: &crate::world::NpcActor) -> VmcBundle {
+    let avatar = &world.content.avatars[npc.avatar];
+    let own: Vec<String> = npc
+        .face
+        .own()
+        .map_or_else(Vec::new, |own| own.names().to_vec());
+    VmcBundle::new(
+        Some((&avatar.pose_reader, &avatar.skeleton)),
+        ArkitTarget::ALL
+            .iter()
+            .map(|t| vmc::upper_camel(t.name()))
+            .chain(own),
+    )
 }
 
 #[cfg(test)]
@@ -342,13 +386,18 @@ mod tests {
 
     #[test]
     fn stream_urls_are_read_or_refused_in_words() {
+        let target = |url| parse_stream(url).map(|s| s.target);
         assert_eq!(
-            parse_stream("vmc://127.0.0.1:40000"),
+            target("vmc://127.0.0.1:40000"),
             Ok(StreamTarget::Vmc("127.0.0.1:40000".parse().unwrap()))
         );
         assert_eq!(
-            parse_stream("vmc://127.0.0.1"),
+            target("vmc://127.0.0.1"),
             Ok(StreamTarget::Vmc("127.0.0.1:39539".parse().unwrap()))
+        );
+        assert_eq!(
+            target("livelink://127.0.0.1"),
+            Ok(StreamTarget::LiveLink("127.0.0.1:11111".parse().unwrap()))
         );
         assert!(
             parse_stream("osc://x:1")
@@ -356,5 +405,32 @@ mod tests {
                 .contains("vmc://HOST:PORT")
         );
         assert!(parse_stream("vmc://no such host:1").is_err());
+    }
+
+    #[test]
+    fn a_stream_takes_its_rate_from_the_url() {
+        let rate = |url: &str| parse_stream(url).map(|s| s.rate_hz);
+        assert_eq!(rate("vmc://127.0.0.1:40000"), Ok(RATE_HZ));
+        assert_eq!(rate("vmc://127.0.0.1:40000?hz=30"), Ok(30.0));
+        assert_eq!(rate("livelink://127.0.0.1?hz=120"), Ok(120.0));
+        for bad in ["?hz=0", "?hz=abc", "?fps=30", "?hz=5000"] {
+            let err = rate(&format!("vmc://127.0.0.1{bad}")).unwrap_err();
+            assert!(err.contains("?hz=N"), "{err}");
+        }
+    }
+
+    #[test]
+    fn poses_go_at_the_streams_rate_on_the_runs_clock() {
+        let mut last = None;
+        let sent = |rate_hz, last: &mut Option<f64>| {
+            (0..120)
+                .filter(|frame| due(last, f64::from(*frame) / 120.0, rate_hz))
+                .count()
+        };
+        assert_eq!(sent(60.0, &mut last), 60);
+        last = None;
+        assert_eq!(sent(30.0, &mut last), 30);
+        last = None;
+        assert_eq!(sent(1000.0, &mut last), 120, "at most one a frame");
     }
 }

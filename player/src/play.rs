@@ -12,7 +12,7 @@ use anyhow::Context;
 use npc_core::project::Project;
 
 use crate::agent_sim;
-use crate::link::{LinkOut, StreamTarget};
+use crate::link::{LinkOut, Stream, parse_stream};
 use crate::live::Live;
 use crate::mic::MicSource;
 use crate::record::Recorder;
@@ -48,7 +48,8 @@ pub struct PlayOptions {
     /// Where the person in front of the player is heard from, when they are.
     pub mic: Option<MicSource>,
     /// Where every NPC's face and body are streamed each frame (`--stream`).
-    pub streams: Vec<StreamTarget>,
+    /// Live links given on the command line (the project's `streams` are added).
+    pub streams: Vec<Stream>,
 }
 
 /// Starts the demo's agent simulator on its own thread. Called once the player is ready to
@@ -109,6 +110,12 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
                 "--stream needs the world (its NPCs' faces and bodies): leave out --no-render"
             );
         }
+        if !project.streams.is_empty() {
+            tracing::warn!(
+                "the project's streams are not sent in a --no-render run (there are no faces \
+                 or bodies to send)"
+            );
+        }
         if let Some(dir) = simulator {
             start_simulator(dir);
         }
@@ -121,6 +128,16 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             sound: options.sound,
         });
     }
+    let project_streams = project
+        .streams
+        .iter()
+        .enumerate()
+        .map(|(i, url)| {
+            parse_stream(url).map_err(|why| {
+                anyhow::anyhow!("{}: streams[{i}]: {why}", options.project.display())
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut meshes = MeshStoreBuilder::default();
     let world = World::from_project(project, &options.project, &mut meshes)?;
     let conductor = Conductor::open(
@@ -141,6 +158,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
     let streams = options
         .streams
         .iter()
+        .chain(&project_streams)
         .map(LinkOut::open)
         .collect::<Result<Vec<_>, String>>()
         .map_err(anyhow::Error::msg)?;

@@ -351,3 +351,85 @@ fn a_live_link_face_sender_is_captured_as_a_take() {
         head[0]
     );
 }
+
+/// A project's `streams` list streams without `--stream`, at the rate its URL asks for
+/// (`?hz=20`: Elara's frames 50 ms apart on the run's clock, as pylivelinkface reads them).
+#[test]
+fn a_projects_streams_list_streams_at_its_rate() {
+    let test = "a_projects_streams_list_streams_at_its_rate";
+    let Some(python) = python_with(test, "pylivelinkface") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let port = 41_900 + (std::process::id() % 100) as u16;
+    let received = dir.join("received.jsonl");
+    let mut listening = receiver(
+        &python,
+        "livelink_receive.py",
+        &[
+            port.to_string(),
+            "9".to_owned(),
+            received.display().to_string(),
+        ],
+    );
+    let (project, agent) = demo_with_a_line(dir);
+    let mut with_streams = npc_core::project::Project::load(&project).unwrap();
+    with_streams.streams = vec![format!("livelink://127.0.0.1:{port}?hz=20")];
+    with_streams.save(&project).unwrap();
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project.to_str().unwrap(),
+        "--agent-dir",
+        agent.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "32x24",
+        "--mute",
+        "--duration",
+        "4",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(listening.wait().unwrap().success());
+    let times: Vec<f64> = std::fs::read_to_string(&received)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|p| p["subject"] == "Elara")
+        .map(|p| {
+            (p["frame"].as_f64().unwrap() + p["sub_frame"].as_f64().unwrap())
+                / p["fps"].as_f64().unwrap()
+        })
+        .collect();
+    eprintln!("{} packets for Elara in 4 s at 20 Hz", times.len());
+    assert!(times.len() >= 40 && times.len() <= 82, "{}", times.len());
+    for pair in times.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= 0.049,
+            "{pair:?}: sent faster than 20 Hz"
+        );
+    }
+
+    // A bad URL in the list is refused by name before anything runs.
+    with_streams.streams = vec!["osc://127.0.0.1:9000".to_owned()];
+    with_streams.save(&project).unwrap();
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project.to_str().unwrap(),
+        "--headless",
+        "--duration",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("streams[0]") && stderr.contains("vmc://HOST:PORT"),
+        "{stderr}"
+    );
+}

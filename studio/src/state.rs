@@ -102,7 +102,7 @@ pub struct Studio {
     /// The transfer wizard, while it is open.
     pub wizard: Option<TransferWizard>,
     /// Where what the 3D view shows is streamed, when it is (the app owns the socket).
-    pub stream: Option<npc_player::StreamTarget>,
+    pub stream: Option<npc_player::Stream>,
 }
 
 impl Studio {

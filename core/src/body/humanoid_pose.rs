@@ -47,12 +47,40 @@ impl PoseReader {
     /// Each bone's avatar-space turn from rest under `locals`, as (x, y, z, w).
     #[must_use]
     pub fn rotations(&self, skeleton: &Skeleton, locals: &[Transform]) -> Vec<[f32; 4]> {
-        let mut world = Vec::with_capacity(skeleton.len());
-        skeleton.world_rotations_into(locals, &mut world);
-        self.bones
-            .iter()
-            .map(|&(_, j)| (world[j] * self.rest[j].inverse()).normalize().to_array())
-            .collect()
+        let (mut world, mut turns) = (Vec::new(), Vec::new());
+        self.rotations_into(skeleton, locals, &mut world, &mut turns);
+        turns.iter().map(Quat::to_array).collect()
+    }
+
+    /// [`Self::rotations`] into `turns`, with `world` as scratch: once both have grown to the
+    /// rig, nothing is allocated.
+    pub fn rotations_into(
+        &self,
+        skeleton: &Skeleton,
+        locals: &[Transform],
+        world: &mut Vec<Quat>,
+        turns: &mut Vec<Quat>,
+    ) {
+        skeleton.world_rotations_into(locals, world);
+        turns.clear();
+        turns.extend(
+            self.bones
+                .iter()
+                .map(|&(_, j)| (world[j] * self.rest[j].inverse()).normalize()),
+        );
+    }
+
+    /// `bone`'s avatar-space turn from rest under `locals`, when the rig has it.
+    #[must_use]
+    pub fn rotation_of(
+        &self,
+        skeleton: &Skeleton,
+        locals: &[Transform],
+        bone: HumanoidBone,
+    ) -> Option<Quat> {
+        let &(_, j) = self.bones.iter().find(|&&(b, _)| b == bone)?;
+        let rest = self.rest.get(j)?;
+        Some((skeleton.world_rotation(locals, j) * rest.inverse()).normalize())
     }
 
     /// The hips' avatar-space position under `locals`.

@@ -37,32 +37,39 @@ pub struct LiveLinkFrame<'a> {
 /// A device id for `subject`: `$` and a UUID made from its name, the same every run.
 #[must_use]
 pub fn device_id(subject: &str) -> String {
+    String::from_utf8_lossy(&device_id_bytes(subject)).into_owned()
+}
+
+/// [`device_id`] as the 37 bytes a packet holds, made without allocating.
+#[must_use]
+pub fn device_id_bytes(subject: &str) -> [u8; 37] {
     // FNV-1a over the name, twice with different offsets, for 128 bits.
     let hash = |offset: u64| {
         subject.bytes().fold(offset, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
         })
     };
-    let hex = format!(
-        "{:016x}{:016x}",
-        hash(0xcbf2_9ce4_8422_2325),
-        hash(0x8422_2325_cbf2_9ce4)
-    );
-    format!(
-        "${}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
+    let halves = [hash(0xcbf2_9ce4_8422_2325), hash(0x8422_2325_cbf2_9ce4)];
+    let mut id = [b'-'; 37];
+    id[0] = b'$';
+    let mut nibble = 0;
+    for (at, byte) in id.iter_mut().enumerate().skip(1) {
+        if matches!(at, 9 | 14 | 19 | 24) {
+            continue;
+        }
+        let half = halves[nibble / 16];
+        let digit = (half >> (60 - 4 * (nibble % 16))) & 0xf;
+        *byte = b"0123456789abcdef"[digit as usize];
+        nibble += 1;
+    }
+    id
 }
 
 /// `frame` as one Live Link Face packet, appended to `out` (cleared first).
 pub fn encode(frame: &LiveLinkFrame<'_>, out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(device_id(frame.subject).as_bytes());
+    out.extend_from_slice(&device_id_bytes(frame.subject));
     let name = frame.subject.as_bytes();
     out.extend_from_slice(&i32::try_from(name.len()).unwrap_or(i32::MAX).to_be_bytes());
     out.extend_from_slice(name);
@@ -239,5 +246,28 @@ mod tests {
         let mut bad = out.clone();
         bad.push(0);
         assert_eq!(decode(&bad), Err(PacketError::Trailing(1)));
+    }
+
+    #[test]
+    fn the_device_id_is_the_names_two_hashes_written_as_a_uuid() {
+        let hash = |offset: u64| {
+            "Elara".bytes().fold(offset, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+            })
+        };
+        let hex = format!(
+            "{:016x}{:016x}",
+            hash(0xcbf2_9ce4_8422_2325),
+            hash(0x8422_2325_cbf2_9ce4)
+        );
+        let uuid = format!(
+            "${}-{}-{}-{}-{}",
+            &hex[0..8],
+            &hex[8..12],
+            &hex[12..16],
+            &hex[16..20],
+            &hex[20..32]
+        );
+        assert_eq!(device_id("Elara"), uuid);
     }
 }

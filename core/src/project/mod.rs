@@ -58,6 +58,10 @@ pub struct Project {
     pub agent_dir: PathBuf,
     #[serde(default)]
     pub speech: SpeechEngine,
+    /// Live links every run streams its NPCs to (`vmc://HOST:PORT`, `livelink://HOST:PORT`,
+    /// optionally `?hz=N`), besides those given with `run --stream`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<String>,
 }
 
 fn default_agent_dir() -> PathBuf {
@@ -76,6 +80,7 @@ impl Default for Project {
             npcs: Vec::new(),
             agent_dir: default_agent_dir(),
             speech: SpeechEngine::default(),
+            streams: Vec::new(),
         }
     }
 }

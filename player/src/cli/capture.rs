@@ -34,7 +34,10 @@ pub(super) struct CaptureArgs {
 }
 
 pub(super) fn run(args: &CaptureArgs) -> anyhow::Result<()> {
-    let at = match parse_stream(&args.listen).map_err(anyhow::Error::msg)? {
+    let at = match parse_stream(&args.listen)
+        .map_err(anyhow::Error::msg)?
+        .target
+    {
         StreamTarget::LiveLink(at) => at,
         StreamTarget::Vmc(_) => bail!("capture listens for livelink://HOST:PORT only so far"),
     };

@@ -59,9 +59,10 @@ pub(super) struct RunArgs {
     pub(super) record: Option<PathBuf>,
     /// Stream every NPC's face and body each frame to another engine: vmc://HOST:PORT (the
     /// VMC protocol; the roster's NPCs on consecutive ports from PORT) or
-    /// livelink://HOST:PORT (Unreal's Live Link Face; each NPC a subject). Repeatable.
+    /// livelink://HOST:PORT (Unreal's Live Link Face; each NPC a subject); `?hz=N` sets the
+    /// rate (60 poses a second by default). Repeatable; added to the project's `streams`.
     #[arg(long = "stream", value_name = "URL", value_parser = crate::link::parse_stream)]
-    pub(super) streams: Vec<crate::link::StreamTarget>,
+    pub(super) streams: Vec<crate::link::Stream>,
 }
 
 pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
