@@ -186,6 +186,10 @@ fn a_capture_starts_at_zero_and_untracked_rows_are_left_out() {
     }
     let head = take.head.as_ref().unwrap();
     assert!((head[0].yaw_deg - 45.0).abs() < 1e-4, "0.25 of 180 degrees");
+    assert!(
+        take.gaps_ms.is_empty(),
+        "an untracked row before the first frame is no gap"
+    );
 }
 
 /// The iPhone app writes a frame where it lost the face as the timecode and a count of 0 and
@@ -205,6 +209,20 @@ fn a_short_untracked_row_mid_take_is_a_gap() {
         take.times_ms
     );
     assert_eq!(take.weights[1][0], 0.5);
+    assert_eq!(take.gaps_ms.len(), 1, "the gap is kept");
+    assert!((take.gaps_ms[0] - 1000.0 / 60.0).abs() < 1e-6);
+    // Written back, the gap is a short row again, between its frames.
+    let written = write_livelink_csv(&take);
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 4, "{written}");
+    assert!(
+        lines[2].ends_with(",0") && lines[2].split(',').count() == 2,
+        "{}",
+        lines[2]
+    );
+    let again = read_livelink_csv(&written, "again").unwrap().gaps_ms;
+    assert_eq!(again.len(), 1);
+    assert!((again[0] - take.gaps_ms[0]).abs() < 1e-3, "{again:?}");
 }
 
 #[test]

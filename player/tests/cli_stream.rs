@@ -433,3 +433,82 @@ fn a_projects_streams_list_streams_at_its_rate() {
         "{stderr}"
     );
 }
+
+/// `capture --listen vmc://` records what python-osc sends as a VMC sender does: the ARKit
+/// blend shapes and VRM's blink in order, the head bone's turn, and the frames where the sender
+/// said tracking was lost as the take's gaps.
+#[test]
+fn a_vmc_sender_is_captured_as_a_take_with_its_gaps() {
+    let test = "a_vmc_sender_is_captured_as_a_take_with_its_gaps";
+    let Some(python) = python_with(test, "pythonosc") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let take = tmp.path().join("take.csv");
+    let port = 43_000 + (std::process::id() % 100) as u16;
+    let mut capture = Command::new(env!("CARGO_BIN_EXE_npc-player"))
+        .args(["capture", "--listen", &format!("vmc://127.0.0.1:{port}")])
+        .arg("--out")
+        .arg(&take)
+        .args(["--seconds", "4"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    let mut stderr = BufReader::new(capture.stderr.take().unwrap());
+    stderr.read_line(&mut said).unwrap();
+    assert!(said.starts_with("listening for VMC"), "{said}");
+    let (frames, lost): (usize, std::ops::Range<usize>) = (90, 40..45);
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tools/vmc_send.py");
+    let sent = Command::new(&python)
+        .arg(&tool)
+        .args([usize::from(port), frames, lost.start, lost.end].map(|n| n.to_string()))
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = capture.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(status.success(), "{said}{rest}");
+    assert!(
+        rest.contains("not ARKit weights") && rest.contains('A'),
+        "{rest}"
+    );
+    let csv = std::fs::read_to_string(&take).unwrap();
+    let take = npc_core::take::read_livelink_csv(&csv, "vmc").unwrap();
+    let w = |t: npc_core::ArkitTarget| -> Vec<f32> {
+        take.weights.iter().map(|w| w[t.index()]).collect()
+    };
+    let jaw = w(npc_core::ArkitTarget::JawOpen);
+    eprintln!(
+        "{} of {frames} frames captured, {} gaps: {}",
+        jaw.len(),
+        take.gaps_ms.len(),
+        rest.trim()
+    );
+    let tracked = frames - lost.len();
+    assert!(jaw.len() * 10 >= tracked * 9, "{} frames", jaw.len());
+    assert!(jaw.len() <= tracked, "no untracked frame is a frame");
+    assert!(jaw.windows(2).all(|w| w[1] > w[0]), "in order: {jaw:?}");
+    assert!(
+        jaw.iter()
+            .all(|j| !lost.contains(&((j * frames as f32).round() as usize))),
+        "no frame from the lost stretch: {jaw:?}"
+    );
+    assert!(
+        (1..=lost.len()).contains(&take.gaps_ms.len()),
+        "{:?}",
+        take.gaps_ms
+    );
+    assert!(
+        w(npc_core::ArkitTarget::EyeBlinkLeft)
+            .iter()
+            .all(|&b| b == 0.5)
+    );
+    let head = take.head.as_ref().unwrap();
+    assert!(
+        head.iter().all(|h| (h.yaw_deg - 18.0).abs() < 1e-2),
+        "{:?}",
+        head[0]
+    );
+}

@@ -56,7 +56,12 @@ pub fn write_livelink_csv(take: &Take) -> String {
     }
     out.push('\n');
     let heads = take.head_turns();
+    let mut gaps = take.gaps_ms.iter().copied().peekable();
     for (i, (&t, weights)) in take.times_ms.iter().zip(&take.weights).enumerate() {
+        // An untracked frame is a short row, as the iPhone app writes it.
+        while let Some(gap) = gaps.next_if(|&g| g < t) {
+            let _ = writeln!(out, "{},0", timecode(gap, take.fps));
+        }
         out.push_str(&timecode(t, take.fps));
         let _ = write!(out, ",{LIVELINK_COLUMNS}");
         for w in weights {
@@ -100,7 +105,7 @@ fn timecode(t_ms: f64, fps: f64) -> String {
 /// timecodes from the first row on. The frame rate is the lowest common capture rate that
 /// the highest frame number fits (60 when the take is too short to tell). Rows whose
 /// BlendShapeCount is 0 (no face tracked; the iPhone app writes them short, with no values
-/// after the count) are left out as gaps, as other importers do; any other short row is an
+/// after the count) are not frames but the take's gaps (`gaps_ms`); any other short row is an
 /// error.
 pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
     let mut reader = csv::ReaderBuilder::new()
@@ -119,6 +124,7 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
     }
     let head_columns: Option<Vec<usize>> = ROTATION_COLUMNS[..3].iter().map(|c| find(c)).collect();
     let mut rows = Vec::new();
+    let mut untracked = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(&e))?;
         let line = record.position().map_or(0, |p| p.line() as usize);
@@ -137,6 +143,9 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
         if let Some(c) = count_column
             && number(c)? == 0.0
         {
+            if let Some(time) = parse_timecode(record.get(timecode_column).unwrap_or("")) {
+                untracked.push(time);
+            }
             continue;
         }
         if record.len() != header.len() {
@@ -204,6 +213,14 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
         times_ms.push(t);
     }
     let start = times_ms[0];
+    let end = times_ms[times_ms.len() - 1];
+    let mut gaps_ms: Vec<f64> = untracked
+        .iter()
+        .map(|time| time.ms(fps) + day_ms)
+        .filter(|t| (start..=end).contains(t))
+        .map(|t| t - start)
+        .collect();
+    gaps_ms.sort_by(f64::total_cmp);
     let head = rows.iter().map(|r| r.3).collect::<Option<Vec<HeadTurn>>>();
     Take {
         name: name.to_owned(),
@@ -213,6 +230,7 @@ pub fn read_livelink_csv(text: &str, name: &str) -> Result<Take, TakeError> {
         body: None,
         own: None,
         head,
+        gaps_ms,
     }
     .checked()
 }

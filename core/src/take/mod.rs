@@ -40,6 +40,11 @@ pub struct Take {
     /// Head turns a capture carried (Live Link's HeadYaw, HeadPitch, HeadRoll); a take with a
     /// body takes its head's turn from the body instead.
     pub head: Option<Vec<HeadTurn>>,
+    /// Times (ms from the take's start, between its first and last frame) of frames the
+    /// capture marked untracked: the iPhone app's rows with no face, a Live Link packet with
+    /// no values, a VMC sender's "tracking lost". Players hold the frame before across them;
+    /// the studio marks them in its plots.
+    pub gaps_ms: Vec<f64>,
 }
 
 /// The avatar's own shapes over a take's frames.

@@ -120,6 +120,7 @@ impl Take {
                 weights: o.weights,
             }),
             head: None,
+            gaps_ms: Vec::new(),
         }
         .checked()
     }
@@ -165,6 +166,7 @@ impl Take {
                 weights: o.weights.clone(),
             }),
             head: None,
+            gaps_ms: Vec::new(),
         }
         .checked()
     }
@@ -250,6 +252,7 @@ impl Take {
             body,
             own: None,
             head: None,
+            gaps_ms: Vec::new(),
         }
         .checked()
     }
@@ -302,6 +305,7 @@ impl Take {
             body: None,
             own: None,
             head: None,
+            gaps_ms: Vec::new(),
         })
     }
 }
