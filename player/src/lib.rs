@@ -13,6 +13,7 @@ mod first_person;
 mod frames;
 mod hearing;
 mod link;
+mod link_in;
 mod live;
 mod mic;
 mod output;
@@ -31,6 +32,7 @@ pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_re
 pub use cli::{main, run_from};
 pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
 pub use link::{FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream};
+pub use link_in::{CaptureListener, CaptureTake, Heard};
 pub use live::Live;
 pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};

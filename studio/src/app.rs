@@ -54,7 +54,10 @@ pub struct StudioApp {
     /// The live link's socket while the studio streams (`studio.stream`), and the address
     /// typed in its menu.
     link: Option<npc_player::FaceSender>,
-    stream_text: String,
+    link_text: menu::LinkText,
+    /// The live capture's socket while the studio listens (`studio.capture_in`): its URL,
+    /// the listener and the take it grows.
+    capture_in: Option<(String, npc_player::CaptureListener, npc_player::CaptureTake)>,
     started: Instant,
 }
 
@@ -80,7 +83,8 @@ impl StudioApp {
             playback: Playback::default(),
             unsaved: UnsavedGuard::default(),
             link: None,
-            stream_text: "livelink://127.0.0.1:11111".to_owned(),
+            link_text: menu::LinkText::default(),
+            capture_in: None,
             started: Instant::now(),
         }
     }
@@ -144,7 +148,7 @@ impl StudioApp {
                     Ok(sender) => Some(sender),
                     Err(why) => {
                         self.studio.apply(Command::StreamTo(None));
-                        tracing::warn!("{why}");
+                        self.studio.fail(why);
                         None
                     }
                 },
@@ -162,6 +166,41 @@ impl StudioApp {
         link.send(&subject, &self.studio.view_pose().0, time_s);
         // Receivers drop a subject that goes quiet: keep sending while streaming.
         ctx.request_repaint_after(std::time::Duration::from_millis(33));
+    }
+
+    /// Reads the live capture's packets, when the studio listens, into the comparison under
+    /// the timeline; opens or closes the socket as listening starts or stops.
+    fn hear_capture(&mut self, ctx: &egui::Context) {
+        let wanted = self.studio.capture_in.clone();
+        if self.capture_in.as_ref().map(|c| &c.0) != wanted.as_ref() {
+            self.capture_in = match wanted {
+                Some(url) => match npc_player::CaptureListener::open(&url, None) {
+                    Ok(listener) => Some((url, listener, npc_player::CaptureTake::default())),
+                    Err(why) => {
+                        self.studio.apply(Command::ListenForCapture(None));
+                        self.studio.fail(why);
+                        None
+                    }
+                },
+                None => None,
+            };
+        }
+        let Some((url, listener, take)) = self.capture_in.as_mut() else {
+            return;
+        };
+        let mut heard = Vec::new();
+        listener.receive(std::time::Duration::ZERO, &mut heard);
+        let frames: Vec<(f64, npc_player::Heard)> = heard
+            .into_iter()
+            .filter_map(|(at, frame)| take.push(at, frame).map(|t| (t, frame)))
+            .collect();
+        if !frames.is_empty() {
+            self.studio.apply(Command::CaptureArrived {
+                label: format!("live: {url}"),
+                frames,
+            });
+        }
+        ctx.request_repaint_after(std::time::Duration::from_millis(16));
     }
 
     fn run_effects(&mut self, render_state: Option<&RenderState>) {
@@ -439,6 +478,7 @@ impl eframe::App for StudioApp {
         self.last_frame = Some(now);
         self.playback.step(&mut self.studio.timeline, now, dt);
         self.stream_face(&ctx, now);
+        self.hear_capture(&ctx);
         self.studio.body.advance_idle(dt);
         if self.studio.timeline.playing || self.studio.body.idle_playing {
             ctx.request_repaint();
@@ -451,7 +491,7 @@ impl eframe::App for StudioApp {
                 ui,
                 &self.studio,
                 &mut self.simulator,
-                &mut self.stream_text,
+                &mut self.link_text,
                 &mut out,
             ) {
                 let start = self.start_dir();

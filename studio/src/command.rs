@@ -162,6 +162,14 @@ pub enum Command {
     /// Streams what the 3D view shows (the character's face) to another engine, or stops:
     /// `vmc://HOST:PORT` or `livelink://HOST:PORT` (docs/live-link.md).
     StreamTo(Option<String>),
+    /// Listens for a live capture (`livelink://HOST:PORT` or `vmc://HOST:PORT`) and lays it
+    /// under the timeline as it arrives, or stops listening (the capture stays).
+    ListenForCapture(Option<String>),
+    /// Frames of the live capture that arrived (times from its first face, ms), under `label`.
+    CaptureArrived {
+        label: String,
+        frames: Vec<(f64, npc_player::Heard)>,
+    },
 }
 
 impl Command {

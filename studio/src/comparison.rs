@@ -52,6 +52,61 @@ impl Comparison {
         Ok(Self { label, take })
     }
 
+    /// An empty capture that frames will arrive into (a live capture).
+    #[must_use]
+    pub fn live(label: &str) -> Self {
+        Self {
+            label: label.to_owned(),
+            take: Take {
+                name: label.to_owned(),
+                fps: 60.0,
+                times_ms: Vec::new(),
+                weights: Vec::new(),
+                body: None,
+                own: None,
+                head: Some(Vec::new()),
+                gaps_ms: Vec::new(),
+            },
+        }
+    }
+
+    /// A frame of a live capture at `t_ms` (after the last; one that is not is left out), or
+    /// a gap there.
+    pub fn push(&mut self, t_ms: f64, heard: npc_player::Heard) {
+        let take = &mut self.take;
+        if !t_ms.is_finite() || take.times_ms.last().is_some_and(|&last| t_ms <= last) {
+            return;
+        }
+        match heard {
+            None => take.gaps_ms.push(t_ms),
+            Some((weights, head)) => {
+                take.times_ms.push(t_ms);
+                take.weights.push(weights);
+                if let Some(heads) = &mut take.head {
+                    heads.push(head.unwrap_or_default());
+                }
+            }
+        }
+    }
+
+    /// Where the capture had no face (ms spans): each untracked frame's stretch, from the
+    /// frame before it to the frame after, merged where they touch.
+    #[must_use]
+    pub fn gap_spans(&self) -> Vec<(f64, f64)> {
+        let times = &self.take.times_ms;
+        let mut spans: Vec<(f64, f64)> = Vec::new();
+        for &gap in &self.take.gaps_ms {
+            let after = times.partition_point(|&t| t <= gap);
+            let start = after.checked_sub(1).map_or(gap, |i| times[i]);
+            let end = times.get(after).copied().unwrap_or(gap);
+            match spans.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => spans.push((start, end)),
+            }
+        }
+        spans
+    }
+
     /// The capture's weights at `t_ms` (the last frame at or before it).
     #[must_use]
     pub fn pose_at(&self, t_ms: f64) -> Pose {

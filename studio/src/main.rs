@@ -1,4 +1,4 @@
-//! `npc-studio [PROJECT] [--speak TEXT | --listen FILE.wav] [--compare CAPTURE]
+//! `npc-studio [PROJECT] [--speak TEXT | --listen FILE.wav] [--compare CAPTURE | --capture-from URL]
 //! [--screenshot FILE]`.
 
 use std::path::PathBuf;
@@ -34,8 +34,12 @@ struct Args {
     #[arg(long, value_name = "URL")]
     stream: Option<String>,
     /// Lay this capture (Live Link Face CSV, glTF weights animation) under the line at start.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "capture_from")]
     compare: Option<PathBuf>,
+    /// Listen for a live capture from the start (livelink://0.0.0.0:11111 for the Live Link
+    /// Face app, vmc://0.0.0.0:39539) and lay it under the line as it arrives.
+    #[arg(long, value_name = "URL")]
+    capture_from: Option<String>,
     /// The tab shown at start.
     #[arg(long, value_enum, default_value = "pose")]
     tab: StartTab,
@@ -91,6 +95,11 @@ fn main() -> ExitCode {
     }
     if let Some(url) = &args.stream {
         studio.apply(npc_studio::command::Command::StreamTo(Some(url.clone())));
+    }
+    if let Some(url) = &args.capture_from {
+        studio.apply(npc_studio::command::Command::ListenForCapture(Some(
+            url.clone(),
+        )));
     }
     if let Some(capture) = &args.compare {
         studio.apply(npc_studio::command::Command::OpenComparison(

@@ -103,6 +103,8 @@ pub struct Studio {
     pub wizard: Option<TransferWizard>,
     /// Where what the 3D view shows is streamed, when it is (the app owns the socket).
     pub stream: Option<npc_player::Stream>,
+    /// Where a live capture is listened for, when it is (the app owns the socket).
+    pub capture_in: Option<String>,
 }
 
 impl Studio {
@@ -126,6 +128,7 @@ impl Studio {
             effects: vec![Effect::LoadHead(None)],
             wizard: None,
             stream: None,
+            capture_in: None,
         };
         if let Some(p) = studio.path.clone() {
             studio.remember(&p);
@@ -170,7 +173,8 @@ impl Studio {
         });
     }
 
-    fn fail(&mut self, text: impl Into<String>) {
+    /// Says what went wrong, in the status line and the log.
+    pub fn fail(&mut self, text: impl Into<String>) {
         let text = text.into();
         tracing::warn!("{text}");
         self.status = Some(Status { text, error: true });
@@ -435,6 +439,43 @@ impl Studio {
                 }
                 Err(e) => self.fail(e),
             },
+            Command::ListenForCapture(None) => {
+                if self.capture_in.take().is_some() {
+                    let frames = self
+                        .timeline
+                        .comparison
+                        .as_ref()
+                        .map_or(0, |c| c.take.times_ms.len());
+                    self.say(format!(
+                        "stopped listening; the capture's {frames} frames stay under the line"
+                    ));
+                }
+            }
+            Command::ListenForCapture(Some(url)) => {
+                let url = url.trim().to_owned();
+                match npc_player::parse_stream(&url) {
+                    Ok(_) => {
+                        self.say(format!(
+                            "listening for a capture on {url}: it is laid under the line as it \
+                             arrives"
+                        ));
+                        self.capture_in = Some(url);
+                    }
+                    Err(why) => self.fail(why),
+                }
+            }
+            Command::CaptureArrived { label, frames } => {
+                let live = self
+                    .timeline
+                    .comparison
+                    .get_or_insert_with(|| Comparison::live(&label));
+                if live.label != label {
+                    *live = Comparison::live(&label);
+                }
+                for (t_ms, heard) in frames {
+                    live.push(t_ms, heard);
+                }
+            }
             Command::CloseComparison => {
                 self.timeline.comparison = None;
                 self.timeline.seek(self.timeline.playhead_ms);
@@ -909,7 +950,9 @@ impl Studio {
             | Command::MoveLandmark { .. }
             | Command::ResetLandmarks(_)
             | Command::RunInPlayer { .. }
-            | Command::StreamTo(_) => {}
+            | Command::StreamTo(_)
+            | Command::ListenForCapture(_)
+            | Command::CaptureArrived { .. } => {}
         }
     }
 

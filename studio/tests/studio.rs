@@ -977,3 +977,97 @@ fn the_face_the_view_shows_streams_to_a_live_link_receiver() {
         "nothing after stopping"
     );
 }
+
+/// The studio listens for a live capture and lays it under the timeline as it arrives: Live
+/// Link Face packets (made by core's encoder, which pylivelinkface decodes in
+/// player/tests/cli_stream.rs) with a rising jawOpen become the comparison's frames in order,
+/// a packet without values (the app lost the face) is a gap marked as a span, stopping keeps
+/// the capture, and an address that is not one is said.
+#[test]
+fn a_live_capture_grows_under_the_timeline_as_it_arrives() {
+    use npc_core::link::livelink::{LiveLinkFrame, encode};
+    let probe = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = probe.local_addr().unwrap().port();
+    drop(probe);
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut()
+        .studio
+        .apply(Command::ListenForCapture(Some("tcp://nowhere".to_owned())));
+    assert!(h.state().studio.status.as_ref().is_some_and(|s| s.error));
+    assert!(h.state().studio.capture_in.is_none());
+    h.state_mut()
+        .studio
+        .apply(Command::ListenForCapture(Some(format!(
+            "livelink://127.0.0.1:{port}"
+        ))));
+    h.run_steps(2);
+    let sender = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let mut packet = Vec::new();
+    let frames = 20;
+    for i in 0..frames {
+        let mut weights = [0.0; npc_core::arkit::ARKIT_TARGET_COUNT];
+        weights[ArkitTarget::JawOpen.index()] = i as f32 / frames as f32;
+        encode(
+            &LiveLinkFrame {
+                subject: "Phone",
+                time_s: f64::from(i) / 60.0,
+                fps: 60,
+                weights: &weights,
+                head: Default::default(),
+            },
+            &mut packet,
+        );
+        if i == 10 {
+            // The same packet cut after its count, with a count of 0: no face.
+            let count_at = 4 + 37 + 4 + "Phone".len() + 16;
+            let mut lost = packet[..=count_at].to_vec();
+            lost[count_at] = 0;
+            sender.send_to(&lost, ("127.0.0.1", port)).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(4));
+            h.run_steps(1);
+            continue;
+        }
+        sender.send_to(&packet, ("127.0.0.1", port)).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(4));
+        h.run_steps(1);
+    }
+    h.run_steps(3);
+    let comparison = h
+        .state()
+        .studio
+        .timeline
+        .comparison
+        .clone()
+        .expect("the capture is under the timeline");
+    assert!(
+        comparison.label.contains(&port.to_string()),
+        "{}",
+        comparison.label
+    );
+    let jaw: Vec<f32> = comparison
+        .take
+        .weights
+        .iter()
+        .map(|w| w[ArkitTarget::JawOpen.index()])
+        .collect();
+    assert!(jaw.len() >= 15, "{} frames arrived", jaw.len());
+    assert!(jaw.windows(2).all(|w| w[1] > w[0]), "in order: {jaw:?}");
+    assert_eq!(comparison.take.gaps_ms.len(), 1, "the lost face is a gap");
+    let spans = comparison.gap_spans();
+    assert_eq!(spans.len(), 1);
+    assert!(spans[0].0 < spans[0].1, "{spans:?}");
+    // Stopping keeps the capture and closes the socket.
+    h.state_mut().studio.apply(Command::ListenForCapture(None));
+    h.run_steps(2);
+    assert!(h.state().studio.capture_in.is_none());
+    assert_eq!(
+        h.state()
+            .studio
+            .timeline
+            .comparison
+            .as_ref()
+            .map(|c| c.take.times_ms.len()),
+        Some(jaw.len())
+    );
+    std::net::UdpSocket::bind(("127.0.0.1", port)).expect("the port is free again");
+}

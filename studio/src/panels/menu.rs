@@ -7,12 +7,30 @@ use crate::command::Command;
 use crate::file_dialog::Prompt;
 use crate::state::Studio;
 
+/// The addresses typed in the Live link menu.
+#[derive(Clone, Debug)]
+pub struct LinkText {
+    /// Where to stream to.
+    pub out: String,
+    /// Where to listen for a capture.
+    pub capture: String,
+}
+
+impl Default for LinkText {
+    fn default() -> Self {
+        Self {
+            out: "livelink://127.0.0.1:11111".to_owned(),
+            capture: "livelink://0.0.0.0:11111".to_owned(),
+        }
+    }
+}
+
 /// The menu bar; returns what file to ask for, when one must be chosen.
 pub fn bar(
     ui: &mut Ui,
     studio: &Studio,
     simulator: &mut bool,
-    stream_text: &mut String,
+    link_text: &mut LinkText,
     out: &mut Vec<Command>,
 ) -> Option<Prompt> {
     let mut prompt = None;
@@ -91,14 +109,26 @@ pub fn bar(
         ui.menu_button("Live link", |ui| {
             ui.label("Stream the character's face, as the 3D view shows it, to your engine:");
             let label = ui.label("address");
-            ui.text_edit_singleline(stream_text).labelled_by(label.id);
+            ui.text_edit_singleline(&mut link_text.out).labelled_by(label.id);
             ui.weak("livelink://HOST:PORT (Unreal, MetaHuman) or vmc://HOST:PORT (Unity, VSeeFace)");
             if studio.stream.is_some() {
                 if ui.button("Stop streaming").clicked() {
                     out.push(Command::StreamTo(None));
                 }
             } else if ui.button("Start streaming").clicked() {
-                out.push(Command::StreamTo(Some(stream_text.clone())));
+                out.push(Command::StreamTo(Some(link_text.out.clone())));
+            }
+            ui.separator();
+            ui.label("Listen for a live capture and lay it under the line as it arrives:");
+            let label = ui.label("listen on");
+            ui.text_edit_singleline(&mut link_text.capture).labelled_by(label.id);
+            ui.weak("livelink://0.0.0.0:11111 (the Live Link Face app) or vmc://0.0.0.0:39539");
+            if studio.capture_in.is_some() {
+                if ui.button("Stop listening").clicked() {
+                    out.push(Command::ListenForCapture(None));
+                }
+            } else if ui.button("Listen").clicked() {
+                out.push(Command::ListenForCapture(Some(link_text.capture.clone())));
             }
         });
         ui.separator();

@@ -77,7 +77,8 @@ pub fn panel(
         {
             out.push(Command::SetAlignToText(align));
         }
-        ui.separator();
+    });
+    ui.horizontal(|ui| {
         match &timeline.comparison {
             None => {
                 if ui
@@ -92,7 +93,11 @@ pub fn panel(
                 }
             }
             Some(c) => {
-                ui.weak(format!("capture: {}", c.label));
+                ui.weak(format!(
+                    "capture: {} ({} frames)",
+                    c.label,
+                    c.take.times_ms.len()
+                ));
                 let mut shown = showing.comparison;
                 if ui
                     .checkbox(&mut shown, "on the head")
@@ -246,36 +251,43 @@ pub fn panel(
             // Every stage of each chosen target.
             for &target in &timeline.plot_targets {
                 ui.label(target.name());
-                let r = Plot::new(("stages", target.name()))
-                    .height(PLOT_HEIGHT)
-                    .link_axis(link, [true, false])
-                    .include_x(0.0)
-                    .include_x(end)
-                    .legend(Legend::default())
-                    .allow_zoom(false)
-                    .allow_scroll(false)
-                    .allow_drag(false)
-                    .include_y(0.0)
-                    .include_y(1.0)
-                    .show(ui, |p| {
-                        if let Some(c) = &timeline.comparison {
-                            // Under the line's stages, in grey: what a person did.
-                            p.line(
-                                Line::new("capture", PlotPoints::from(c.points(target)))
-                                    .color(egui::Color32::from_gray(150))
-                                    .width(2.5),
-                            );
-                        }
-                        for stage in Stage::ALL {
-                            let Some(bake) = bake else { break };
-                            p.line(Line::new(
-                                stage.name(),
-                                PlotPoints::from(stage_points(bake, stage, target)),
-                            ));
-                        }
-                        p.vline(VLine::new("playhead", playhead));
-                        p.pointer_coordinate().map(|c| c.x)
-                    });
+                let r =
+                    Plot::new(("stages", target.name()))
+                        .height(PLOT_HEIGHT)
+                        .link_axis(link, [true, false])
+                        .include_x(0.0)
+                        .include_x(end)
+                        .legend(Legend::default())
+                        .allow_zoom(false)
+                        .allow_scroll(false)
+                        .allow_drag(false)
+                        .include_y(0.0)
+                        .include_y(1.0)
+                        .show(ui, |p| {
+                            if let Some(c) = &timeline.comparison {
+                                // Where the capture lost the face: the frame before is held.
+                                for (start, end) in c.gap_spans() {
+                                    p.span(Span::new("no face in the capture", start..=end).fill(
+                                        egui::Color32::from_rgba_unmultiplied(200, 60, 60, 40),
+                                    ));
+                                }
+                                // Under the line's stages, in grey: what a person did.
+                                p.line(
+                                    Line::new("capture", PlotPoints::from(c.points(target)))
+                                        .color(egui::Color32::from_gray(150))
+                                        .width(2.5),
+                                );
+                            }
+                            for stage in Stage::ALL {
+                                let Some(bake) = bake else { break };
+                                p.line(Line::new(
+                                    stage.name(),
+                                    PlotPoints::from(stage_points(bake, stage, target)),
+                                ));
+                            }
+                            p.vline(VLine::new("playhead", playhead));
+                            p.pointer_coordinate().map(|c| c.x)
+                        });
                 scrub(&r.response, r.inner);
             }
         });
