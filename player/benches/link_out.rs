@@ -101,6 +101,7 @@ fn bench(name: &str, project: &Path, frames: usize) {
         let mut link = LinkOut::open(&Stream {
             target,
             rate_hz: 60.0,
+            npc: None,
         })
         .unwrap();
         let mut times = Vec::with_capacity(frames);

@@ -22,12 +22,15 @@ pub const RATE_HZ: f64 = 60.0;
 /// Live Link Face frame times count frames of this rate, whatever the send rate.
 const TIMECODE_FPS: u32 = 60;
 
-/// A stream: where, and how often.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A stream: where, how often, and whom.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stream {
     pub target: StreamTarget,
     /// Poses sent per NPC a second (at most one per frame).
     pub rate_hz: f64,
+    /// The one NPC sent (by id), when the URL chose one (`?npc=ID`): over VMC it alone goes
+    /// to PORT, for a receiver that takes one avatar.
+    pub npc: Option<String>,
 }
 
 /// Where a stream goes.
@@ -40,31 +43,40 @@ pub enum StreamTarget {
 }
 
 /// Reads `vmc://HOST:PORT` (PORT defaults to VMC's 39539) or `livelink://HOST:PORT` (11111),
-/// optionally with `?hz=N` (poses a second, 1-1000; 60 when not given).
+/// optionally with settings after `?`, joined by `&`: `hz=N` (poses a second, 1-1000; 60 when
+/// not given) and `npc=ID` (that NPC alone).
 ///
 /// # Errors
-/// Another scheme, a host that does not resolve or a rate out of range: the reason, in words.
+/// Another scheme, a host that does not resolve, a rate out of range or a setting that is not
+/// one: the reason, in words.
 pub fn parse_stream(url: &str) -> Result<Stream, String> {
-    let (address, rate_hz) = match url.split_once('?') {
-        None => (url, RATE_HZ),
-        Some((address, query)) => {
-            let rate = query
-                .strip_prefix("hz=")
-                .and_then(|hz| hz.parse::<f64>().ok())
-                .filter(|hz| (1.0..=1000.0).contains(hz))
-                .ok_or_else(|| {
-                    format!(
-                        "{url}: {query:?} is not a rate; the one setting a stream takes is \
-                         ?hz=N, N from 1 to 1000 poses a second"
-                    )
-                })?;
-            (address, rate)
-        }
-    };
-    Ok(Stream {
+    let (address, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut stream = Stream {
         target: parse_target(address)?,
-        rate_hz,
-    })
+        rate_hz: RATE_HZ,
+        npc: None,
+    };
+    for setting in query.split('&').filter(|s| !s.is_empty()) {
+        match setting.split_once('=') {
+            Some(("hz", hz)) => {
+                stream.rate_hz = hz
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|hz| (1.0..=1000.0).contains(hz))
+                    .ok_or_else(|| {
+                        format!("{url}: hz={hz} is not a rate: N from 1 to 1000 poses a second")
+                    })?;
+            }
+            Some(("npc", id)) if !id.is_empty() => stream.npc = Some(id.to_owned()),
+            _ => {
+                return Err(format!(
+                    "{url}: {setting:?} is not a stream setting; they are ?hz=N (poses a \
+                     second) and ?npc=ID (one NPC), joined by &"
+                ));
+            }
+        }
+    }
+    Ok(stream)
 }
 
 fn parse_target(url: &str) -> Result<StreamTarget, String> {
@@ -154,8 +166,8 @@ impl FaceSender {
 
     /// Where it streams, and how often.
     #[must_use]
-    pub fn stream(&self) -> Stream {
-        self.stream
+    pub fn stream(&self) -> &Stream {
+        &self.stream
     }
 
     /// Sends `weights` as `subject`'s face at `time_s` (at most its rate a second).
@@ -217,8 +229,8 @@ impl LinkOut {
     /// No UDP socket could be made.
     pub fn open(stream: &Stream) -> Result<Self, String> {
         Ok(match stream.target {
-            StreamTarget::Vmc(to) => Self::Vmc(VmcOut::open(to, stream.rate_hz)?),
-            StreamTarget::LiveLink(to) => Self::LiveLink(LiveLinkOut::open(to, stream.rate_hz)?),
+            StreamTarget::Vmc(to) => Self::Vmc(VmcOut::open(to, stream)?),
+            StreamTarget::LiveLink(to) => Self::LiveLink(LiveLinkOut::open(to, stream)?),
         })
     }
 
@@ -237,6 +249,8 @@ pub struct LiveLinkOut {
     socket: UdpSocket,
     to: SocketAddr,
     rate_hz: f64,
+    /// The one NPC sent, when chosen.
+    npc: Option<String>,
     last_s: Option<f64>,
     failed: bool,
     packet: Vec<u8>,
@@ -247,11 +261,12 @@ impl LiveLinkOut {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(to: SocketAddr, rate_hz: f64) -> Result<Self, String> {
+    pub fn open(to: SocketAddr, stream: &Stream) -> Result<Self, String> {
         Ok(Self {
             socket: socket_for(to)?,
             to,
-            rate_hz,
+            rate_hz: stream.rate_hz,
+            npc: stream.npc.clone(),
             last_s: None,
             failed: false,
             packet: Vec::with_capacity(512),
@@ -263,7 +278,8 @@ impl LiveLinkOut {
         if !due(&mut self.last_s, time_s, self.rate_hz) {
             return;
         }
-        for npc in &world.npcs {
+        let chosen = |id: &str| self.npc.as_deref().is_none_or(|n| n == id);
+        for npc in world.npcs.iter().filter(|npc| chosen(&npc.id)) {
             let avatar = &world.content.avatars[npc.avatar];
             let head = avatar
                 .pose_reader
@@ -299,6 +315,8 @@ pub struct VmcOut {
     socket: UdpSocket,
     base: SocketAddr,
     rate_hz: f64,
+    /// The one NPC sent (to the base port), when chosen.
+    npc: Option<String>,
     /// When the last poses were sent, s on the run's clock.
     last_s: Option<f64>,
     /// A send failed (said once).
@@ -312,11 +330,12 @@ impl VmcOut {
     ///
     /// # Errors
     /// No UDP socket could be made.
-    pub fn open(base: SocketAddr, rate_hz: f64) -> Result<Self, String> {
+    pub fn open(base: SocketAddr, stream: &Stream) -> Result<Self, String> {
         Ok(Self {
             socket: socket_for(base)?,
             base,
-            rate_hz,
+            rate_hz: stream.rate_hz,
+            npc: stream.npc.clone(),
             last_s: None,
             failed: false,
             bundles: Vec::new(),
@@ -335,7 +354,13 @@ impl VmcOut {
                 .map(|npc| bundle_for(world, npc))
                 .collect();
         }
-        for (i, (npc, bundle)) in world.npcs.iter().zip(&mut self.bundles).enumerate() {
+        let chosen = |id: &str| self.npc.as_deref().is_none_or(|n| n == id);
+        let sent = world
+            .npcs
+            .iter()
+            .zip(&mut self.bundles)
+            .filter(|(npc, _)| chosen(&npc.id));
+        for (i, (npc, bundle)) in sent.enumerate() {
             let avatar = &world.content.avatars[npc.avatar];
             let (_, turn, at) = npc.model().to_scale_rotation_translation();
             bundle.set_time(time_s as f32);
@@ -405,6 +430,10 @@ mod tests {
                 .contains("vmc://HOST:PORT")
         );
         assert!(parse_stream("vmc://no such host:1").is_err());
+        let one = parse_stream("vmc://127.0.0.1:40000?npc=Bram&hz=30").unwrap();
+        assert_eq!((one.npc.as_deref(), one.rate_hz), (Some("Bram"), 30.0));
+        let err = parse_stream("vmc://127.0.0.1?avatar=Bram").unwrap_err();
+        assert!(err.contains("?npc=ID"), "{err}");
     }
 
     #[test]
@@ -415,7 +444,7 @@ mod tests {
         assert_eq!(rate("livelink://127.0.0.1?hz=120"), Ok(120.0));
         for bad in ["?hz=0", "?hz=abc", "?fps=30", "?hz=5000"] {
             let err = rate(&format!("vmc://127.0.0.1{bad}")).unwrap_err();
-            assert!(err.contains("?hz=N"), "{err}");
+            assert!(err.contains("hz=") && err.contains("not a"), "{err}");
         }
     }
 

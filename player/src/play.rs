@@ -155,6 +155,21 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         .as_deref()
         .map(Recorder::create)
         .transpose()?;
+    for stream in options.streams.iter().chain(&project_streams) {
+        if let Some(id) = &stream.npc
+            && !world.npcs.iter().any(|n| n.id == *id)
+        {
+            anyhow::bail!(
+                "a stream chooses npc={id}, who is not in the roster ({})",
+                world
+                    .npcs
+                    .iter()
+                    .map(|n| n.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
     let streams = options
         .streams
         .iter()

@@ -512,3 +512,58 @@ fn a_vmc_sender_is_captured_as_a_take_with_its_gaps() {
         head[0]
     );
 }
+
+/// `?npc=ID` sends that NPC alone, to PORT itself (a receiver that takes one avatar): every
+/// packet python-osc reads is on PORT, none on the next, and its root stands where Bram does.
+#[test]
+fn a_stream_can_choose_one_npc_for_one_port() {
+    let test = "a_stream_can_choose_one_npc_for_one_port";
+    let Some(python) = python_with(test, "pythonosc") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let base = 40_200 + (std::process::id() % 100) as u16 * 2;
+    let received = dir.join("received.jsonl");
+    let mut listening = receiver(
+        &python,
+        "vmc_receive.py",
+        &[
+            base.to_string(),
+            "2".to_owned(),
+            "9".to_owned(),
+            received.display().to_string(),
+        ],
+    );
+    let record = run_streaming(dir, &format!("vmc://127.0.0.1:{base}?npc=Bram"));
+    assert!(listening.wait().unwrap().success());
+    let packets: Vec<Value> = std::fs::read_to_string(&received)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(packets.len() > 50, "{} packets", packets.len());
+    assert!(
+        packets.iter().all(|p| p["port"] == base),
+        "Bram alone, on PORT"
+    );
+    // Where each NPC stood first, as the record says.
+    let stood = |id: &str| -> f64 {
+        let line = std::fs::read_to_string(&record)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|l| l["npc"] == id)
+            .unwrap();
+        line["position"][0].as_f64().unwrap()
+    };
+    // Unity's x is glTF's mirrored.
+    let root_x = packets[0]["root"][1].as_f64().unwrap();
+    let off = |id: &str| (root_x + stood(id)).abs();
+    assert!(
+        off("Bram") < 0.05,
+        "root x {root_x}, Bram at x {}",
+        stood("Bram")
+    );
+    assert!(off("Elara") > 0.5 && off("Mira") > 0.5);
+}

@@ -141,8 +141,8 @@ impl StudioApp {
     /// Sends what the 3D view shows to the live link, when the studio streams; opens or
     /// closes the socket as the stream is started, moved or stopped.
     fn stream_face(&mut self, ctx: &egui::Context, now: Instant) {
-        let wanted = self.studio.stream;
-        if self.link.as_ref().map(npc_player::FaceSender::stream) != wanted {
+        let wanted = self.studio.stream.clone();
+        if self.link.as_ref().map(npc_player::FaceSender::stream) != wanted.as_ref() {
             self.link = match wanted {
                 Some(target) => match npc_player::FaceSender::open(target) {
                     Ok(sender) => Some(sender),

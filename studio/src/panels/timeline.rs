@@ -78,37 +78,35 @@ pub fn panel(
             out.push(Command::SetAlignToText(align));
         }
     });
-    ui.horizontal(|ui| {
-        match &timeline.comparison {
-            None => {
-                if ui
-                    .button("Compare with capture...")
-                    .on_hover_text(
-                        "a real performance (Live Link Face CSV, or a glTF weights animation) \
+    ui.horizontal(|ui| match &timeline.comparison {
+        None => {
+            if ui
+                .button("Compare with capture...")
+                .on_hover_text(
+                    "a real performance (Live Link Face CSV, or a glTF weights animation) \
                          plotted under the line and playable on the head",
-                    )
-                    .clicked()
-                {
-                    prompt = Some(Prompt::OpenComparison);
-                }
+                )
+                .clicked()
+            {
+                prompt = Some(Prompt::OpenComparison);
             }
-            Some(c) => {
-                ui.weak(format!(
-                    "capture: {} ({} frames)",
-                    c.label,
-                    c.take.times_ms.len()
-                ));
-                let mut shown = showing.comparison;
-                if ui
-                    .checkbox(&mut shown, "on the head")
-                    .on_hover_text("the head plays the capture instead of the line")
-                    .changed()
-                {
-                    out.push(Command::ShowComparison(shown));
-                }
-                if ui.small_button("close").clicked() {
-                    out.push(Command::CloseComparison);
-                }
+        }
+        Some(c) => {
+            ui.weak(format!(
+                "capture: {} ({} frames)",
+                c.label,
+                c.take.times_ms.len()
+            ));
+            let mut shown = showing.comparison;
+            if ui
+                .checkbox(&mut shown, "on the head")
+                .on_hover_text("the head plays the capture instead of the line")
+                .changed()
+            {
+                out.push(Command::ShowComparison(shown));
+            }
+            if ui.small_button("close").clicked() {
+                out.push(Command::CloseComparison);
             }
         }
     });
