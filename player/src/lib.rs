@@ -31,7 +31,9 @@ pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
 pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
-pub use link::{FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream};
+pub use link::{
+    BodyFrame, FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream,
+};
 pub use link_in::{CaptureListener, CaptureTake, Heard};
 pub use live::Live;
 pub use mic::{Mic, MicChunk, MicMessage, MicSource};

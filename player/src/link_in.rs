@@ -26,7 +26,7 @@ enum Protocol {
         subject: Option<String>,
         others: BTreeSet<String>,
     },
-    Vmc(VmcFaceReader),
+    Vmc(Box<VmcFaceReader>),
 }
 
 /// A socket listening for a live capture.
@@ -62,7 +62,7 @@ impl CaptureListener {
                             .to_owned(),
                     );
                 }
-                (at, Protocol::Vmc(VmcFaceReader::new()))
+                (at, Protocol::Vmc(Box::default()))
             }
         };
         let socket = UdpSocket::bind(at).map_err(|e| format!("cannot listen on {at}: {e}"))?;

@@ -163,7 +163,8 @@ impl StudioApp {
             .character()
             .map_or_else(|| "studio".to_owned(), |n| n.id.clone());
         let time_s = now.saturating_duration_since(self.started).as_secs_f64();
-        link.send(&subject, &self.studio.view_pose().0, time_s);
+        let body = self.studio.body.streamed(self.studio.timeline.playhead_ms);
+        link.send(&subject, &self.studio.view_pose().0, body, time_s);
         // Receivers drop a subject that goes quiet: keep sending while streaming.
         ctx.request_repaint_after(std::time::Duration::from_millis(33));
     }

@@ -11,8 +11,8 @@ use npc_core::agent::cues::Behaviour;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Clip;
 use npc_core::body::{
-    AvatarClips, BodyBake, BodyBakeOptions, ClipLibrary, HumanoidBone, HumanoidMap, Skeleton,
-    bake_body,
+    AvatarClips, BodyBake, BodyBakeOptions, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader,
+    Skeleton, bake_body,
 };
 use npc_core::project::{Npc, Project};
 
@@ -32,6 +32,8 @@ struct Rig {
     file: Option<PathBuf>,
     skeleton: Skeleton,
     map: HumanoidMap,
+    /// Reads the humanoid bones' turns off the baked poses (for the live link).
+    reader: PoseReader,
     own_clips: Vec<Clip>,
     clips: AvatarClips,
 }
@@ -162,6 +164,22 @@ impl BodyPreview {
         bake.poses.get(i).map(Vec::as_slice)
     }
 
+    /// The body as baked at `t_ms`, with the rig that reads it: what the live link streams.
+    #[must_use]
+    pub fn streamed(&self, t_ms: f64) -> Option<npc_player::BodyFrame<'_>> {
+        let rig = self.rig.as_ref()?;
+        let bake = self.bake.as_ref()?;
+        let i = bake
+            .times_ms
+            .partition_point(|&t| t <= t_ms)
+            .saturating_sub(1);
+        Some(npc_player::BodyFrame {
+            reader: &rig.reader,
+            skeleton: &rig.skeleton,
+            locals: bake.poses.get(i)?,
+        })
+    }
+
     /// The rig `key` names, or the built-in body with a note saying why.
     fn load(&mut self, key: RigKey) -> Rig {
         self.note = None;
@@ -180,6 +198,7 @@ impl BodyPreview {
                     return Rig {
                         file: Some(path.clone()),
                         key,
+                        reader: PoseReader::new(&skeleton, &map),
                         skeleton,
                         map,
                         own_clips: asset.clips,
@@ -200,6 +219,7 @@ impl BodyPreview {
         Rig {
             key,
             file: None,
+            reader: PoseReader::new(&rig.skeleton, &rig.map),
             map: rig.map,
             skeleton: rig.skeleton,
             own_clips: rig.clips,

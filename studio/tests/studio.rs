@@ -1071,3 +1071,35 @@ fn a_live_capture_grows_under_the_timeline_as_it_arrives() {
     );
     std::net::UdpSocket::bind(("127.0.0.1", port)).expect("the port is free again");
 }
+
+/// Over VMC the studio streams the body as baked at the playhead with the face: the bundle
+/// holds the humanoid bones by Unity's names, and core's VMC reader (whose encoder python-osc
+/// decodes in player/tests/cli_stream.rs) reads the pose's jawOpen back.
+#[test]
+fn the_studio_streams_the_body_and_face_over_vmc() {
+    let receiver = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    receiver
+        .set_read_timeout(Some(std::time::Duration::from_millis(500)))
+        .unwrap();
+    let port = receiver.local_addr().unwrap().port();
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.state_mut()
+        .studio
+        .apply(Command::StreamTo(Some(format!("vmc://127.0.0.1:{port}"))));
+    h.state_mut().studio.apply(Command::SetPoseWeight {
+        target: ArkitTarget::JawOpen,
+        weight: 0.5,
+    });
+    h.run_steps(3);
+    let mut packet = vec![0u8; 65_536];
+    let n = receiver.recv(&mut packet).expect("a bundle arrived");
+    let bundle = &packet[..n];
+    let has = |text: &[u8]| bundle.windows(text.len()).any(|w| w == text);
+    assert!(has(b"/VMC/Ext/Bone/Pos") && has(b"Hips") && has(b"LeftUpperArm"));
+    let mut reader = npc_core::link::vmc_in::VmcFaceReader::new();
+    let mut faces = Vec::new();
+    reader.feed(bundle, &mut faces).unwrap();
+    assert_eq!(faces.len(), 1);
+    assert_eq!(faces[0].weights[ArkitTarget::JawOpen.index()], 0.5);
+    assert!(faces[0].head.is_some(), "the head bone came");
+}
