@@ -55,6 +55,7 @@ fn over_ten_minutes_in_the_world_speakers_avert_their_gaze_more_than_listeners()
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: true,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();

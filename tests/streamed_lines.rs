@@ -303,6 +303,7 @@ fn in_an_underrun_the_mouth_rests_and_the_line_goes_on_when_the_sound_does() {
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: false,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();
@@ -512,6 +513,7 @@ fn a_streamed_line_with_its_text_closes_the_lips_at_its_stop() {
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: false,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();

@@ -173,6 +173,7 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: false,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();
@@ -492,6 +493,7 @@ fn reply_waits_for_the_person(streamed: bool) {
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: true,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();

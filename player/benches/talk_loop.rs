@@ -83,6 +83,7 @@ fn main() {
             gap_timeout: Duration::from_secs(3),
             wait_for_synthesis: false,
             sound: false,
+            line_audio: None,
         },
     )
     .unwrap();

@@ -134,6 +134,7 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
                 gap_timeout: DEFAULT_GAP_TIMEOUT,
                 wait_for_synthesis: true,
                 sound: false,
+                line_audio: None,
             },
         )?),
         None => None,

@@ -47,9 +47,11 @@ pub struct PlayOptions {
     pub record: Option<PathBuf>,
     /// Where the person in front of the player is heard from, when they are.
     pub mic: Option<MicSource>,
-    /// Where every NPC's face and body are streamed each frame (`--stream`).
-    /// Live links given on the command line (the project's `streams` are added).
+    /// Where every NPC's face and body are streamed each frame (`--stream`): the live links
+    /// given on the command line (the project's `streams` are added).
     pub streams: Vec<Stream>,
+    /// Where each synthesised line's audio is kept as a WAV (`--line-audio`).
+    pub line_audio: Option<PathBuf>,
 }
 
 /// Starts the demo's agent simulator on its own thread. Called once the player is ready to
@@ -110,6 +112,11 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
                 "--stream needs the world (its NPCs' faces and bodies): leave out --no-render"
             );
         }
+        if options.line_audio.is_some() {
+            anyhow::bail!(
+                "--line-audio is for engines the NPCs are streamed to: leave out --no-render"
+            );
+        }
         if !project.streams.is_empty() {
             tracing::warn!(
                 "the project's streams are not sent in a --no-render run (there are no faces \
@@ -148,6 +155,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             gap_timeout: options.gap_timeout,
             wait_for_synthesis: false,
             sound: options.sound,
+            line_audio: options.line_audio.clone(),
         },
     )?;
     let recorder = options

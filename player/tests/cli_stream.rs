@@ -567,3 +567,76 @@ fn a_stream_can_choose_one_npc_for_one_port() {
     );
     assert!(off("Elara") > 0.5 && off("Mira") > 0.5);
 }
+
+/// `--line-audio DIR` keeps each synthesised line's sound for the engine the NPCs stream to:
+/// `line_started` names the WAV, whose length is the line's (its `line_finished` comes that
+/// much later on the same clock), and the mouth the record drew moves within it.
+#[test]
+fn a_lines_sound_is_kept_for_the_engine_on_the_streams_clock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (project, agent) = demo_with_a_line(dir);
+    let record = dir.join("record.jsonl");
+    let events = dir.join("events.jsonl");
+    let kept = dir.join("line-audio");
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project.to_str().unwrap(),
+        "--agent-dir",
+        agent.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "32x24",
+        "--mute",
+        "--duration",
+        "5",
+        "--record",
+        record.to_str().unwrap(),
+        "--events",
+        events.to_str().unwrap(),
+        "--line-audio",
+        kept.to_str().unwrap(),
+        "--stream",
+        "livelink://127.0.0.1:9",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events: Vec<Value> = std::fs::read_to_string(&events)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let event = |name: &str| events.iter().find(|e| e["event"] == name).unwrap();
+    let started = event("line_started");
+    let wav = Path::new(
+        started["audio"]
+            .as_str()
+            .expect("line_started names its audio"),
+    );
+    assert_eq!(wav.parent(), Some(kept.as_path()));
+    let (samples, rate) = npc_core::speech::wav::read_mono(wav).unwrap();
+    let wav_ms = samples.len() as f64 * 1000.0 / f64::from(rate);
+    let start_ms = started["t_ms"].as_f64().unwrap();
+    let spoken_ms = event("line_finished")["t_ms"].as_f64().unwrap() - start_ms;
+    eprintln!(
+        "kept {} ({wav_ms:.0} ms); the line took {spoken_ms:.0} ms",
+        wav.display()
+    );
+    assert!(wav_ms > 500.0 && (spoken_ms - wav_ms).abs() < 150.0);
+    let open: Vec<f64> = recorded_jaw(&record)
+        .into_iter()
+        .filter(|&(_, jaw)| jaw > 0.1)
+        .map(|(t, _)| t as f64 / 10.0)
+        .collect();
+    assert!(!open.is_empty(), "the mouth moved");
+    assert!(
+        open.iter()
+            .all(|&t| t >= start_ms && t <= start_ms + wav_ms + 100.0),
+        "the mouth moves while the kept sound plays: {start_ms}..{}",
+        start_ms + wav_ms
+    );
+}

@@ -63,6 +63,11 @@ pub(super) struct RunArgs {
     /// rate (60 poses a second by default). Repeatable; added to the project's `streams`.
     #[arg(long = "stream", value_name = "URL", value_parser = crate::link::parse_stream)]
     pub(super) streams: Vec<crate::link::Stream>,
+    /// Keep each synthesised line's audio as a WAV in DIR, named in its `line_started` event
+    /// (`audio`, with `t_ms` on the stream's clock), so an engine the NPCs are streamed to
+    /// can play what they say (docs/live-link.md).
+    #[arg(long, value_name = "DIR")]
+    pub(super) line_audio: Option<PathBuf>,
 }
 
 pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -113,5 +118,6 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
         sound: !args.mute,
         record: args.record,
         streams: args.streams,
+        line_audio: args.line_audio,
     })
 }

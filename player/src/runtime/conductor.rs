@@ -153,6 +153,8 @@ struct Job {
 struct Done {
     job: Job,
     result: Result<Utterance, SpeechError>,
+    /// The line's audio as a file: the agent's recording, or the synthesised WAV written.
+    audio_file: Option<PathBuf>,
 }
 
 /// A line whose audio is playing.
@@ -175,6 +177,9 @@ pub struct ConductorOptions {
     /// Play lines through the sound device (when there is one); otherwise, and for
     /// deterministic frames, time them by the offline clock.
     pub sound: bool,
+    /// A folder where each synthesised line's audio is written as a WAV (named in its
+    /// `line_started` event as `audio`), so an engine the NPCs are streamed to can play it.
+    pub line_audio: Option<PathBuf>,
 }
 
 /// The live speech of a project's NPCs.
@@ -221,6 +226,7 @@ impl Conductor {
         let (job_tx, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done_rx) = mpsc::channel::<Done>();
         let voices = roster_voices(&project.npcs);
+        let line_audio = options.line_audio.clone();
         let worker = thread::Builder::new()
             .name("npc-synthesis".to_owned())
             .spawn(move || {
@@ -233,7 +239,17 @@ impl Conductor {
                         Some(path) => recorded(Path::new(path), &job.line.text, &job.voice),
                         None => speaker.synthesize(&job.line.text, &job.voice),
                     };
-                    if done_tx.send(Done { job, result }).is_err() {
+                    let audio_file = match (&job.line.audio, &result, &line_audio) {
+                        (Some(path), _, _) => Some(PathBuf::from(path)),
+                        (None, Ok(u), Some(dir)) => keep_line_audio(dir, &job, u),
+                        _ => None,
+                    };
+                    let done = Done {
+                        job,
+                        result,
+                        audio_file,
+                    };
+                    if done_tx.send(done).is_err() {
                         break;
                     }
                 }
@@ -382,7 +398,11 @@ impl Conductor {
 
     /// Starts a synthesised line (or passes over one that failed).
     fn start(&mut self, done: Done, now: Instant, cues: &mut Vec<Cue>) {
-        let Done { job, result } = done;
+        let Done {
+            job,
+            result,
+            audio_file,
+        } = done;
         // The clock starts when the line is handed over, which is when it is heard.
         let now = if self.wait_for_synthesis {
             now
@@ -424,13 +444,16 @@ impl Conductor {
                 });
                 let latency = now.saturating_duration_since(job.seen);
                 if let Some(log) = self.log.as_mut() {
-                    log.write(&LineEvent::line(
-                        "line_started",
-                        &job.conversation,
-                        &job.line,
-                        &job.npc,
-                        Some(latency),
-                    ));
+                    log.write(
+                        &LineEvent::line(
+                            "line_started",
+                            &job.conversation,
+                            &job.line,
+                            &job.npc,
+                            Some(latency),
+                        )
+                        .with_audio(audio_file.as_deref()),
+                    );
                 }
                 self.playing.push(Playing {
                     conversation: job.conversation,
@@ -525,14 +548,17 @@ impl Conductor {
                     .and_then(|(a, r)| (r > a).then(|| r.saturating_duration_since(a)));
                 let first = arrived
                     .map(|a| started.saturating_duration_since(a + held.unwrap_or_default()));
-                log.write(&LineEvent::streamed_start(
-                    &conversation,
-                    &line,
-                    &npc,
-                    started.saturating_duration_since(seen),
-                    first,
-                    held,
-                ));
+                log.write(
+                    &LineEvent::streamed_start(
+                        &conversation,
+                        &line,
+                        &npc,
+                        started.saturating_duration_since(seen),
+                        first,
+                        held,
+                    )
+                    .with_audio(line.audio.as_deref().map(Path::new)),
+                );
             }
             self.playing.push(Playing {
                 conversation,
@@ -745,4 +771,31 @@ fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, Speec
         visemes: source.cue.track.events().to_vec(),
         ..Utterance::default()
     })
+}
+
+/// Writes a synthesised line's audio into `dir` as `CONVERSATION-SEQ.wav` (the conversation
+/// file's name without `.jsonl`); None, said, when it cannot be written.
+fn keep_line_audio(dir: &Path, job: &Job, utterance: &Utterance) -> Option<PathBuf> {
+    let stem = Path::new(&job.conversation)
+        .file_stem()
+        .map_or_else(|| "line".to_owned(), |s| s.to_string_lossy().into_owned());
+    let path = dir.join(format!("{stem}-{}.wav", job.line.seq));
+    let written = std::fs::create_dir_all(dir)
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            npc_core::speech::wav::write(&path, &utterance.pcm, utterance.sample_rate)
+                .map_err(|e| e.to_string())
+        });
+    match written {
+        Ok(()) => Some(path),
+        Err(why) => {
+            tracing::warn!(
+                "{} seq {}: its audio cannot be kept in {} ({why}); the line plays",
+                job.conversation,
+                job.line.seq,
+                dir.display()
+            );
+            None
+        }
+    }
 }

@@ -64,6 +64,15 @@ impl LineEvent {
         Self(v)
     }
 
+    /// The event with `audio`: the file the line's sound is in, when there is one.
+    #[must_use]
+    pub fn with_audio(mut self, audio: Option<&Path>) -> Self {
+        if let (Some(path), Some(map)) = (audio, self.0.as_object_mut()) {
+            map.insert("audio".to_owned(), json!(path.display().to_string()));
+        }
+        self
+    }
+
     /// `line_rejected` for a valid line that could not be spoken, with the reason.
     #[must_use]
     pub fn refused(conversation: &str, line: &Line, npc: &str, reason: &str) -> Self {

@@ -63,6 +63,7 @@ pub fn run_until(options: &RunOptions, stop: &AtomicBool) -> anyhow::Result<()> 
             gap_timeout: options.gap_timeout,
             wait_for_synthesis: false,
             sound: options.sound,
+            line_audio: None,
         },
     )?;
     let mut faces = Faces::new(&project);
