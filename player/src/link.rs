@@ -13,7 +13,7 @@ use npc_core::arkit::ARKIT_TARGET_COUNT;
 use npc_core::asset::Transform;
 use npc_core::body::{HumanoidBone, PoseReader, Skeleton};
 use npc_core::link::livelink::{self, LiveLinkFrame};
-use npc_core::link::vmc::{self, VmcBundle};
+use npc_core::link::vmc::{self, VmcBundle, VrmPresets};
 use npc_core::take::angles::{HeadTurn, head_turn};
 
 use crate::world::World;
@@ -354,8 +354,8 @@ pub struct VmcOut {
     last_s: Option<f64>,
     /// A send failed (said once).
     failed: bool,
-    /// Each NPC's bundle, made on its first frame.
-    bundles: Vec<VmcBundle>,
+    /// Each NPC's bundle and its VRM presets, made on its first frame.
+    bundles: Vec<(VmcBundle, VrmPresets)>,
 }
 
 impl VmcOut {
@@ -393,7 +393,7 @@ impl VmcOut {
             .iter()
             .zip(&mut self.bundles)
             .filter(|(npc, _)| chosen(&npc.id));
-        for (i, (npc, bundle)) in sent.enumerate() {
+        for (i, (npc, (bundle, presets))) in sent.enumerate() {
             let avatar = &world.content.avatars[npc.avatar];
             let (_, turn, at) = npc.model().to_scale_rotation_translation();
             bundle.set_time(time_s as f32);
@@ -405,7 +405,8 @@ impl VmcOut {
                 ArkitTarget::ALL
                     .iter()
                     .map(|&t| weights.get(t))
-                    .chain(own.iter().copied()),
+                    .chain(own.iter().copied())
+                    .chain(presets.values(&weights.0, own)),
             );
             let Ok(port) = u16::try_from(usize::from(self.base.port()) + i) else {
                 continue;
@@ -420,20 +421,25 @@ impl VmcOut {
     }
 }
 
-/// `npc`'s VMC bundle: its avatar's humanoid bones, the 52 ARKit shapes, then its own shapes.
-fn bundle_for(world: &World, npc: &crate::world::NpcActor) -> VmcBundle {
+/// `npc`'s VMC bundle: its avatar's humanoid bones, the 52 ARKit shapes, its own shapes, then
+/// its VRM expressions by their VRM 0.x names (`A`, `Blink_L`, `Joy`: what receivers of avatars
+/// without the 52 shapes take).
+fn bundle_for(world: &World, npc: &crate::world::NpcActor) -> (VmcBundle, VrmPresets) {
     let avatar = &world.content.avatars[npc.avatar];
     let own: Vec<String> = npc
         .face
         .own()
         .map_or_else(Vec::new, |own| own.names().to_vec());
-    VmcBundle::new(
+    let presets = VrmPresets::new(&avatar.vrm_expressions, &own, &avatar.own_shapes.targets);
+    let bundle = VmcBundle::new(
         Some((&avatar.pose_reader, &avatar.skeleton)),
         ArkitTarget::ALL
             .iter()
             .map(|t| vmc::upper_camel(t.name()))
-            .chain(own),
-    )
+            .chain(own)
+            .chain(presets.names()),
+    );
+    (bundle, presets)
 }
 
 #[cfg(test)]

@@ -640,3 +640,78 @@ fn a_lines_sound_is_kept_for_the_engine_on_the_streams_clock() {
         start_ms + wav_ms
     );
 }
+
+/// A VRoid Studio avatar (no ARKit shapes of its own) streamed over VMC: python-osc receives
+/// its VRM expressions by their VRM 0.x names, as VSeeFace and UniVRM receivers take them, and
+/// the vowel `A` opens while it speaks.
+#[test]
+fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
+    let test = "a_vroid_avatar_streams_its_vrm_expressions_by_name";
+    let Some(python) = python_with(test, "pythonosc") else {
+        return;
+    };
+    let Some(avatar) = common::vrm_avatar("suzuha.vrm") else {
+        eprintln!("{test}: NOT RUN, suzuha.vrm is not fetched (scripts/setup.sh fetches it)");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let base = 40_500 + (std::process::id() % 100) as u16;
+    let received = dir.join("received.jsonl");
+    let mut listening = receiver(
+        &python,
+        "vmc_receive.py",
+        &[
+            base.to_string(),
+            "1".to_owned(),
+            "9".to_owned(),
+            received.display().to_string(),
+        ],
+    );
+    let (project, agent) = demo_with_a_line(dir);
+    let mut vroid = npc_core::project::Project::load(&project).unwrap();
+    for npc in &mut vroid.npcs {
+        npc.avatar.body = avatar.clone();
+        npc.avatar.head = None;
+    }
+    vroid.save(&project).unwrap();
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project.to_str().unwrap(),
+        "--agent-dir",
+        agent.to_str().unwrap(),
+        "--headless",
+        "--size",
+        "32x24",
+        "--mute",
+        "--duration",
+        "5",
+        "--stream",
+        &format!("vmc://127.0.0.1:{base}?npc=Elara"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(listening.wait().unwrap().success());
+    let packets: Vec<Value> = std::fs::read_to_string(&received)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(packets.len() > 50, "{} packets", packets.len());
+    let watched = packets[0]["watched"].as_object().expect("presets sent");
+    for name in ["A", "I", "U", "E", "O", "Blink_L", "Blink_R"] {
+        assert!(watched.contains_key(name), "{name} in {watched:?}");
+    }
+    let a: Vec<f64> = packets
+        .iter()
+        .map(|p| p["watched"]["A"].as_f64().unwrap())
+        .collect();
+    let peak = a.iter().copied().fold(0.0, f64::max);
+    eprintln!("A peaks at {peak:.2} over {} packets", a.len());
+    assert!(peak > 0.3, "the mouth opened on A");
+    assert!(a.iter().any(|&v| v < 0.05), "and closed");
+}

@@ -4,7 +4,7 @@
 
 mod shared_asset;
 #[allow(unused_imports)]
-pub use shared_asset::shared_asset;
+pub use shared_asset::{cache_dir, shared_asset, vrm_avatar};
 
 pub mod validator;
 
@@ -94,22 +94,6 @@ pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
     fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
 }
 
-/// One of the VRM test avatars (`NPC_VRM_AVATARS`, else where `scripts/setup.sh` caches
-/// them), or None when they have not been fetched (a failure under CI).
-#[allow(dead_code)]
-pub fn vrm_avatar(file: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("NPC_VRM_AVATARS")
-        .map(PathBuf::from)
-        .or_else(|| Some(cache_dir()?.join("vrm")))?
-        .join(file);
-    assert!(
-        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    path.exists().then_some(path)
-}
-
 /// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
 /// `scripts/setup.sh` caches it), or None when it has not been fetched.
 pub fn facecap() -> Option<PathBuf> {
@@ -117,14 +101,6 @@ pub fn facecap() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| Some(cache_dir()?.join("captures/facecap.glb")))?;
     path.exists().then_some(path)
-}
-
-/// The folder `scripts/setup.sh` caches test tools and files in.
-pub fn cache_dir() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(cache.join("living-npc"))
 }
 
 /// Draws `frames` frames of the demo world at 30 fps (tiny, no shadows) with its agent

@@ -18,6 +18,10 @@ import time
 from pythonosc.osc_packet import OscPacket
 
 
+# VRM 0.x presets, recorded by name when sent.
+WATCHED = {"A", "I", "U", "E", "O", "Blink", "Blink_L", "Blink_R", "Joy"}
+
+
 def main():
     base, count, seconds, out = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
     sockets = []
@@ -46,6 +50,8 @@ def main():
                         packet["blends"] += 1
                         if m.params[0] == "JawOpen":
                             packet["jaw"] = m.params[1]
+                        if m.params[0] in WATCHED:
+                            packet.setdefault("watched", {})[m.params[0]] = m.params[1]
                 f.write(json.dumps(packet) + "\n")
 
 

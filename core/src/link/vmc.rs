@@ -9,7 +9,10 @@
 use glam::{Quat, Vec3};
 use rosc::{OscBundle, OscMessage, OscPacket, OscTime, OscType};
 
-use crate::asset::Transform;
+use std::collections::BTreeMap;
+
+use crate::arkit::{ARKIT_TARGET_COUNT, ArkitTarget};
+use crate::asset::{Transform, VrmExpressions};
 use crate::body::{HumanoidBone, PoseReader, Skeleton};
 
 /// Where VMC receivers listen by default.
@@ -246,6 +249,115 @@ impl VmcBundle {
     }
 }
 
+/// VRM 0.x's name for a preset that VRM 1.0 spells `vrm1` (VSeeFace, EVMC4U and UniVRM 0.x
+/// receive these over VMC); a custom expression keeps its own name.
+#[must_use]
+pub fn vrm0_name(vrm1: &str) -> String {
+    let name = match vrm1 {
+        "aa" => "A",
+        "ih" => "I",
+        "ou" => "U",
+        "ee" => "E",
+        "oh" => "O",
+        "blink" => "Blink",
+        "blinkLeft" => "Blink_L",
+        "blinkRight" => "Blink_R",
+        "happy" => "Joy",
+        "angry" => "Angry",
+        "sad" => "Sorrow",
+        "relaxed" => "Fun",
+        "surprised" => "Surprised",
+        "neutral" => "Neutral",
+        "lookUp" => "LookUp",
+        "lookDown" => "LookDown",
+        "lookLeft" => "LookLeft",
+        "lookRight" => "LookRight",
+        other => other,
+    };
+    name.to_owned()
+}
+
+/// Where a morph target's weight comes from this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TargetSource {
+    /// One of the avatar's own shapes the face animates (its index among them).
+    Own(usize),
+    /// An ARKit weight (the target is named for it, or the project plays it there).
+    Arkit(ArkitTarget),
+}
+
+/// A VRM avatar's expressions as VMC sends them: each preset by its VRM 0.x name, its value the
+/// weight its bound targets have in the frame the player draws (the largest over its binds,
+/// each divided by its bind weight). Made once per avatar; values need no allocation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VrmPresets {
+    presets: Vec<(String, Vec<(TargetSource, f32)>)>,
+}
+
+impl VrmPresets {
+    /// The presets of `expressions` whose targets the face animates: one of `own` (the avatar's
+    /// own shapes, in the order of their weights), an ARKit target played on it (`aliases`), or
+    /// a target named for an ARKit one.
+    #[must_use]
+    pub fn new(
+        expressions: &VrmExpressions,
+        own: &[String],
+        aliases: &BTreeMap<ArkitTarget, Vec<String>>,
+    ) -> Self {
+        let source = |target: &str| {
+            own.iter()
+                .position(|n| n == target)
+                .map(TargetSource::Own)
+                .or_else(|| {
+                    aliases
+                        .iter()
+                        .find(|(_, names)| names.iter().any(|n| n == target))
+                        .map(|(&t, _)| TargetSource::Arkit(t))
+                })
+                .or_else(|| ArkitTarget::from_name(target).map(TargetSource::Arkit))
+        };
+        let presets = expressions
+            .0
+            .iter()
+            .filter_map(|(name, binds)| {
+                let sources: Vec<(TargetSource, f32)> = binds
+                    .iter()
+                    .filter(|(_, w)| *w > 1e-3)
+                    .filter_map(|(target, w)| source(target).map(|s| (s, *w)))
+                    .collect();
+                (!sources.is_empty()).then(|| (vrm0_name(name), sources))
+            })
+            .collect();
+        Self { presets }
+    }
+
+    /// The presets' names, as sent.
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        self.presets.iter().map(|(name, _)| name.clone())
+    }
+
+    /// Each preset's value (0-1) for a frame whose ARKit weights are `arkit` and own shapes'
+    /// weights `own`, in the order of [`Self::names`].
+    pub fn values<'a>(
+        &'a self,
+        arkit: &'a [f32; ARKIT_TARGET_COUNT],
+        own: &'a [f32],
+    ) -> impl Iterator<Item = f32> + 'a {
+        self.presets.iter().map(move |(_, sources)| {
+            sources
+                .iter()
+                .map(|&(source, bind)| {
+                    let w = match source {
+                        TargetSource::Own(i) => own.get(i).copied().unwrap_or(0.0),
+                        TargetSource::Arkit(t) => arkit[t.index()],
+                    };
+                    (w / bind).clamp(0.0, 1.0)
+                })
+                .fold(0.0, f32::max)
+        })
+    }
+}
+
 /// How many bytes rosc encodes `packet` into.
 fn encoded_len(packet: &OscPacket) -> usize {
     let mut counter = Vec::new();
@@ -383,6 +495,33 @@ mod tests {
         assert!((float(&a[1]) + offset.x).abs() < 1e-5);
         assert!((float(&a[2]) - offset.y).abs() < 1e-5);
         assert!(messages.len() == 4 + bones);
+    }
+
+    #[test]
+    fn vrm_presets_take_the_weights_of_the_targets_they_bind() {
+        let mut expressions = BTreeMap::new();
+        expressions.insert("aa".to_owned(), vec![("Fcl_MTH_A".to_owned(), 1.0)]);
+        expressions.insert(
+            "blinkLeft".to_owned(),
+            vec![("Fcl_EYE_Close_L".to_owned(), 0.5)],
+        );
+        expressions.insert("happy".to_owned(), vec![("mouthSmileLeft".to_owned(), 1.0)]);
+        expressions.insert("angry".to_owned(), vec![("Unplayed".to_owned(), 1.0)]);
+        let own = ["Fcl_MTH_I".to_owned(), "Fcl_MTH_A".to_owned()];
+        let mut aliases = BTreeMap::new();
+        aliases.insert(
+            ArkitTarget::EyeBlinkLeft,
+            vec!["Fcl_EYE_Close_L".to_owned()],
+        );
+        let presets = VrmPresets::new(&VrmExpressions(expressions), &own, &aliases);
+        assert_eq!(presets.names().collect::<Vec<_>>(), ["A", "Blink_L", "Joy"]);
+        let mut arkit = [0.0; ARKIT_TARGET_COUNT];
+        arkit[ArkitTarget::EyeBlinkLeft.index()] = 0.25;
+        arkit[ArkitTarget::MouthSmileLeft.index()] = 0.75;
+        let values: Vec<f32> = presets.values(&arkit, &[0.0, 0.6]).collect();
+        // A: its own shape's weight; Blink_L: the blink played on its target, over its bind
+        // weight of 0.5; Joy: the ARKit target it binds by name.
+        assert_eq!(values, [0.6, 0.5, 0.75]);
     }
 
     #[test]

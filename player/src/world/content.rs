@@ -46,6 +46,8 @@ pub struct AvatarModel {
     pub own_shapes: OwnShapes,
     /// Where each own viseme target lives (in the order of the animator's own weights).
     pub own_refs: Vec<Vec<TargetRef>>,
+    /// The face part's VRM expressions (empty when it is not a VRM).
+    pub vrm_expressions: npc_core::asset::VrmExpressions,
 }
 
 impl AvatarModel {
@@ -339,6 +341,7 @@ impl WorldContent {
                 npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
             let model = AvatarModel {
                 rig,
+                vrm_expressions: face_asset.vrm_expressions.clone(),
                 own_shapes,
                 own_refs,
                 pose_reader: PoseReader::new(&skeleton, &humanoid),

@@ -5,6 +5,9 @@
 #[path = "../../../tests/common/shared_asset.rs"]
 mod shared;
 
+#[allow(unused_imports)]
+pub use shared::vrm_avatar;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
