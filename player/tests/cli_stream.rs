@@ -715,3 +715,80 @@ fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
     assert!(peak > 0.3, "the mouth opened on A");
     assert!(a.iter().any(|&v| v < 0.05), "and closed");
 }
+
+/// A real capture recorded on an iPhone (the Face Cap recording scripts/setup.sh fetches: 52
+/// ARKit curves at 30 fps) replays over Live Link Face and comes back through `capture`
+/// identically: every frame, in order, every weight as recorded. Then through VMC, with a gap.
+#[test]
+fn a_real_iphone_capture_replays_through_capture_identically() {
+    let test = "a_real_iphone_capture_replays_through_capture_identically";
+    let Some(facecap) = common::facecap() else {
+        eprintln!("{test}: NOT RUN, the Face Cap recording is not fetched (scripts/setup.sh)");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // The recording as a take, written as CSV: what is sent and what must come back.
+    let sent_csv = tmp.path().join("sent.csv");
+    let asset = npc_core::asset::Asset::load(&facecap).unwrap();
+    let mut sent = (0..asset.clips.len())
+        .find_map(|c| npc_core::take::Take::from_gltf_clip(&asset, c, 30.0))
+        .unwrap();
+    // Four seconds of it, with two frames where the face was lost.
+    let keep = sent.times_ms.iter().filter(|&&t| t < 4000.0).count();
+    sent.times_ms.truncate(keep);
+    sent.weights.truncate(keep);
+    sent.head = None;
+    let lost: Vec<usize> = vec![40, 41];
+    sent.gaps_ms = lost.iter().map(|&i| sent.times_ms[i]).collect();
+    for &i in lost.iter().rev() {
+        sent.times_ms.remove(i);
+        sent.weights.remove(i);
+    }
+    std::fs::write(&sent_csv, npc_core::take::write_livelink_csv(&sent)).unwrap();
+    let sent = npc_core::take::read_livelink_csv(&std::fs::read_to_string(&sent_csv).unwrap(), "x")
+        .unwrap();
+    for (protocol, port) in [("livelink", 43_300u16), ("vmc", 43_400)] {
+        let port = port + (std::process::id() % 100) as u16;
+        let back = tmp.path().join(format!("{protocol}.csv"));
+        let url = format!("{protocol}://127.0.0.1:{port}");
+        let mut capture = Command::new(env!("CARGO_BIN_EXE_npc-player"))
+            .args(["capture", "--listen", &url])
+            .arg("--out")
+            .arg(&back)
+            .args(["--seconds", "6"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut said = String::new();
+        let mut stderr = BufReader::new(capture.stderr.take().unwrap());
+        stderr.read_line(&mut said).unwrap();
+        assert!(said.starts_with("listening"), "{said}");
+        let out = npc_player(&["replay", sent_csv.to_str().unwrap(), "--to", &url]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(capture.wait().unwrap().success());
+        let got = npc_core::take::read_livelink_csv(&std::fs::read_to_string(&back).unwrap(), "y")
+            .unwrap();
+        eprintln!(
+            "{protocol}: {} of {} frames and {} of {} gaps back",
+            got.times_ms.len(),
+            sent.times_ms.len(),
+            got.gaps_ms.len(),
+            sent.gaps_ms.len()
+        );
+        assert_eq!(got.times_ms.len(), sent.times_ms.len(), "every frame");
+        assert_eq!(got.gaps_ms.len(), sent.gaps_ms.len(), "every gap");
+        assert_eq!(got.weights, sent.weights, "every weight as recorded");
+        // Timed on arrival: within a few ms of the recording's times.
+        let late = got
+            .times_ms
+            .iter()
+            .zip(&sent.times_ms)
+            .map(|(g, s)| (g - s).abs())
+            .fold(0.0, f64::max);
+        assert!(late < 30.0, "{protocol}: a frame {late} ms off its time");
+    }
+}

@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use npc_core::asset::Asset;
-use npc_core::take::{Take, read_livelink_csv};
+use npc_core::take::{Take, read_capture};
 use npc_core::{ArkitTarget, Pose};
 
 /// The rate a glTF weights animation is sampled at.
@@ -23,32 +22,11 @@ impl Comparison {
     /// Reads a Live Link Face CSV (`.csv`) or a glTF file's first clip that animates ARKit
     /// targets; the error says what is wrong, with `file:line:column` where it can.
     pub fn open(path: &Path) -> Result<Self, String> {
+        let take = read_capture(path, GLTF_SAMPLE_FPS)?;
         let label = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let csv = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        let take = if csv {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            read_livelink_csv(&text, &label).map_err(|e| match e {
-                npc_core::take::TakeError::At { .. } => format!("{}:{e}", path.display()),
-                _ => format!("{}: {e}", path.display()),
-            })?
-        } else {
-            let asset = Asset::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            (0..asset.clips.len())
-                .find_map(|c| Take::from_gltf_clip(&asset, c, GLTF_SAMPLE_FPS))
-                .ok_or_else(|| {
-                    format!(
-                        "{}: none of its {} clips animates ARKit face targets",
-                        path.display(),
-                        asset.clips.len()
-                    )
-                })?
-        };
         Ok(Self { label, take })
     }
 

@@ -4,7 +4,7 @@
 
 mod shared_asset;
 #[allow(unused_imports)]
-pub use shared_asset::{cache_dir, shared_asset, vrm_avatar};
+pub use shared_asset::{cache_dir, facecap, shared_asset, vrm_avatar};
 
 pub mod validator;
 
@@ -92,15 +92,6 @@ pub fn write_lines(agent: &Path, lines: &[(&str, &str)]) {
         })
         .collect();
     fs::write(agent.join("conversations/c.jsonl"), text).unwrap();
-}
-
-/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
-/// `scripts/setup.sh` caches it), or None when it has not been fetched.
-pub fn facecap() -> Option<PathBuf> {
-    let path = std::env::var_os("NPC_FACECAP")
-        .map(PathBuf::from)
-        .or_else(|| Some(cache_dir()?.join("captures/facecap.glb")))?;
-    path.exists().then_some(path)
 }
 
 /// Draws `frames` frames of the demo world at 30 fps (tiny, no shadows) with its agent

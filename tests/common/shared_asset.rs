@@ -48,3 +48,17 @@ pub fn cache_dir() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(cache.join("living-npc"))
 }
+
+/// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
+/// `scripts/setup.sh` caches it), or None when it has not been fetched (a failure under CI).
+pub fn facecap() -> Option<PathBuf> {
+    let path = std::env::var_os("NPC_FACECAP")
+        .map(PathBuf::from)
+        .or_else(|| Some(cache_dir()?.join("captures/facecap.glb")))?;
+    assert!(
+        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
+        "missing {} (scripts/setup.sh fetches it)",
+        path.display()
+    );
+    path.exists().then_some(path)
+}

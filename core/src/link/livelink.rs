@@ -65,20 +65,32 @@ pub fn device_id_bytes(subject: &str) -> [u8; 37] {
     id
 }
 
-/// `frame` as one Live Link Face packet, appended to `out` (cleared first).
-pub fn encode(frame: &LiveLinkFrame<'_>, out: &mut Vec<u8>) {
+/// A packet for `subject` at `time_s` that says no face is tracked (a count of 0 and no
+/// values, as the iPhone app sends when it loses the face), into `out` (cleared first).
+pub fn encode_untracked(subject: &str, time_s: f64, fps: u32, out: &mut Vec<u8>) {
+    header(subject, time_s, fps, out);
+    out.push(0);
+}
+
+/// Everything before the count: version, device id, subject, frame time and rate.
+fn header(subject: &str, time_s: f64, fps: u32, out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&device_id_bytes(frame.subject));
-    let name = frame.subject.as_bytes();
+    out.extend_from_slice(&device_id_bytes(subject));
+    let name = subject.as_bytes();
     out.extend_from_slice(&i32::try_from(name.len()).unwrap_or(i32::MAX).to_be_bytes());
     out.extend_from_slice(name);
-    let frames = frame.time_s.max(0.0) * f64::from(frame.fps);
+    let frames = time_s.max(0.0) * f64::from(fps);
     let whole = frames.floor();
     out.extend_from_slice(&(whole as i32).to_be_bytes());
     out.extend_from_slice(&((frames - whole) as f32).to_be_bytes());
-    out.extend_from_slice(&i32::try_from(frame.fps).unwrap_or(60).to_be_bytes());
+    out.extend_from_slice(&i32::try_from(fps).unwrap_or(60).to_be_bytes());
     out.extend_from_slice(&1i32.to_be_bytes());
+}
+
+/// `frame` as one Live Link Face packet, appended to `out` (cleared first).
+pub fn encode(frame: &LiveLinkFrame<'_>, out: &mut Vec<u8>) {
+    header(frame.subject, frame.time_s, frame.fps, out);
     out.push(VALUES);
     for target in ArkitTarget::ALL {
         out.extend_from_slice(&frame.weights[target.index()].to_be_bytes());

@@ -358,6 +358,26 @@ impl VrmPresets {
     }
 }
 
+/// A bundle saying the face is not tracked now (`/VMC/Ext/OK` loaded, calibrated, tracking 0,
+/// then `/VMC/Ext/Blend/Apply`), as a VMC sender says it when it loses the face.
+#[must_use]
+pub fn encode_tracking_lost() -> Vec<u8> {
+    let bundle = OscPacket::Bundle(OscBundle {
+        timetag: OscTime {
+            seconds: 0,
+            fractional: 1,
+        },
+        content: vec![
+            message("/VMC/Ext/OK", [1, 3, 0, 0].map(OscType::Int).to_vec()),
+            message("/VMC/Ext/Blend/Apply", Vec::new()),
+        ],
+    });
+    let mut bytes = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = rosc::encoder::encode_into(&bundle, &mut bytes);
+    bytes
+}
+
 /// How many bytes rosc encodes `packet` into.
 fn encoded_len(packet: &OscPacket) -> usize {
     let mut counter = Vec::new();

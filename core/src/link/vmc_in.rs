@@ -296,6 +296,11 @@ mod tests {
         }
         let tracked: Vec<bool> = faces.iter().map(|f| f.tracked).collect();
         assert_eq!(tracked, [true, false, true]);
+        // What our own replay sends for a gap reads as one.
+        reader
+            .feed(&crate::link::vmc::encode_tracking_lost(), &mut faces)
+            .unwrap();
+        assert_eq!(faces.last().map(|f| f.tracked), Some(false));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //!   animation clip ([`glb_with_take`]).
 
 pub mod angles;
+mod capture_file;
 mod error;
 mod gltf_clip;
 
@@ -15,6 +16,7 @@ mod livelink;
 mod sources;
 
 pub use angles::{EyeTurns, HeadTurn, eye_turns, head_turn};
+pub use capture_file::read_capture;
 pub use error::TakeError;
 pub use gltf_clip::glb_with_take;
 pub use livelink::{LIVELINK_COLUMNS, read_livelink_csv, write_livelink_csv};

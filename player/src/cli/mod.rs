@@ -11,6 +11,7 @@ mod export;
 mod generate_assets;
 mod inspect;
 mod render;
+mod replay;
 mod run;
 mod say;
 mod transfer;
@@ -47,9 +48,12 @@ enum Command {
     /// Speak a line (offline engine, or Azure with --engine azure): write the audio (WAV) and
     /// its viseme events.
     Say(say::SayArgs),
-    /// Record a live capture (Unreal's Live Link Face packets: the iPhone app or any sender)
-    /// as a take (Live Link Face CSV).
+    /// Record a live capture (Live Link Face packets from the iPhone app or any sender, or a
+    /// VMC sender) as a take (Live Link Face CSV).
     Capture(capture::CaptureArgs),
+    /// Send a capture (Live Link Face CSV, or a glTF clip such as a Face Cap recording) live,
+    /// at its own times, over Live Link Face or VMC.
+    Replay(replay::ReplayArgs),
     /// Print what a glTF / GLB file holds: meshes, morph targets and ARKit coverage, skins,
     /// clips, instances, extensions.
     Inspect(inspect::InspectArgs),
@@ -100,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::GenerateAssets(args) => generate_assets::run(&args),
         Command::Say(args) => say::run(&args),
         Command::Capture(args) => capture::run(&args),
+        Command::Replay(args) => replay::run(&args),
         Command::Transfer(args) => transfer::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Run(args) => run::run(args),
