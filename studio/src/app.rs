@@ -13,6 +13,7 @@ use crate::panels::{
     body, character_picker, gaze, listening, menu, pose, scene, timeline, transfer, visemes,
 };
 use crate::playback::Playback;
+use crate::player_child::PlayerChild;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio, ViewSource};
 use crate::unsaved::UnsavedGuard;
@@ -58,6 +59,8 @@ pub struct StudioApp {
     /// The live capture's socket while the studio listens (`studio.capture_in`): its URL,
     /// the listener and the take it grows.
     capture_in: Option<(String, npc_player::CaptureListener, npc_player::CaptureTake)>,
+    /// The player "Run in player" started, while it runs.
+    player: Option<PlayerChild>,
     started: Instant,
 }
 
@@ -85,6 +88,7 @@ impl StudioApp {
             link: None,
             link_text: menu::LinkText::default(),
             capture_in: None,
+            player: None,
             started: Instant::now(),
         }
     }
@@ -169,6 +173,27 @@ impl StudioApp {
         ctx.request_repaint_after(std::time::Duration::from_millis(33));
     }
 
+    /// Says how the player "Run in player" started has ended, once it has.
+    fn watch_player(&mut self, ctx: &egui::Context) {
+        let Some(player) = self.player.as_mut() else {
+            return;
+        };
+        match player.ended() {
+            None => ctx.request_repaint_after(std::time::Duration::from_millis(500)),
+            Some(Ok(())) => {
+                self.player = None;
+                self.studio.status = Some(crate::state::Status {
+                    text: "the player closed".to_owned(),
+                    error: false,
+                });
+            }
+            Some(Err(why)) => {
+                self.player = None;
+                self.studio.fail(why);
+            }
+        }
+    }
+
     /// Reads the live capture's packets, when the studio listens, into the comparison under
     /// the timeline; opens or closes the socket as listening starts or stops.
     fn hear_capture(&mut self, ctx: &egui::Context) {
@@ -232,7 +257,7 @@ impl StudioApp {
                     }
                 }
                 Effect::RunPlayer { project, simulator } => {
-                    run_player(&mut self.studio, &project, simulator)
+                    self.player = run_player(&mut self.studio, &project, simulator);
                 }
             }
         }
@@ -443,28 +468,26 @@ pub fn command_for_file(path: PathBuf) -> Option<Command> {
 }
 
 /// Starts `npc-player run` on the project (found beside this program, else on the PATH).
-fn run_player(studio: &mut Studio, project: &Path, simulator: bool) {
+/// Starts the player on `project`; the studio waits on it and says how it ended.
+fn run_player(studio: &mut Studio, project: &Path, simulator: bool) -> Option<PlayerChild> {
     let beside = std::env::current_exe()
         .ok()
         .and_then(|p| p.parent().map(|d| d.join("npc-player")))
         .filter(|p| p.exists());
     let program = beside.unwrap_or_else(|| PathBuf::from("npc-player"));
-    let mut command = std::process::Command::new(&program);
-    command.arg("run").arg("--project").arg(project);
-    if simulator {
-        command.arg("--agent-sim");
+    match PlayerChild::start(&program, project, simulator) {
+        Ok(child) => {
+            studio.status = Some(crate::state::Status {
+                text: format!("started the player on {}", project.display()),
+                error: false,
+            });
+            Some(child)
+        }
+        Err(why) => {
+            studio.fail(why);
+            None
+        }
     }
-    let text = match command.spawn() {
-        Ok(_) => (
-            format!("started the player on {}", project.display()),
-            false,
-        ),
-        Err(e) => (format!("cannot start {}: {e}", program.display()), true),
-    };
-    studio.status = Some(crate::state::Status {
-        text: text.0,
-        error: text.1,
-    });
 }
 
 impl eframe::App for StudioApp {
@@ -480,6 +503,7 @@ impl eframe::App for StudioApp {
         self.playback.step(&mut self.studio.timeline, now, dt);
         self.stream_face(&ctx, now);
         self.hear_capture(&ctx);
+        self.watch_player(&ctx);
         self.studio.body.advance_idle(dt);
         if self.studio.timeline.playing || self.studio.body.idle_playing {
             ctx.request_repaint();

@@ -17,6 +17,7 @@ pub mod file_dialog;
 pub mod head_scene;
 pub mod panels;
 pub mod playback;
+pub mod player_child;
 pub mod recent;
 pub mod state;
 pub mod timeline;

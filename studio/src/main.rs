@@ -80,7 +80,13 @@ fn main() -> ExitCode {
         .init();
     let args = Args::parse();
     let studio = match &args.project {
-        Some(path) => Studio::open(path),
+        Some(path) => match Project::load(path) {
+            Ok(project) => Studio::new(project, Some(path.clone())),
+            Err(e) => {
+                eprintln!("npc-studio: {e} (npc-studio with no project starts a new one)");
+                return ExitCode::FAILURE;
+            }
+        },
         None => Studio::new(Project::default(), None),
     };
     let mut studio = studio;

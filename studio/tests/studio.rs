@@ -1103,3 +1103,46 @@ fn the_studio_streams_the_body_and_face_over_vmc() {
     assert_eq!(faces[0].weights[ArkitTarget::JawOpen.index()], 0.5);
     assert!(faces[0].head.is_some(), "the head bone came");
 }
+
+/// `npc-studio missing.ron` says so and exits 1 (no window, no empty project in its place).
+#[test]
+fn a_project_that_cannot_be_opened_is_said_and_the_studio_exits_1() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_npc-studio"))
+        .arg("no-such-project.ron")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no-such-project.ron"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// "Run in player" waits on the player it starts: one that fails says why (its last line on
+/// stderr) instead of vanishing. Here `sh` stands in for a player that cannot run the project.
+#[test]
+fn a_player_that_fails_says_why_in_the_studio() {
+    let mut child = npc_studio::player_child::PlayerChild::start(
+        std::path::Path::new("sh"),
+        std::path::Path::new("no-such-project.ron"),
+        false,
+    )
+    .unwrap();
+    let ended = loop {
+        if let Some(ended) = child.ended() {
+            break ended;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let why = ended.unwrap_err();
+    assert!(why.starts_with("the player stopped"), "{why}");
+    assert!(why.contains("run"), "its own words: {why}");
+    assert!(
+        npc_studio::player_child::PlayerChild::start(
+            std::path::Path::new("/no/such/npc-player"),
+            std::path::Path::new("p.ron"),
+            false
+        )
+        .unwrap_err()
+        .contains("cannot start")
+    );
+}
