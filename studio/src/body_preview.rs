@@ -1,4 +1,4 @@
-//! The body tab's bake: the project's first NPC's body over the timeline's line (or a stretch
+//! The body tab's bake: the selected character's body over the timeline's line (or a stretch
 //! of idle when there is none), through the same `bake_body` that `npc-player bake --body`
 //! writes, so the plots show what the player plays. The avatar is loaded once per file; when it
 //! cannot be read, the built-in body stands in and the reason is shown.
@@ -68,7 +68,7 @@ impl Default for BodyPreview {
 }
 
 impl BodyPreview {
-    /// Bakes the body of the project's first NPC (`project_file` resolves its paths) for
+    /// Bakes the body of `npc`, the character shown (`project_file` resolves its paths), for
     /// `duration_ms`, talking for `talking_ms` with the gestures and breaths of `line` (and what
     /// its behaviour asks for), seeded with `seed`.
     #[allow(clippy::too_many_arguments)]

@@ -597,7 +597,7 @@ impl Studio {
         }
     }
 
-    /// Writes the timeline's line (its face, and the first NPC's body baked at the same rate)
+    /// Writes the timeline's line (its face, and the character's body baked at the same rate)
     /// as `format` to `path`; an existing file is kept when anything fails.
     fn export_line(&mut self, format: ExportFormat, path: &Path) {
         let Some(bake) = &self.timeline.bake else {
@@ -636,11 +636,9 @@ impl Studio {
                         "the built-in avatar".to_owned(),
                     ),
                 };
+                // The selected character's bone map: its avatar and body are the ones baked.
                 let bones = self
-                    .doc
-                    .project
-                    .npcs
-                    .first()
+                    .character()
                     .map(|n| n.avatar.bones.clone())
                     .unwrap_or_default();
                 match glb_with_take(&glb, &take, &bones) {
