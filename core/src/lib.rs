@@ -4,6 +4,7 @@
 //!
 //! - [`anim`]: the face animator (lip sync, gaze, blinks), poses, line cues, bakes
 //! - [`body`]: skeletons, humanoid bones, the body layer stack
+//! - [`caption`]: subtitles, a line's words shown as they are heard
 //! - [`arkit`], [`viseme`]: the 52 ARKit targets and the 22 Azure visemes with their table
 //! - [`asset`]: glTF loading and writing; [`procedural`]: the project's own default content
 //! - [`project`]: RON project files; [`agent`]: the agent-directory protocol
@@ -22,6 +23,7 @@ pub mod arkit;
 pub mod asset;
 pub mod atomic;
 pub mod body;
+pub mod caption;
 pub mod daylight;
 pub mod hearing;
 pub mod link;
