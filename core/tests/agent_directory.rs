@@ -787,4 +787,75 @@ mod agent {
         assert!(took < Duration::from_millis(400), "took {took:?}");
         eprintln!("appended line seen after {took:?}");
     }
+
+    /// A write of `spoken.json` that fails (here its path is taken by a folder, as a full
+    /// disk or a deleted directory would refuse it) is tried again at the polls after, and
+    /// lands once it can; what is still unwritten when the directory is dropped is written
+    /// then.
+    #[test]
+    fn a_failed_spoken_write_is_retried_until_it_lands() {
+        let dir = new_dir();
+        let root = dir.path();
+        write_active(
+            root,
+            serde_json::json!({"conversation": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}),
+        );
+        for s in 0..2 {
+            append(
+                root,
+                "conversations/c.jsonl",
+                line(s, "Elara", "hi").as_bytes(),
+            );
+        }
+        let blocker = root.join(SPOKEN_FILE);
+        let block = || {
+            let _ = fs::remove_file(&blocker);
+            fs::create_dir_all(blocker.join("in-the-way")).expect("mkdir");
+        };
+        let unblock = || fs::remove_dir_all(&blocker).expect("rmdir");
+        let last_seq =
+            || spoken::load(&blocker).value.conversations["conversations/c.jsonl"].last_seq;
+        let t0 = Instant::now();
+        let mut agent = AgentDirectory::open(root, &roster(), options()).expect("open");
+        assert!(
+            agent
+                .poll(t0)
+                .iter()
+                .any(|e| matches!(e, AgentEvent::LineReady { .. }))
+        );
+        block();
+        assert!(
+            agent.line_finished("conversations/c.jsonl", 0).is_err(),
+            "the write fails"
+        );
+        assert!(agent.spoken_behind());
+        // Still in the way: the retry fails quietly and the state stays behind.
+        let next = agent.poll(t0 + Duration::from_secs(1));
+        assert!(agent.spoken_behind());
+        // The conversation went on meanwhile: line 1 was handed out.
+        assert!(
+            next.iter()
+                .any(|e| matches!(e, AgentEvent::LineReady { line, .. } if line.seq == 1))
+        );
+        unblock();
+        let events = agent.poll(t0 + Duration::from_secs(2));
+        assert!(!agent.spoken_behind(), "the retry landed");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, AgentEvent::Warning(w) if w.contains("written again"))),
+            "{events:?}"
+        );
+        assert_eq!(last_seq(), Some(0));
+        // Line 1 ends while the path is blocked; the directory is dropped after it is free.
+        block();
+        assert!(agent.line_finished("conversations/c.jsonl", 1).is_err());
+        unblock();
+        drop(agent);
+        assert_eq!(
+            last_seq(),
+            Some(1),
+            "written when the directory was dropped"
+        );
+    }
 }

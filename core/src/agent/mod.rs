@@ -156,6 +156,9 @@ pub struct AgentDirectory {
     npc_state_file: JsonFileState,
     spoken: Spoken,
     spoken_path: PathBuf,
+    /// A write of `spoken.json` failed (a full disk, the folder gone): it is tried again at
+    /// each poll, at most every [`SPOKEN_RETRY`], and when the directory is dropped.
+    spoken_unwritten: Option<Instant>,
     pending: Vec<AgentEvent>,
     watcher: Option<DirWatcher>,
     more_input: bool,
@@ -297,6 +300,7 @@ impl AgentDirectory {
             npc_state_file: JsonFileState::default(),
             spoken: loaded.value,
             spoken_path,
+            spoken_unwritten: None,
             pending: loaded
                 .warnings
                 .into_iter()
@@ -373,6 +377,7 @@ impl AgentDirectory {
     /// [`AgentEvent::LineReady`] per conversation (none while its previous line is in flight).
     pub fn poll(&mut self, now: Instant) -> Vec<AgentEvent> {
         let mut events = std::mem::take(&mut self.pending);
+        self.retry_spoken(now, &mut events);
         if let Some(w) = self.watcher.as_mut() {
             events.extend(w.take_errors().into_iter().map(AgentEvent::Warning));
         }
@@ -622,12 +627,56 @@ impl AgentDirectory {
         Ok(true)
     }
 
-    fn write_spoken(&self) -> Result<(), AgentError> {
-        spoken::write_atomic(&self.spoken_path, &self.spoken).map_err(|source| {
+    fn write_spoken(&mut self) -> Result<(), AgentError> {
+        let written = spoken::write_atomic(&self.spoken_path, &self.spoken).map_err(|source| {
             AgentError::WriteSpoken {
                 path: self.spoken_path.clone(),
                 source,
             }
-        })
+        });
+        match &written {
+            Ok(()) => self.spoken_unwritten = None,
+            Err(_) => {
+                self.spoken_unwritten.get_or_insert_with(Instant::now);
+            }
+        }
+        written
+    }
+
+    /// Writes `spoken.json` again when its last write failed, at most every
+    /// [`SPOKEN_RETRY`]; says so once it lands.
+    fn retry_spoken(&mut self, now: Instant, events: &mut Vec<AgentEvent>) {
+        let Some(failed_at) = self.spoken_unwritten else {
+            return;
+        };
+        if now.saturating_duration_since(failed_at) < SPOKEN_RETRY {
+            return;
+        }
+        if self.write_spoken().is_ok() {
+            events.push(AgentEvent::Warning(format!(
+                "{} written again: the lines heard while it could not be are recorded",
+                self.spoken_path.display()
+            )));
+        } else {
+            self.spoken_unwritten = Some(now);
+        }
+    }
+
+    /// Whether `spoken.json` on disk is behind (its last write failed and no retry landed).
+    #[must_use]
+    pub fn spoken_behind(&self) -> bool {
+        self.spoken_unwritten.is_some()
+    }
+}
+
+/// How often a failed write of `spoken.json` is tried again.
+pub const SPOKEN_RETRY: Duration = Duration::from_millis(500);
+
+impl Drop for AgentDirectory {
+    /// The last state reaches the disk before the directory goes, when it can.
+    fn drop(&mut self) {
+        if self.spoken_unwritten.is_some() {
+            let _ = self.write_spoken();
+        }
     }
 }
