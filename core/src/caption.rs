@@ -70,6 +70,12 @@ impl Caption {
         }
     }
 
+    /// When the line's audio ends, ms on its clock (guessed from its words when unknown).
+    #[must_use]
+    pub fn end_ms(&self) -> f64 {
+        self.end_ms
+    }
+
     /// When the caption is gone, ms on the line's audio clock.
     #[must_use]
     pub fn gone_ms(&self) -> f64 {

@@ -13,6 +13,7 @@
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes
+//! - [`user_config`]: the user's configuration folder (what outlives a run)
 //!
 //! Features (all on by default): `espeak` (the offline engine, a C library), `azure` (TLS),
 //! `watch` (file events for the agent directory). Without them the animator builds alone.
@@ -32,6 +33,7 @@ pub mod project;
 pub mod speech;
 pub mod take;
 pub mod transfer;
+pub mod user_config;
 pub mod viseme;
 
 pub use anim::{FaceAnimator, FaceFrame, FaceSettings, LineCue, Pose, TAIL_MS, face_seed};

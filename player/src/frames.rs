@@ -12,9 +12,10 @@ use npc_core::project::Project;
 use crate::live::Live;
 use crate::record::Recorder;
 use crate::runtime::{Conductor, ConductorOptions};
+use crate::screen::{self, OverlayPainter, ScreenChoice};
 use crate::world::World;
 use npc_render::Headless;
-use npc_render::{FrameView, MeshStoreBuilder};
+use npc_render::{Camera, FrameView, MeshStoreBuilder, OFFSCREEN_OVERLAY_FORMAT};
 
 /// What `render` draws.
 #[derive(Clone, Debug)]
@@ -39,6 +40,10 @@ pub struct RenderOptions {
     pub out: PathBuf,
     /// Where to write the record of every frame (JSON Lines), when wanted.
     pub record: Option<PathBuf>,
+    /// Draw the player's screen over the frames (subtitles, names), as the window does.
+    pub overlay: bool,
+    /// Leave subtitles out of the screen (`--no-subtitles`).
+    pub no_subtitles: bool,
 }
 
 /// Parses "1280x720".
@@ -66,6 +71,34 @@ pub fn draw_world(
     let aspect = headless.offscreen.width as f32 / headless.offscreen.height as f32;
     world.draw(&headless.renderer.store.primitives, view, aspect, &mut list);
     let image = headless.draw_list(&list, view);
+    headless.list = list;
+    image
+}
+
+/// Draws `live`'s world offscreen with the player's screen over it (`painter` made for
+/// [`npc_render::OFFSCREEN_OVERLAY_FORMAT`]), and reads the frame back.
+pub fn draw_live_with_screen(
+    headless: &mut Headless,
+    painter: &mut OverlayPainter,
+    live: &Live,
+    camera: Camera,
+    view: &FrameView,
+    choice: ScreenChoice,
+) -> anyhow::Result<image::RgbaImage> {
+    let mut list = std::mem::take(&mut headless.list);
+    let (w, h) = (headless.offscreen.width, headless.offscreen.height);
+    live.world.draw(
+        &headless.renderer.store.primitives,
+        view,
+        w as f32 / h as f32,
+        &mut list,
+    );
+    let frame = screen::overlay_frame(live, &camera, [w, h], choice);
+    let image = headless.draw_list_over(&list, view, |gpu, target, size| {
+        painter.paint_frame(gpu, target, size, 1.0, |ctx| {
+            screen::paint(ctx, &frame, size, 1.0)
+        });
+    });
     headless.list = list;
     image
 }
@@ -146,6 +179,13 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
         .map(Recorder::create)
         .transpose()?;
     let mut live = Live::new(world, conductor).recording(recorder);
+    let mut painter = options
+        .overlay
+        .then(|| OverlayPainter::new(&headless.gpu, OFFSCREEN_OVERLAY_FORMAT));
+    let choice = ScreenChoice {
+        subtitles: !options.no_subtitles && live.world.project.screen.subtitles.show,
+        hint: 0.0,
+    };
     let dt = (1.0 / options.fps) as f32;
     let start = Instant::now();
     let mut written = Vec::with_capacity(options.frames as usize);
@@ -164,7 +204,12 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
             live.world.time_of_day = time_of_day;
         }
         let view = live.world.frame_view(camera, options.shadows);
-        let image = draw_world(&mut headless, &live.world, &view)?;
+        let image = match painter.as_mut() {
+            Some(painter) => {
+                draw_live_with_screen(&mut headless, painter, &live, camera, &view, choice)?
+            }
+            None => draw_world(&mut headless, &live.world, &view)?,
+        };
         let path = options.out.join(format!("frame_{frame:04}.png"));
         image
             .save(&path)

@@ -1,7 +1,8 @@
 //! `npc-player`: plays Living NPC projects. The library is the world (NPCs standing, walking
 //! and talking in the scene), the live runtime (the conductor that speaks the agent
 //! directory's lines and the one loop that applies its cues), the microphone and what the
-//! NPCs hear of the person in front of the player, sound output, offscreen frames,
+//! NPCs hear of the person in front of the player, sound output, the screen over the world
+//! (subtitles, names, microphone light, help and menu), offscreen frames,
 //! the frame record, and the command line around them ([`main`]). It draws with `npc-render`
 //! and animates with `npc-core`.
 
@@ -21,6 +22,7 @@ mod play;
 mod plot;
 mod record;
 mod runtime;
+mod screen;
 mod window;
 mod world;
 
@@ -30,7 +32,9 @@ pub use agent_sim::{
 pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
-pub use frames::{RenderOptions, draw_world, open as open_offscreen, parse_size, render};
+pub use frames::{
+    RenderOptions, draw_live_with_screen, draw_world, open as open_offscreen, parse_size, render,
+};
 pub use link::{
     BodyFrame, FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream,
 };
@@ -42,5 +46,10 @@ pub use record::Recorder;
 pub use runtime::{
     BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, StreamLipSync,
     marker_of, run_until,
+};
+pub use screen::{
+    CONTROLS, HINT, MenuChoice, MicLight, NameTag, OverlayFrame, OverlayPainter, Prefs, PrefsStore,
+    ScreenChoice, SubtitleLine, help as help_window, menu as menu_window, overlay_frame,
+    paint as paint_screen,
 };
 pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};

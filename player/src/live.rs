@@ -14,6 +14,7 @@ use crate::link::LinkOut;
 use crate::mic::MicSource;
 use crate::record::Recorder;
 use crate::runtime::{Conductor, Cue, LineEvent};
+use crate::screen::{LineClock, MicLight, MicTracker, SubtitleLine, Subtitles};
 use crate::world::World;
 
 /// The world and, when an agent directory is watched, its conductor.
@@ -34,6 +35,13 @@ pub struct Live {
     /// The last NPC that started a line, and when: its answer keeps the person's
     /// conversation with it going.
     answered: Option<(String, Instant)>,
+    /// The lines on screen, and the person's microphone light.
+    subtitles: Subtitles,
+    mic: MicTracker,
+    /// The run's clock at the last step, ms.
+    last_ms: f64,
+    /// Every line's volume, times the distance's (the menu's).
+    volume: f32,
 }
 
 impl Live {
@@ -50,6 +58,10 @@ impl Live {
             hearing: None,
             person: Vec::new(),
             answered: None,
+            subtitles: Subtitles::default(),
+            mic: MicTracker::default(),
+            last_ms: 0.0,
+            volume: 1.0,
         }
     }
 
@@ -131,6 +143,8 @@ impl Live {
             }
         };
         self.world.camera_position = listener;
+        let time_ms = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
+        self.last_ms = time_ms;
         self.hear(
             now,
             Person {
@@ -142,8 +156,27 @@ impl Live {
             conductor.step(now, &mut self.cues)?;
         }
         for cue in self.cues.drain(..) {
-            if let Cue::Speak { npc, .. } | Cue::SpeakStreamed { npc, .. } = &cue {
-                self.answered = Some((npc.clone(), now));
+            match &cue {
+                Cue::Speak {
+                    npc,
+                    line,
+                    text,
+                    cue,
+                    ..
+                } => {
+                    self.answered = Some((npc.clone(), now));
+                    let (words, length) = (&cue.words_ms, cue.audio_ms);
+                    self.subtitles
+                        .line_started(npc, line.clone(), text, words, length, time_ms);
+                }
+                Cue::SpeakStreamed {
+                    npc, line, text, ..
+                } => {
+                    self.answered = Some((npc.clone(), now));
+                    self.subtitles
+                        .line_started(npc, line.clone(), text, &[], None, time_ms);
+                }
+                Cue::Stop { .. } | Cue::NpcState(_) => {}
             }
             apply(&mut self.world, cue);
         }
@@ -157,13 +190,25 @@ impl Live {
         }
         if let Some(conductor) = self.conductor.as_mut() {
             for npc in self.world.npcs.iter().filter(|n| n.speaking()) {
-                conductor.set_volume(&npc.id, distance_volume(npc.position.distance(listener)));
+                let volume = distance_volume(npc.position.distance(listener)) * self.volume;
+                conductor.set_volume(&npc.id, volume);
             }
         }
         let audio = &self.audio;
         self.world
             .update(dt_s, listener, &|i| audio.get(i).copied().unwrap_or(0.0));
-        let time_ms = now.saturating_duration_since(origin).as_secs_f64() * 1000.0;
+        let clocks: Vec<LineClock<'_>> = self
+            .world
+            .npcs
+            .iter()
+            .filter(|n| n.line.is_some())
+            .map(|n| LineClock {
+                npc: &n.id,
+                line: n.line.as_ref(),
+                audio_ms: n.audio_ms,
+            })
+            .collect();
+        self.subtitles.update(&clocks, time_ms);
         if let Some(recorder) = self.recorder.as_mut() {
             recorder.record(&self.world, time_ms)?;
         }
@@ -206,7 +251,10 @@ impl Live {
                         json!({"stream_start_ms": at_ms}),
                     ));
                 }
-                PersonEvent::Onset { at, to } => self.person_started(at, to, now),
+                PersonEvent::Onset { at, to } => {
+                    self.mic.onset(to.clone());
+                    self.person_started(at, to, now);
+                }
                 PersonEvent::Stress { at, to } => {
                     self.world.person_stress(to.as_deref());
                     self.log(&LineEvent::person(
@@ -215,6 +263,7 @@ impl Live {
                     ));
                 }
                 PersonEvent::Stopped { start, end, to } => {
+                    self.mic.stopped();
                     self.world.person_stopped(to.as_deref(), false);
                     if let Some(conductor) = self.conductor.as_mut() {
                         conductor.hold(None);
@@ -227,6 +276,7 @@ impl Live {
                     ));
                 }
                 PersonEvent::Dropped { to } => {
+                    self.mic.stopped();
                     self.world.person_stopped(to.as_deref(), true);
                     if let Some(conductor) = self.conductor.as_mut() {
                         conductor.hold(None);
@@ -238,6 +288,10 @@ impl Live {
                         tracing::warn!("{w}");
                     }
                     let written_ms = self.run_ms(at);
+                    self.mic.sent(line.to.clone(), written_ms);
+                    if let Some(text) = &line.text {
+                        self.subtitles.person_said(text, self.last_ms);
+                    }
                     self.log(&LineEvent::person(
                         "heard",
                         json!({"seq": line.seq, "to": line.to, "audio": line.audio,
@@ -276,6 +330,37 @@ impl Live {
         }
     }
 
+    /// The subtitles as of the last step.
+    #[must_use]
+    pub fn subtitle_lines(&self) -> Vec<SubtitleLine> {
+        self.subtitles.lines(self.last_ms)
+    }
+
+    /// The microphone light as of the last step; `None` when the run hears nobody.
+    #[must_use]
+    pub fn mic_light(&self) -> Option<MicLight> {
+        let hearing = self.hearing.as_ref()?;
+        Some(
+            self.mic
+                .light(hearing.mic_open(), hearing.level(), self.last_ms),
+        )
+    }
+
+    /// The NPC the person speaks to now, or has just spoken to.
+    #[must_use]
+    pub fn addressed(&self) -> Option<&str> {
+        self.mic.addressed(self.last_ms)
+    }
+
+    /// Sets every line's volume (0-1), times the distance's.
+    pub fn set_volume(&mut self, volume: f32) {
+        self.volume = if volume.is_finite() {
+            volume.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+    }
+
     /// Whether the person in front of the player is speaking now.
     #[must_use]
     pub fn person_speaking(&self) -> bool {
@@ -305,6 +390,7 @@ fn apply(world: &mut World, cue: Cue) {
             line,
             cue,
             behaviour,
+            ..
         } => match world.npc_index(&npc) {
             Some(i) => world.speak(i, line, &cue, &behaviour),
             None => tracing::warn!("{npc}: not in the world; its line plays unseen"),
@@ -314,6 +400,7 @@ fn apply(world: &mut World, cue: Cue) {
             line,
             feed,
             behaviour,
+            ..
         } => match (world.npc_index(&npc), feed.take()) {
             (Some(i), Some(feed)) => world.speak_streamed(i, line, feed, &behaviour),
             _ => tracing::warn!("{npc}: not in the world; its line plays unseen"),

@@ -52,6 +52,8 @@ pub struct PlayOptions {
     pub streams: Vec<Stream>,
     /// Where each synthesised line's audio is kept as a WAV (`--line-audio`).
     pub line_audio: Option<PathBuf>,
+    /// Show no subtitles in the window this run.
+    pub no_subtitles: bool,
 }
 
 /// Starts the demo's agent simulator on its own thread. Called once the player is ready to
@@ -206,6 +208,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             height: options.height,
             shadows: options.shadows,
             simulator,
+            no_subtitles: options.no_subtitles,
         },
     )
 }

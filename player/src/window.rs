@@ -1,5 +1,7 @@
 //! The windowed player (winit): the live world drawn into a window every frame, walked in
-//! first person (WASD + mouse drag, Shift to hurry, Esc to quit) or watched in close-up.
+//! first person (WASD + mouse drag, Shift to hurry) or watched in close-up, with the screen
+//! over it: subtitles, names, the microphone light, the controls' hint, F1 for help, F2 for
+//! subtitles and Esc for the menu (volume, subtitles, mouse sensitivity, quit).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,10 +16,13 @@ use winit::window::{Window, WindowId};
 
 use crate::first_person::FirstPerson;
 use crate::live::Live;
+use crate::screen::{self, MenuChoice, OverlayPainter, Prefs, PrefsStore, ScreenChoice};
 use npc_render::{DrawList, Gpu, MeshStoreBuilder, Renderer, Target};
 
 /// Samples per pixel in the window.
 const SAMPLES: u32 = 4;
+/// The controls' hint shows this long at start, then fades over a second, seconds.
+const HINT_S: f32 = 12.0;
 
 /// What the window shows.
 #[derive(Debug)]
@@ -28,10 +33,11 @@ pub struct WindowOptions {
     pub shadows: bool,
     /// An agent directory for the demo's agent simulator, started once the window shows.
     pub simulator: Option<std::path::PathBuf>,
+    /// Show no subtitles this run.
+    pub no_subtitles: bool,
 }
 
 /// The GPU side of an open window.
-#[derive(Debug)]
 struct Surface {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
@@ -39,6 +45,42 @@ struct Surface {
     gpu: Gpu,
     renderer: Renderer,
     msaa: Option<wgpu::TextureView>,
+    painter: OverlayPainter,
+    input: egui_winit::State,
+}
+
+impl std::fmt::Debug for Surface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Surface")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The screen's state in the window: the person's settings and what is open.
+#[derive(Debug)]
+struct ScreenState {
+    prefs: Prefs,
+    store: Option<PrefsStore>,
+    menu: bool,
+    help: bool,
+    started: Instant,
+}
+
+impl ScreenState {
+    /// Keeps the settings for the next run (a failure is said, and the run goes on).
+    fn save(&self) {
+        if let Some(store) = &self.store
+            && let Err(e) = store.save(&self.prefs)
+        {
+            tracing::warn!("the player's settings are not kept: {e:#}");
+        }
+    }
+
+    /// Whether the menu or help takes the keyboard and mouse.
+    fn open(&self) -> bool {
+        self.menu || self.help
+    }
 }
 
 #[derive(Debug)]
@@ -52,6 +94,8 @@ struct App {
     list: DrawList,
     last: Instant,
     error: Option<anyhow::Error>,
+    screen: ScreenState,
+    quit: bool,
 }
 
 fn msaa_view(gpu: &Gpu, config: &wgpu::SurfaceConfiguration) -> Option<wgpu::TextureView> {
@@ -99,6 +143,11 @@ impl App {
             config.format = srgb;
         }
         config.present_mode = wgpu::PresentMode::AutoVsync;
+        // The screen over the world blends in sRGB space, through a linear view.
+        let overlay_format = config.format.remove_srgb_suffix();
+        if overlay_format != config.format {
+            config.view_formats = vec![overlay_format];
+        }
         surface.configure(&gpu.device, &config);
         let meshes = self.meshes.take().unwrap_or_default();
         let world = &self.live.world;
@@ -117,6 +166,15 @@ impl App {
             gpu.describe()
         );
         let msaa = msaa_view(&gpu, &config);
+        let painter = OverlayPainter::new(&gpu, overlay_format);
+        let input = egui_winit::State::new(
+            painter.ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
         self.surface = Some(Surface {
             window,
             surface,
@@ -124,6 +182,8 @@ impl App {
             gpu,
             renderer,
             msaa,
+            painter,
+            input,
         });
         Ok(())
     }
@@ -194,6 +254,54 @@ impl App {
         s.renderer
             .encode(&s.gpu, &mut encoder, &target, &frame_view, &self.list, None);
         s.gpu.queue.submit([encoder.finish()]);
+        let size = [s.config.width, s.config.height];
+        let st = &mut self.screen;
+        let since = now.saturating_duration_since(st.started).as_secs_f32();
+        let subtitles_default = self.live.world.project.screen.subtitles.show;
+        let choice = ScreenChoice {
+            subtitles: !self.options.no_subtitles
+                && st.prefs.subtitles.unwrap_or(subtitles_default),
+            hint: if st.open() {
+                0.0
+            } else {
+                (HINT_S + 1.0 - since).clamp(0.0, 1.0)
+            },
+        };
+        let overlay = screen::overlay_frame(&self.live, &camera, size, choice);
+        let raw = s.input.take_egui_input(&s.window);
+        let before = st.prefs.clone();
+        let mut picked = None;
+        let output = s.painter.ctx.clone().run_pass(raw, |ctx| {
+            screen::paint(ctx, &overlay, size, ctx.pixels_per_point());
+            if st.help {
+                screen::help(ctx, &mut st.help);
+            }
+            if st.menu {
+                picked = picked.or(screen::menu(ctx, &mut st.prefs, subtitles_default));
+            }
+        });
+        let mut output = output;
+        s.input
+            .handle_platform_output(&s.window, std::mem::take(&mut output.platform_output));
+        let overlay_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(s.config.format.remove_srgb_suffix()),
+            ..wgpu::TextureViewDescriptor::default()
+        });
+        s.painter.paint(&s.gpu, &overlay_view, size, output);
+        if st.prefs != before {
+            self.live.set_volume(st.prefs.volume);
+        }
+        match picked {
+            Some(MenuChoice::Resume) => {
+                st.menu = false;
+                st.save();
+            }
+            Some(MenuChoice::Quit) => {
+                st.save();
+                self.quit = true;
+            }
+            None => {}
+        }
         s.window.pre_present_notify();
         s.gpu.queue.present(frame);
         if let Some(dir) = self.options.simulator.take() {
@@ -203,6 +311,33 @@ impl App {
     }
 
     fn key(&mut self, code: KeyCode, pressed: bool) {
+        if pressed {
+            match code {
+                KeyCode::Escape => {
+                    if self.screen.help {
+                        self.screen.help = false;
+                    } else {
+                        self.screen.menu = !self.screen.menu;
+                        if !self.screen.menu {
+                            self.screen.save();
+                        }
+                    }
+                }
+                KeyCode::F1 => self.screen.help = !self.screen.help,
+                KeyCode::F2 => {
+                    let default = self.live.world.project.screen.subtitles.show;
+                    let on = self.screen.prefs.subtitles.unwrap_or(default);
+                    self.screen.prefs.subtitles = Some(!on);
+                    self.screen.save();
+                }
+                _ => {}
+            }
+        }
+        if self.screen.open() {
+            // The walk stops while a window is open.
+            self.walker.moves = crate::first_person::Moves::default();
+            return;
+        }
         let m = &mut self.walker.moves;
         match code {
             KeyCode::KeyW | KeyCode::ArrowUp => m.forward = pressed,
@@ -230,6 +365,14 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let taken = match self.surface.as_mut() {
+            Some(s) => s.input.on_window_event(&s.window, &event).consumed,
+            None => false,
+        };
+        if taken && self.screen.open() && !matches!(event, WindowEvent::KeyboardInput { .. }) {
+            // A click on the menu is not a drag of the view.
+            return;
+        }
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::Resized(size) => {
@@ -251,20 +394,18 @@ impl ApplicationHandler for App {
                         ..
                     },
                 ..
-            } => {
-                if code == KeyCode::Escape {
-                    event_loop.exit();
-                }
-                self.key(code, state == ElementState::Pressed);
-            }
+            } => self.key(code, state == ElementState::Pressed),
             WindowEvent::MouseInput {
                 button: MouseButton::Left | MouseButton::Right,
                 state,
                 ..
-            } => self.dragging = state == ElementState::Pressed,
+            } => self.dragging = state == ElementState::Pressed && !self.screen.open(),
             WindowEvent::RedrawRequested => {
                 if let Err(e) = self.frame() {
                     self.fail(event_loop, e);
+                }
+                if self.quit {
+                    event_loop.exit();
                 }
             }
             _ => {}
@@ -274,8 +415,10 @@ impl ApplicationHandler for App {
     fn device_event(&mut self, _: &ActiveEventLoop, _: winit::event::DeviceId, event: DeviceEvent) {
         if let DeviceEvent::MouseMotion { delta } = event
             && self.dragging
+            && !self.screen.open()
         {
-            self.walker.look(delta.0, delta.1);
+            let k = f64::from(self.screen.prefs.mouse_sensitivity);
+            self.walker.look(delta.0 * k, delta.1 * k);
         }
     }
 
@@ -295,6 +438,10 @@ pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyh
         )
     })?;
     let walker = FirstPerson::from_camera(&live.world.overview_camera());
+    let store = PrefsStore::in_config_dir();
+    let prefs = store.as_ref().map(PrefsStore::load).unwrap_or_default();
+    let mut live = live;
+    live.set_volume(prefs.volume);
     let mut app = App {
         live,
         options,
@@ -305,6 +452,14 @@ pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyh
         list: DrawList::default(),
         last: Instant::now(),
         error: None,
+        screen: ScreenState {
+            prefs,
+            store,
+            menu: false,
+            help: false,
+            started: Instant::now(),
+        },
+        quit: false,
     };
     event_loop
         .run_app(&mut app)

@@ -94,6 +94,30 @@ impl Headless {
         self.gpu.queue.submit([encoder.finish()])
     }
 
+    /// Draws `list`, then what `over` draws onto the finished (resolved) frame, given the GPU,
+    /// the frame's view ([`crate::OFFSCREEN_OVERLAY_FORMAT`]) and its size in pixels (the player's screen: subtitles, names), and
+    /// reads the frame back.
+    pub fn draw_list_over(
+        &mut self,
+        list: &DrawList,
+        view: &FrameView,
+        over: impl FnOnce(&Gpu, &wgpu::TextureView, [u32; 2]),
+    ) -> anyhow::Result<RgbaImage> {
+        let encoder = self.record(list, view, false);
+        self.gpu.queue.submit([encoder.finish()]);
+        let size = [self.offscreen.width, self.offscreen.height];
+        over(&self.gpu, self.offscreen.overlay_view(), size);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("read back"),
+            });
+        self.offscreen.copy_out(&mut encoder);
+        self.gpu.queue.submit([encoder.finish()]);
+        self.offscreen.read(&self.gpu)
+    }
+
     /// Draws `list` and reads the frame back.
     pub fn draw_list(&mut self, list: &DrawList, view: &FrameView) -> anyhow::Result<RgbaImage> {
         let mut encoder = self.record(list, view, false);

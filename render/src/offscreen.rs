@@ -6,6 +6,9 @@ use super::renderer::Target;
 
 /// The format offscreen frames are drawn in.
 pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The same frames seen without the sRGB encoding, for what blends in sRGB space (egui's
+/// screen over the world).
+pub const OFFSCREEN_OVERLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 /// An offscreen colour target of one size.
 #[derive(Debug)]
@@ -14,6 +17,7 @@ pub struct Offscreen {
     pub height: u32,
     resolved: wgpu::Texture,
     resolved_view: wgpu::TextureView,
+    overlay_view: wgpu::TextureView,
     multisampled: Option<wgpu::TextureView>,
     readback: wgpu::Buffer,
     padded_row: u32,
@@ -25,7 +29,7 @@ impl Offscreen {
     pub fn new(gpu: &Gpu, width: u32, height: u32, samples: u32) -> Self {
         let width = width.max(1);
         let height = height.max(1);
-        let texture = |samples: u32, usage| {
+        let texture = |samples: u32, usage, view_formats: &[wgpu::TextureFormat]| {
             gpu.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("offscreen"),
                 size: wgpu::Extent3d {
@@ -38,7 +42,7 @@ impl Offscreen {
                 dimension: wgpu::TextureDimension::D2,
                 format: OFFSCREEN_FORMAT,
                 usage,
-                view_formats: &[],
+                view_formats,
             })
         };
         let resolved = texture(
@@ -46,10 +50,16 @@ impl Offscreen {
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
                 | wgpu::TextureUsages::TEXTURE_BINDING,
+            &[OFFSCREEN_OVERLAY_FORMAT],
         );
         let resolved_view = resolved.create_view(&wgpu::TextureViewDescriptor::default());
+        let overlay_view = resolved.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("offscreen overlay"),
+            format: Some(OFFSCREEN_OVERLAY_FORMAT),
+            ..wgpu::TextureViewDescriptor::default()
+        });
         let multisampled = (samples > 1).then(|| {
-            texture(samples, wgpu::TextureUsages::RENDER_ATTACHMENT)
+            texture(samples, wgpu::TextureUsages::RENDER_ATTACHMENT, &[])
                 .create_view(&wgpu::TextureViewDescriptor::default())
         });
         let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
@@ -65,6 +75,7 @@ impl Offscreen {
             height,
             resolved,
             resolved_view,
+            overlay_view,
             multisampled,
             readback,
             padded_row,
@@ -75,6 +86,12 @@ impl Offscreen {
     #[must_use]
     pub fn view(&self) -> &wgpu::TextureView {
         &self.resolved_view
+    }
+
+    /// The finished frame as [`OFFSCREEN_OVERLAY_FORMAT`], to draw over.
+    #[must_use]
+    pub fn overlay_view(&self) -> &wgpu::TextureView {
+        &self.overlay_view
     }
 
     /// The target to pass to the renderer.

@@ -15,15 +15,7 @@ impl RecentStore {
     /// it in.
     #[must_use]
     pub fn in_config_dir() -> Option<Self> {
-        let base = std::env::var_os("XDG_CONFIG_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(|h| Path::new(&h).join(".config"))
-            })?;
-        Some(Self::at(base.join("living-npc").join("recent.ron")))
+        npc_core::user_config::dir().map(|dir| Self::at(dir.join("recent.ron")))
     }
 
     /// The store in `path`.

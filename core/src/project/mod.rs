@@ -11,6 +11,7 @@ mod check;
 mod demo;
 mod face_file;
 mod schema;
+mod screen;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ pub use demo::demo_project;
 pub use schema::{
     Avatar, FogSettings, Gender, Npc, SceneSettings, SpeechEngine, SunSettings, Voice,
 };
+pub use screen::{ScreenSettings, SubtitlePlace, SubtitleSettings};
 
 /// The schema version this build reads and writes.
 pub const PROJECT_VERSION: u32 = 1;
@@ -50,6 +52,9 @@ pub struct Project {
     pub listen: ListenSettings,
     #[serde(default)]
     pub scene: SceneSettings,
+    /// What the player draws over the world: subtitles, names.
+    #[serde(default)]
+    pub screen: ScreenSettings,
     /// The NPC roster: who can speak, what they look and sound like, where they start.
     #[serde(default)]
     pub npcs: Vec<Npc>,
@@ -77,6 +82,7 @@ impl Default for Project {
             body: BodySettings::default(),
             listen: ListenSettings::default(),
             scene: SceneSettings::default(),
+            screen: ScreenSettings::default(),
             npcs: Vec::new(),
             agent_dir: default_agent_dir(),
             speech: SpeechEngine::default(),

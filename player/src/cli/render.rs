@@ -45,6 +45,13 @@ pub(super) struct RenderArgs {
     /// Lines (docs/record.md).
     #[arg(long, value_name = "FILE")]
     pub(super) record: Option<PathBuf>,
+    /// Draw the player's screen over the frames, as the window shows it: subtitles under the
+    /// picture, names over the NPCs near the camera.
+    #[arg(long)]
+    pub(super) overlay: bool,
+    /// Leave the subtitles out of the screen (with --overlay).
+    #[arg(long)]
+    pub(super) no_subtitles: bool,
 }
 
 pub(super) fn run(args: RenderArgs) -> anyhow::Result<()> {
@@ -62,6 +69,8 @@ pub(super) fn run(args: RenderArgs) -> anyhow::Result<()> {
         shadows: !args.no_shadows,
         out: args.out,
         record: args.record,
+        overlay: args.overlay,
+        no_subtitles: args.no_subtitles,
     };
     let written = frames::render(&options)?;
     println!(

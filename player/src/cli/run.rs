@@ -68,6 +68,9 @@ pub(super) struct RunArgs {
     /// can play what they say (docs/live-link.md).
     #[arg(long, value_name = "DIR")]
     pub(super) line_audio: Option<PathBuf>,
+    /// Show no subtitles in the window this run (the menu's setting is kept as it is).
+    #[arg(long)]
+    pub(super) no_subtitles: bool,
 }
 
 pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
@@ -119,5 +122,6 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
         record: args.record,
         streams: args.streams,
         line_audio: args.line_audio,
+        no_subtitles: args.no_subtitles,
     })
 }

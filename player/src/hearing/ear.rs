@@ -13,7 +13,7 @@ use npc_core::hearing::{
 };
 
 use super::scribe::{Ended, Note, Scribe};
-use super::{PersonEvent, Scene};
+use super::{Meter, PersonEvent, Scene};
 use crate::mic::{DeviceWatch, Mic, MicMessage, MicSource};
 
 /// How often the ear looks whether it should stop while the microphone is quiet.
@@ -26,6 +26,7 @@ pub(super) struct Ear {
     pub language: String,
     pub scene: Arc<Mutex<Scene>>,
     pub speaking: Arc<AtomicBool>,
+    pub meter: Arc<Meter>,
     pub stop: Arc<AtomicBool>,
     pub events: mpsc::Sender<PersonEvent>,
 }
@@ -52,6 +53,11 @@ struct State {
 
 impl Ear {
     pub(super) fn run(self) {
+        self.listen();
+        self.meter.set_open(false);
+    }
+
+    fn listen(&self) {
         // The run's clock starts with the first frame; the recording with it.
         let origin = loop {
             if self.stop.load(Ordering::Relaxed) {
@@ -76,6 +82,7 @@ impl Ear {
         let mic = match Mic::open(&self.source) {
             Ok(mic) => {
                 tracing::info!("listening to {}", mic.describe());
+                self.meter.set_open(true);
                 mic
             }
             Err(why) => {
@@ -109,6 +116,7 @@ impl Ear {
             };
             match message {
                 MicMessage::Chunk(chunk) => {
+                    self.meter.heard(&chunk.samples);
                     if let Some(back) = watch.as_mut().and_then(|w| w.heard(Instant::now())) {
                         tracing::info!("{back}");
                     }

@@ -10,7 +10,7 @@ mod scribe;
 mod writer;
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::Instant;
@@ -60,8 +60,39 @@ pub(crate) struct Hearing {
     scene: Arc<Mutex<Scene>>,
     events: mpsc::Receiver<PersonEvent>,
     speaking: Arc<AtomicBool>,
+    meter: Arc<Meter>,
     stop: Arc<AtomicBool>,
     thread: Option<thread::JoinHandle<()>>,
+}
+
+/// The microphone as the screen shows it: whether it is open, and how loud it is now.
+#[derive(Debug, Default)]
+pub(crate) struct Meter {
+    open: AtomicBool,
+    /// The last chunk's loudness, 0-1, as f32 bits.
+    level: AtomicU32,
+}
+
+impl Meter {
+    /// The microphone opened (`true`) or stopped.
+    pub(crate) fn set_open(&self, open: bool) {
+        self.open.store(open, Ordering::Relaxed);
+        if !open {
+            self.level.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The loudness of the latest chunk: its RMS on a 60 dB scale, 0 (-60 dBFS or quieter)
+    /// to 1 (full scale).
+    pub(crate) fn heard(&self, samples: &[f32]) {
+        if samples.is_empty() {
+            return;
+        }
+        let mean_square = samples.iter().map(|s| s * s).sum::<f32>() / samples.len() as f32;
+        let db = 10.0 * mean_square.max(1e-12).log10();
+        let level = ((db + 60.0) / 60.0).clamp(0.0, 1.0);
+        self.level.store(level.to_bits(), Ordering::Relaxed);
+    }
 }
 
 impl Hearing {
@@ -75,6 +106,7 @@ impl Hearing {
     ) -> anyhow::Result<Self> {
         let scene = Arc::new(Mutex::new(Scene::default()));
         let speaking = Arc::new(AtomicBool::new(false));
+        let meter = Arc::new(Meter::default());
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, events) = mpsc::channel();
         let ear = ear::Ear {
@@ -84,6 +116,7 @@ impl Hearing {
             language: language.to_owned(),
             scene: Arc::clone(&scene),
             speaking: Arc::clone(&speaking),
+            meter: Arc::clone(&meter),
             stop: Arc::clone(&stop),
             events: tx,
         };
@@ -95,6 +128,7 @@ impl Hearing {
             scene,
             events,
             speaking,
+            meter,
             stop,
             thread: Some(thread),
         })
@@ -112,6 +146,18 @@ impl Hearing {
     #[must_use]
     pub(crate) fn person_speaking(&self) -> bool {
         self.speaking.load(Ordering::Relaxed)
+    }
+
+    /// Whether the microphone is open and heard.
+    #[must_use]
+    pub(crate) fn mic_open(&self) -> bool {
+        self.meter.open.load(Ordering::Relaxed)
+    }
+
+    /// How loud the microphone is now, 0-1.
+    #[must_use]
+    pub(crate) fn level(&self) -> f32 {
+        f32::from_bits(self.meter.level.load(Ordering::Relaxed))
     }
 
     /// The events since the last poll.

@@ -41,6 +41,8 @@ pub enum Cue {
     Speak {
         npc: String,
         line: LineId,
+        /// What is said (the subtitle).
+        text: String,
         cue: LineCue,
         /// What the line asks of the speaker's body (targets checked against the roster).
         behaviour: Behaviour,
@@ -50,6 +52,8 @@ pub enum Cue {
     SpeakStreamed {
         npc: String,
         line: LineId,
+        /// What is said (the subtitle).
+        text: String,
         feed: Feed,
         behaviour: Behaviour,
     },
@@ -439,6 +443,7 @@ impl Conductor {
                         conversation: job.conversation.clone(),
                         seq: job.line.seq,
                     },
+                    text: job.line.text.clone(),
                     cue,
                     behaviour,
                 });
@@ -536,6 +541,7 @@ impl Conductor {
                     conversation: conversation.clone(),
                     seq: line.seq,
                 },
+                text: line.text.clone(),
                 feed: Feed::new(feed),
                 behaviour,
             });

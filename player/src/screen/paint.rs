@@ -1,0 +1,119 @@
+//! egui's output drawn over a finished frame with the player's own wgpu device (egui-wgpu):
+//! the window's picture after the world is drawn, or an offscreen frame before it is read
+//! back (`render --overlay`).
+
+use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
+use npc_render::Gpu;
+
+/// The egui context of the screen and what draws its output.
+pub struct OverlayPainter {
+    pub ctx: egui::Context,
+    renderer: Renderer,
+}
+
+impl std::fmt::Debug for OverlayPainter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OverlayPainter").finish_non_exhaustive()
+    }
+}
+
+impl OverlayPainter {
+    /// A painter for targets of `format`: a linear (not sRGB) view, as egui blends its
+    /// colours in sRGB space like every other egui program.
+    #[must_use]
+    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Self {
+        let ctx = egui::Context::default();
+        // Lines may be in any language: characters egui's own fonts lack are drawn with the
+        // system's fonts (fontconfig's fallback), else as boxes; never a failure.
+        ctx.add_font_provider(std::sync::Arc::new(
+            egui_system_font_provider::SystemFontProvider::new(),
+        ));
+        Self {
+            ctx,
+            renderer: Renderer::new(&gpu.device, format, RendererOptions::default()),
+        }
+    }
+
+    /// Draws `output` (one egui pass) over `view`, `size` pixels, and submits it.
+    pub fn paint(
+        &mut self,
+        gpu: &Gpu,
+        view: &wgpu::TextureView,
+        size: [u32; 2],
+        mut output: egui::FullOutput,
+    ) {
+        let ppp = output.pixels_per_point;
+        let primitives = self.ctx.tessellate(std::mem::take(&mut output.shapes), ppp);
+        for (id, deltas) in output.textures_delta.set.drain() {
+            for delta in &deltas {
+                self.renderer
+                    .update_texture(&gpu.device, &gpu.queue, id, delta);
+            }
+        }
+        let screen = ScreenDescriptor {
+            size_in_pixels: size,
+            pixels_per_point: ppp,
+        };
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("overlay"),
+            });
+        let mut buffers = self.renderer.update_buffers(
+            &gpu.device,
+            &gpu.queue,
+            &mut encoder,
+            &primitives,
+            &screen,
+        );
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("overlay"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            self.renderer
+                .render(&mut pass.forget_lifetime(), &primitives, &screen);
+        }
+        buffers.push(encoder.finish());
+        gpu.queue.submit(buffers);
+        for id in output.textures_delta.free.drain() {
+            self.renderer.free_texture(&id);
+        }
+    }
+
+    /// One pass of the screen without input (offscreen frames): `draw` paints it at
+    /// `pixels_per_point` over a picture `size` pixels large; the result is drawn over `view`.
+    pub fn paint_frame(
+        &mut self,
+        gpu: &Gpu,
+        view: &wgpu::TextureView,
+        size: [u32; 2],
+        pixels_per_point: f32,
+        draw: impl FnMut(&egui::Context),
+    ) {
+        let points = egui::vec2(size[0] as f32, size[1] as f32) / pixels_per_point;
+        let mut input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points)),
+            ..egui::RawInput::default()
+        };
+        input
+            .viewports
+            .entry(input.viewport_id)
+            .or_default()
+            .native_pixels_per_point = Some(pixels_per_point);
+        let output = self.ctx.run_pass(input, draw);
+        self.paint(gpu, view, size, output);
+    }
+}
