@@ -62,8 +62,8 @@ echo '{"conversations": [{"file": "conversations/c.jsonl", "speakers": ["Elara",
 echo '{"seq": 0, "speaker_id": "Elara", "text": "Good morning, Bram. You are up early."}' \
   > "$closeup/conversations/c.jsonl"
 "$player" render --project projects/demo.ron --agent-dir "$closeup" --closeup Elara \
-  --frames 45 --fps 15 --size 640x360 --out out/frames --record out/demo-record.jsonl
-echo "demo: close-up frames of Elara speaking in out/frames/ (frame_0000.png ...), every frame's numbers in out/demo-record.jsonl"
+  --frames 45 --fps 15 --size 640x360 --overlay --out out/frames --record out/demo-record.jsonl
+echo "demo: close-up frames of Elara speaking, subtitled, in out/frames/ (frame_0000.png ...), every frame's numbers in out/demo-record.jsonl"
 
 # Talking with them, offline: the person is a line spoken in another voice, played into the
 # microphone's path; Elara is in front of the camera, so she is the one addressed.

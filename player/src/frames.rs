@@ -179,9 +179,15 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
         .map(Recorder::create)
         .transpose()?;
     let mut live = Live::new(world, conductor).recording(recorder);
+    let language = live
+        .world
+        .project
+        .npcs
+        .first()
+        .map(|n| n.voice.language.clone());
     let mut painter = options
         .overlay
-        .then(|| OverlayPainter::new(&headless.gpu, OFFSCREEN_OVERLAY_FORMAT));
+        .then(|| OverlayPainter::new(&headless.gpu, OFFSCREEN_OVERLAY_FORMAT, language.as_deref()));
     let choice = ScreenChoice {
         subtitles: !options.no_subtitles && live.world.project.screen.subtitles.show,
         hint: 0.0,

@@ -166,7 +166,12 @@ impl App {
             gpu.describe()
         );
         let msaa = msaa_view(&gpu, &config);
-        let painter = OverlayPainter::new(&gpu, overlay_format);
+        let language = world
+            .project
+            .npcs
+            .first()
+            .map(|n| n.voice.language.as_str());
+        let painter = OverlayPainter::new(&gpu, overlay_format, language);
         let input = egui_winit::State::new(
             painter.ctx.clone(),
             egui::ViewportId::ROOT,

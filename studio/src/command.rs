@@ -13,7 +13,7 @@ use npc_core::anim::gaze::GazeSettings;
 use npc_core::anim::lipsync::LipSyncSettings;
 use npc_core::asset::VrmExpressions;
 use npc_core::body::{BodySettings, HumanoidBone};
-use npc_core::project::{Npc, SceneSettings, SpeechEngine};
+use npc_core::project::{Npc, SceneSettings, ScreenSettings, SpeechEngine};
 use npc_core::transfer::Aspect;
 
 use crate::transfer_wizard::Head;
@@ -70,6 +70,8 @@ pub enum Command {
     EmotionToPose(Emotion),
     SetLipSync(LipSyncSettings),
     SetScene(SceneSettings),
+    /// What the player draws over the world: subtitles, names.
+    SetScreen(ScreenSettings),
     SetRoster(Vec<Npc>),
     SetAgentDir(PathBuf),
     SetSpeech(SpeechEngine),
@@ -196,6 +198,7 @@ impl Command {
                 | Self::EmotionToPose(_)
                 | Self::SetLipSync(_)
                 | Self::SetScene(_)
+                | Self::SetScreen(_)
                 | Self::SetRoster(_)
                 | Self::SetAgentDir(_)
                 | Self::SetSpeech(_)

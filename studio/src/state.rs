@@ -906,6 +906,7 @@ impl Studio {
                 }
             }
             Command::SetScene(s) => project.scene = s,
+            Command::SetScreen(s) => project.screen = s,
             Command::SetListen(l) => project.listen = l,
             Command::SetRoster(r) => project.npcs = r,
             Command::SetAgentDir(d) => project.agent_dir = d,
@@ -985,6 +986,7 @@ fn edit_key(command: &Command) -> String {
         Command::SetFaceEmotions { .. } => "face emotions".to_owned(),
         Command::SetLipSync(_) => "lipsync".to_owned(),
         Command::SetScene(_) => "scene".to_owned(),
+        Command::SetScreen(_) => "player screen".to_owned(),
         Command::SetListen(_) => "listening".to_owned(),
         Command::SetBody(_) => "body".to_owned(),
         other => format!("{other:?}"),

@@ -116,7 +116,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        // A POSIX locale ("C") is no fault of the user's: the subtitles' font fallback says so
+        // at every start otherwise.
+        .unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new("warn,egui_system_font_provider=error")
+        });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

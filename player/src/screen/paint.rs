@@ -19,14 +19,16 @@ impl std::fmt::Debug for OverlayPainter {
 
 impl OverlayPainter {
     /// A painter for targets of `format`: a linear (not sRGB) view, as egui blends its
-    /// colours in sRGB space like every other egui program.
+    /// colours in sRGB space like every other egui program. `language` (the NPCs' BCP-47
+    /// tag) picks between the system's fonts for a script (a Japanese or a Chinese font for
+    /// the same ideographs).
     #[must_use]
-    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat) -> Self {
+    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat, language: Option<&str>) -> Self {
         let ctx = egui::Context::default();
         // Lines may be in any language: characters egui's own fonts lack are drawn with the
         // system's fonts (fontconfig's fallback), else as boxes; never a failure.
         ctx.add_font_provider(std::sync::Arc::new(
-            egui_system_font_provider::SystemFontProvider::new(),
+            egui_system_font_provider::SystemFontProvider::new().with_locale(language),
         ));
         Self {
             ctx,

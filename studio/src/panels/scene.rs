@@ -1,10 +1,10 @@
-//! The scene: time of day and day length, fog, sun, the NPC roster, the agent directory and
-//! the speech engine.
+//! The scene: time of day and day length, fog, sun, the player's screen (subtitles, names),
+//! the NPC roster, the agent directory and the speech engine.
 
 use std::path::PathBuf;
 
 use egui::Ui;
-use npc_core::project::{Avatar, Gender, Npc, Project, SpeechEngine, Voice};
+use npc_core::project::{Avatar, Gender, Npc, Project, SpeechEngine, SubtitlePlace, Voice};
 
 use crate::command::Command;
 
@@ -36,6 +36,8 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
         scene.fog.end = scene.fog.end.max(scene.fog.start + 1.0);
         out.push(Command::SetScene(scene));
     }
+    ui.separator();
+    screen(ui, project, out);
     ui.separator();
     ui.heading("NPCs");
     let mut roster = project.npcs.clone();
@@ -159,4 +161,37 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
             ui.weak("key from AZURE_SPEECH_KEY");
         }
     });
+}
+
+/// What the player draws over the world.
+fn screen(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
+    let mut screen = project.screen.clone();
+    let mut changed = false;
+    ui.heading("Player screen");
+    let subtitles = &mut screen.subtitles;
+    changed |= ui.checkbox(&mut subtitles.show, "subtitles").changed();
+    changed |= ui
+        .add(
+            egui::Slider::new(&mut subtitles.size, 0.015..=0.08)
+                .text("subtitle size (share of the height)"),
+        )
+        .changed();
+    ui.horizontal(|ui| {
+        ui.label("subtitles at");
+        changed |= ui
+            .radio_value(&mut subtitles.place, SubtitlePlace::Bottom, "bottom")
+            .changed();
+        changed |= ui
+            .radio_value(&mut subtitles.place, SubtitlePlace::Top, "top")
+            .changed();
+    });
+    changed |= ui
+        .add(egui::Slider::new(&mut subtitles.background, 0.0..=1.0).text("subtitle band"))
+        .changed();
+    changed |= ui
+        .add(egui::Slider::new(&mut screen.names_within_m, 0.0..=40.0).text("names within (m)"))
+        .changed();
+    if changed {
+        out.push(Command::SetScreen(screen));
+    }
 }
