@@ -39,11 +39,12 @@ fn librivox_dir() -> Option<PathBuf> {
     let there = dir
         .join("sense_and_sensibility_01_austen_64kb-0880.wav")
         .exists();
-    assert!(
-        there || std::env::var("CI").as_deref() != Ok("true"),
-        "missing the LibriVox clips in {} (scripts/setup.sh fetches them)",
-        dir.display()
-    );
+    if !there {
+        common::not_run(
+            &format!("no LibriVox clips in {}", dir.display()),
+            "scripts/setup.sh fetches them",
+        );
+    }
     there.then_some(dir)
 }
 

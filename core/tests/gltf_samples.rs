@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::PathBuf;
 
 use npc_core::asset::Asset;
@@ -12,12 +14,10 @@ fn samples_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the sample models are missing at {} (CI needs ../shared)",
-        dir.display()
+    common::not_run(
+        &format!("no sample models at {}", dir.display()),
+        "the workspace's ../shared folder holds them",
     );
-    eprintln!("skipping: no sample models at {}", dir.display());
     None
 }
 

@@ -18,15 +18,10 @@ fn demo(dir: &Path) -> String {
 }
 
 fn librivox() -> Option<std::path::PathBuf> {
-    let home = std::env::var_os("HOME")?;
-    let path = Path::new(&home)
-        .join(".cache/living-npc/librivox/sense_and_sensibility_01_austen_64kb-0880.wav");
-    assert!(
-        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    path.exists().then_some(path)
+    common::fetched(
+        "NPC_LIBRIVOX_CLIP",
+        "librivox/sense_and_sensibility_01_austen_64kb-0880.wav",
+    )
 }
 
 #[test]

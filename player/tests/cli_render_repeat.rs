@@ -1,5 +1,6 @@
-//! The same project, agent lines and seed give the same record byte for byte, talking
-//! gestures, brow flashes and emotion included: two fresh `npc-player render` processes.
+//! The same project, agent lines and seed give the same record and the same frames byte for
+//! byte, talking gestures, brow flashes and emotion included: two fresh `npc-player render`
+//! processes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -58,4 +59,24 @@ fn a_talking_line_renders_the_same_bytes_twice() {
         records[0] == records[1],
         "two renders of the same line differ"
     );
+    // The pictures too, every PNG's bytes.
+    let frames = |name: &str| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = std::fs::read_dir(tmp.path().join(name))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|f| {
+                let name = f.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read(f).unwrap())
+            })
+            .collect()
+    };
+    let (a, b) = (frames("a"), frames("b"));
+    assert_eq!(a.len(), 90);
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs between the two renders");
+    }
 }

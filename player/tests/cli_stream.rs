@@ -103,7 +103,7 @@ fn receiver(python: &str, tool: &str, args: &[String]) -> std::process::Child {
 
 /// python3 with `module` (python-osc's `pythonosc`, `pylivelinkface`): `NPC_PYTHON`, else the one scripts/setup.sh prepares, else
 /// `python3` when it has the package; None (a failure under CI) when there is none.
-fn python_with(test: &str, module: &str) -> Option<String> {
+fn python_with(module: &str) -> Option<String> {
     let home = std::env::var("HOME").unwrap_or_default();
     let candidates = [
         std::env::var("NPC_PYTHON").ok(),
@@ -120,18 +120,16 @@ fn python_with(test: &str, module: &str) -> Option<String> {
             return Some(python);
         }
     }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "CI installs {module} (scripts/setup.sh)"
+    common::not_run(
+        &format!("no python3 with {module}"),
+        "scripts/setup.sh installs it",
     );
-    eprintln!("{test}: NOT RUN, no python3 with {module} (scripts/setup.sh installs it)");
     None
 }
 
 #[test]
 fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
-    let test = "a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew";
-    let Some(python) = python_with(test, "pythonosc") else {
+    let Some(python) = python_with("pythonosc") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -222,8 +220,7 @@ fn a_vmc_receiver_gets_every_npc_and_the_mouth_the_record_drew() {
 
 #[test]
 fn a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew() {
-    let test = "a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew";
-    let Some(python) = python_with(test, "pylivelinkface") else {
+    let Some(python) = python_with("pylivelinkface") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -291,8 +288,7 @@ fn a_live_link_face_decoder_gets_every_subject_and_the_mouth_the_record_drew() {
 /// app does) as a take: the subject's frames in order, JawOpen and the head's yaw as sent.
 #[test]
 fn a_live_link_face_sender_is_captured_as_a_take() {
-    let test = "a_live_link_face_sender_is_captured_as_a_take";
-    let Some(python) = python_with(test, "pylivelinkface") else {
+    let Some(python) = python_with("pylivelinkface") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -356,8 +352,7 @@ fn a_live_link_face_sender_is_captured_as_a_take() {
 /// (`?hz=20`: Elara's frames 50 ms apart on the run's clock, as pylivelinkface reads them).
 #[test]
 fn a_projects_streams_list_streams_at_its_rate() {
-    let test = "a_projects_streams_list_streams_at_its_rate";
-    let Some(python) = python_with(test, "pylivelinkface") else {
+    let Some(python) = python_with("pylivelinkface") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -441,8 +436,7 @@ fn a_projects_streams_list_streams_at_its_rate() {
 /// said tracking was lost as the take's gaps.
 #[test]
 fn a_vmc_sender_is_captured_as_a_take_with_its_gaps() {
-    let test = "a_vmc_sender_is_captured_as_a_take_with_its_gaps";
-    let Some(python) = python_with(test, "pythonosc") else {
+    let Some(python) = python_with("pythonosc") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -519,8 +513,7 @@ fn a_vmc_sender_is_captured_as_a_take_with_its_gaps() {
 /// packet python-osc reads is on PORT, none on the next, and its root stands where Bram does.
 #[test]
 fn a_stream_can_choose_one_npc_for_one_port() {
-    let test = "a_stream_can_choose_one_npc_for_one_port";
-    let Some(python) = python_with(test, "pythonosc") else {
+    let Some(python) = python_with("pythonosc") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -649,7 +642,7 @@ fn a_lines_sound_is_kept_for_the_engine_on_the_streams_clock() {
 #[test]
 fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
     let test = "a_vroid_avatar_streams_its_vrm_expressions_by_name";
-    let Some(python) = python_with(test, "pythonosc") else {
+    let Some(python) = python_with("pythonosc") else {
         return;
     };
     let Some(avatar) = common::vrm_avatar("suzuha.vrm") else {

@@ -12,26 +12,16 @@ use std::process::{Command, Stdio};
 
 use common::npc_player;
 
-fn librivox(test: &str) -> Option<std::path::PathBuf> {
-    let home = std::env::var_os("HOME")?;
-    let path = Path::new(&home)
-        .join(".cache/living-npc/librivox/sense_and_sensibility_01_austen_64kb-0880.wav");
-    let ci = std::env::var("CI").as_deref() == Ok("true");
-    assert!(
-        path.exists() || !ci,
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    if !path.exists() {
-        eprintln!("{test}: NOT RUN, no LibriVox clip");
-    }
-    path.exists().then_some(path)
+fn librivox() -> Option<std::path::PathBuf> {
+    common::fetched(
+        "NPC_LIBRIVOX_CLIP",
+        "librivox/sense_and_sensibility_01_austen_64kb-0880.wav",
+    )
 }
 
 #[test]
 fn the_python_example_answers_the_person_with_a_streamed_reply() {
-    let test = "the_python_example_answers_the_person_with_a_streamed_reply";
-    let Some(clip) = librivox(test) else {
+    let Some(clip) = librivox() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -65,11 +55,7 @@ fn the_python_example_answers_the_person_with_a_streamed_reply() {
     let python = match python {
         Ok(child) => child,
         Err(e) => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI installs python3: {e}"
-            );
-            eprintln!("{test}: NOT RUN, no python3 ({e})");
+            common::not_run(&format!("no python3 ({e})"), "CI installs it");
             return;
         }
     };

@@ -4,7 +4,7 @@
 
 mod shared_asset;
 #[allow(unused_imports)]
-pub use shared_asset::{cache_dir, facecap, shared_asset, vrm_avatar};
+pub use shared_asset::{cache_dir, facecap, fetched, not_run, shared_asset, vrm_avatar};
 
 pub mod validator;
 

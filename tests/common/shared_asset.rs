@@ -1,44 +1,85 @@
 //! The one lookup of third-party test files, under ../shared/assets beside the workspace or
 //! fetched into the cache by scripts/setup.sh, for every package's tests (included by path
-//! where a package cannot reach this module).
+//! where a package cannot reach this module), and the one policy for a test whose data or tool
+//! is missing: [`not_run`].
 
 // Each package's tests use some of these.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
-/// A file under ../shared/assets, or None when it is missing (a failure under CI).
+/// Whether every test must run: `NPC_REQUIRE_DATA=1` (or `CI=true`, as before).
+pub fn data_required() -> bool {
+    std::env::var("NPC_REQUIRE_DATA").as_deref() == Ok("1")
+        || std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// Says that the running test cannot run: `what` is missing, `how` gets it. A failure when
+/// every test must run ([`data_required`]); otherwise one line on stderr naming the test, and
+/// the same line appended to `NPC_SKIP_LOG` (scripts/test.sh lists them all at the end), so a
+/// test that could not run never passes silently.
+pub fn not_run(what: &str, how: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().filter(|n| *n != "main").unwrap_or("a test");
+    let line = format!(
+        "{} {}::{test}: NOT RUN, {what} ({how})",
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_CRATE_NAME")
+    );
+    assert!(!data_required(), "{line}; NPC_REQUIRE_DATA=1 needs it");
+    eprintln!("{line}");
+    if let Some(log) = std::env::var_os("NPC_SKIP_LOG") {
+        use std::io::Write;
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| writeln!(f, "{line}"));
+        if let Err(e) = written {
+            eprintln!("cannot add to {}: {e}", Path::new(&log).display());
+        }
+    }
+}
+
+/// A file that exists, or None after saying the test cannot run without it.
+fn present(path: PathBuf, how: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    not_run(&format!("no {}", path.display()), how);
+    None
+}
+
+/// A file under ../shared/assets, or None when it is missing (see [`not_run`]).
 pub fn shared_asset(relative: &str) -> Option<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let workspace = manifest
         .ancestors()
         .find(|d| d.join("Cargo.lock").exists())
         .unwrap_or(manifest);
-    let path = workspace.join("../shared/assets").join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {}",
-        path.display()
-    );
-    None
+    present(
+        workspace.join("../shared/assets").join(relative),
+        "the workspace's ../shared folder holds it",
+    )
 }
 
 /// One of the VRM test avatars (`NPC_VRM_AVATARS`, else where `scripts/setup.sh` caches
-/// them), or None when they have not been fetched (a failure under CI).
+/// them), or None when they have not been fetched (see [`not_run`]).
 pub fn vrm_avatar(file: &str) -> Option<PathBuf> {
     let path = std::env::var_os("NPC_VRM_AVATARS")
         .map(PathBuf::from)
         .or_else(|| Some(cache_dir()?.join("vrm")))?
         .join(file);
-    assert!(
-        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    path.exists().then_some(path)
+    present(path, "scripts/setup.sh fetches it")
+}
+
+/// A file `scripts/setup.sh` fetches into its cache: the path in the environment variable
+/// `var`, else `relative` in the cache; None when it is not there (see [`not_run`]).
+pub fn fetched(var: &str, relative: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(var)
+        .map(PathBuf::from)
+        .or_else(|| Some(cache_dir()?.join(relative)))?;
+    present(path, "scripts/setup.sh fetches it")
 }
 
 /// The folder `scripts/setup.sh` caches test tools and files in.
@@ -50,15 +91,7 @@ pub fn cache_dir() -> Option<PathBuf> {
 }
 
 /// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where
-/// `scripts/setup.sh` caches it), or None when it has not been fetched (a failure under CI).
+/// `scripts/setup.sh` caches it), or None when it has not been fetched (see [`not_run`]).
 pub fn facecap() -> Option<PathBuf> {
-    let path = std::env::var_os("NPC_FACECAP")
-        .map(PathBuf::from)
-        .or_else(|| Some(cache_dir()?.join("captures/facecap.glb")))?;
-    assert!(
-        path.exists() || std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    path.exists().then_some(path)
+    fetched("NPC_FACECAP", "captures/facecap.glb")
 }

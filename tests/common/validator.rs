@@ -19,14 +19,9 @@ pub fn validator() -> Option<PathBuf> {
     if dir.join("package.json").exists() {
         return Some(dir);
     }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the glTF validator is not installed at {} (scripts/setup.sh installs it)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: the glTF validator is not installed at {} (run scripts/setup.sh)",
-        dir.display()
+    super::not_run(
+        &format!("the glTF validator is not installed at {}", dir.display()),
+        "scripts/setup.sh installs it",
     );
     None
 }

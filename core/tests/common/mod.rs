@@ -4,8 +4,9 @@
 
 #[path = "../../../tests/common/shared_asset.rs"]
 mod shared_asset;
+use shared_asset::fetched;
 #[allow(unused_imports)]
-pub use shared_asset::shared_asset;
+pub use shared_asset::{not_run, shared_asset};
 
 use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::viseme::VisemeId;
@@ -81,34 +82,6 @@ pub fn sample_at(times: &[f64], values: &[f32], t: f64) -> f32 {
 #[allow(dead_code)]
 pub fn cue(track: &VisemeTrack) -> npc_core::LineCue {
     npc_core::LineCue::from_track(track.clone())
-}
-
-/// A file `scripts/setup.sh` fetches: the path in the environment variable `var`, else
-/// `relative` in its cache; None when it has not been fetched (a failure under CI).
-fn fetched(var: &str, relative: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os(var)
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            let cache = std::env::var_os("XDG_CACHE_HOME")
-                .map(std::path::PathBuf::from)
-                .or_else(|| {
-                    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache"))
-                })?;
-            Some(cache.join("living-npc").join(relative))
-        })?;
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "missing {} (scripts/setup.sh fetches it)",
-        path.display()
-    );
-    #[allow(clippy::print_stderr)]
-    {
-        eprintln!("skipped: no {} (run scripts/setup.sh)", path.display());
-    }
-    None
 }
 
 /// The Face Cap head with its real ARKit capture (`NPC_FACECAP`, else where

@@ -6,7 +6,7 @@
 mod shared;
 
 #[allow(unused_imports)]
-pub use shared::{facecap, vrm_avatar};
+pub use shared::{facecap, fetched, not_run, vrm_avatar};
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
