@@ -1,7 +1,7 @@
 //! Line appended -> first audio of that line, over 50 lines through a real agent directory:
 //! the headless runtime and the agent simulator run in this process on their own threads,
 //! with the offline speech engine. Prints p50 / p95 / max of the latency the runtime records,
-//! and of audio end -> spoken.json written.
+//! and of audio end -> spoken.json handed to its writer (the write follows on its own thread).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
@@ -96,5 +96,5 @@ fn main() {
     // The last line may still be playing when the simulator is done.
     let spoken = field("line_finished", "spoken_latency_ms");
     assert!(spoken.len() + 1 >= count, "{} lines finished", spoken.len());
-    report("audio end -> spoken.json written", &spoken);
+    report("audio end -> spoken.json handed to its writer", &spoken);
 }

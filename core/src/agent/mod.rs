@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod reader;
 pub mod schedule;
 pub mod spoken;
+mod spoken_writer;
 #[cfg(not(feature = "watch"))]
 #[path = "poll_only.rs"]
 pub mod watch;
@@ -48,6 +49,8 @@ pub use protocol::{
 };
 pub use reader::{ConversationReader, ReadError, ReadItem, ReadOutcome, ReaderOptions};
 pub use schedule::{ConversationQueue, DEFAULT_GAP_TIMEOUT, Resolved, SpeakerMap};
+pub use spoken_writer::SPOKEN_RETRY;
+use spoken_writer::SpokenWriter;
 pub use watch::{DEFAULT_POLL_INTERVAL, DirWatcher};
 
 use crate::project::Npc;
@@ -124,8 +127,6 @@ pub enum AgentError {
     NotADirectory { dir: PathBuf },
     #[error("{conversation:?} is not a conversation of this agent directory")]
     UnknownConversation { conversation: String },
-    #[error("writing {}: {source}", path.display())]
-    WriteSpoken { path: PathBuf, source: io::Error },
 }
 
 #[derive(Debug)]
@@ -155,10 +156,8 @@ pub struct AgentDirectory {
     npc_state: NpcState,
     npc_state_file: JsonFileState,
     spoken: Spoken,
-    spoken_path: PathBuf,
-    /// A write of `spoken.json` failed (a full disk, the folder gone): it is tried again at
-    /// each poll, at most every [`SPOKEN_RETRY`], and when the directory is dropped.
-    spoken_unwritten: Option<Instant>,
+    /// Writes `spoken.json` off the caller's thread, retrying a write that fails.
+    spoken_writer: SpokenWriter,
     pending: Vec<AgentEvent>,
     watcher: Option<DirWatcher>,
     more_input: bool,
@@ -299,8 +298,7 @@ impl AgentDirectory {
             npc_state: NpcState::default(),
             npc_state_file: JsonFileState::default(),
             spoken: loaded.value,
-            spoken_path,
-            spoken_unwritten: None,
+            spoken_writer: SpokenWriter::new(spoken_path),
             pending: loaded
                 .warnings
                 .into_iter()
@@ -377,7 +375,12 @@ impl AgentDirectory {
     /// [`AgentEvent::LineReady`] per conversation (none while its previous line is in flight).
     pub fn poll(&mut self, now: Instant) -> Vec<AgentEvent> {
         let mut events = std::mem::take(&mut self.pending);
-        self.retry_spoken(now, &mut events);
+        events.extend(
+            self.spoken_writer
+                .take_reports()
+                .into_iter()
+                .map(AgentEvent::Warning),
+        );
         if let Some(w) = self.watcher.as_mut() {
             events.extend(w.take_errors().into_iter().map(AgentEvent::Warning));
         }
@@ -623,60 +626,25 @@ impl AgentDirectory {
             .entry(conversation.to_owned())
             .or_default();
         record(entry, last_seq);
-        self.write_spoken()?;
+        self.write_spoken();
         Ok(true)
     }
 
-    fn write_spoken(&mut self) -> Result<(), AgentError> {
-        let written = spoken::write_atomic(&self.spoken_path, &self.spoken).map_err(|source| {
-            AgentError::WriteSpoken {
-                path: self.spoken_path.clone(),
-                source,
-            }
-        });
-        match &written {
-            Ok(()) => self.spoken_unwritten = None,
-            Err(_) => {
-                self.spoken_unwritten.get_or_insert_with(Instant::now);
-            }
-        }
-        written
+    /// Hands the state over to the writer: the caller never waits on the disk.
+    fn write_spoken(&mut self) {
+        self.spoken_writer.submit(&self.spoken);
     }
 
-    /// Writes `spoken.json` again when its last write failed, at most every
-    /// [`SPOKEN_RETRY`]; says so once it lands.
-    fn retry_spoken(&mut self, now: Instant, events: &mut Vec<AgentEvent>) {
-        let Some(failed_at) = self.spoken_unwritten else {
-            return;
-        };
-        if now.saturating_duration_since(failed_at) < SPOKEN_RETRY {
-            return;
-        }
-        if self.write_spoken().is_ok() {
-            events.push(AgentEvent::Warning(format!(
-                "{} written again: the lines heard while it could not be are recorded",
-                self.spoken_path.display()
-            )));
-        } else {
-            self.spoken_unwritten = Some(now);
-        }
-    }
-
-    /// Whether `spoken.json` on disk is behind (its last write failed and no retry landed).
+    /// Whether `spoken.json` on disk is behind the lines passed (a write not yet done, or
+    /// failing and being retried).
     #[must_use]
     pub fn spoken_behind(&self) -> bool {
-        self.spoken_unwritten.is_some()
+        self.spoken_writer.behind()
     }
-}
 
-/// How often a failed write of `spoken.json` is tried again.
-pub const SPOKEN_RETRY: Duration = Duration::from_millis(500);
-
-impl Drop for AgentDirectory {
-    /// The last state reaches the disk before the directory goes, when it can.
-    fn drop(&mut self) {
-        if self.spoken_unwritten.is_some() {
-            let _ = self.write_spoken();
-        }
+    /// Waits up to `timeout` for `spoken.json` to hold every line passed; whether it does.
+    /// (The frame never needs to: the writer catches up on its own, and before it is dropped.)
+    pub fn flush_spoken(&self, timeout: Duration) -> bool {
+        self.spoken_writer.flush(timeout)
     }
 }

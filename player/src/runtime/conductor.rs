@@ -377,7 +377,7 @@ impl Conductor {
                     }
                 }
                 finish(&mut self.dir, &p.conversation, p.line.seq);
-                // Audio end -> spoken.json written, on the wall clock (frame time in
+                // Audio end -> spoken.json's state handed to its writer, on the wall clock (frame time in
                 // `render` is not the wall clock, so it says nothing there).
                 let spoken_after = match &p.clock {
                     Clock::Whole(c) => (!self.wait_for_synthesis)

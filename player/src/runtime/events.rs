@@ -19,7 +19,7 @@ impl LineEvent {
     /// directory; `latency` only for `line_started`.
     #[must_use]
     /// `line_finished`, with `spoken_latency_ms`: from the end of the line's audio to
-    /// spoken.json written (when known).
+    /// spoken.json's new state handed to its writer thread (when known).
     pub fn finished(
         conversation: &str,
         line: &Line,
