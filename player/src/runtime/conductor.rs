@@ -10,7 +10,7 @@
 //! must not stall its conversation forever, and retrying would fail the same way.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,7 @@ use npc_core::project::{Gender, Npc, Project, Voice};
 use npc_core::speech::{LineSource, SpeechError, Utterance};
 
 use super::events::{EventLog, LineEvent};
+use super::pool::{WorkerPool, workers_for};
 use super::speaker::Speaker;
 use super::stream::{StreamEnd, StreamedLine};
 use crate::audio::{AudioOut, PlayingLine};
@@ -150,6 +151,36 @@ struct Job {
     npc: String,
     voice: Voice,
     seen: Instant,
+    /// Handed in as the n-th job (results that finish together start in this order).
+    order: u64,
+}
+
+/// A line being synthesised: what is needed to pass over it when its deadline passes.
+#[derive(Debug)]
+struct InFlight {
+    order: u64,
+    conversation: String,
+    line: Line,
+    npc: String,
+    since: Instant,
+}
+
+/// How long a line may take to be synthesised (or its recording aligned) in a live run before
+/// it is passed over, so that an engine that hangs on one line does not stop its
+/// conversation. (A cloud engine's own timeout and the offline engine after it fit well
+/// within it; `render` waits for every line instead, for the same frames.)
+pub const SYNTHESIS_DEADLINE: Duration = Duration::from_secs(30);
+
+/// The lines of `in_flight` past their deadline at `now`, latest first (to remove by index).
+fn overdue(in_flight: &[InFlight], now: Instant, deadline: Duration) -> Vec<usize> {
+    let mut late: Vec<usize> = in_flight
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| now.saturating_duration_since(f.since) > deadline)
+        .map(|(i, _)| i)
+        .collect();
+    late.reverse();
+    late
 }
 
 /// A line whose synthesis ended.
@@ -192,9 +223,8 @@ pub struct Conductor {
     roster: Vec<Npc>,
     dir: AgentDirectory,
     log: Option<EventLog>,
-    jobs: Option<mpsc::Sender<Job>>,
-    done: mpsc::Receiver<Done>,
-    worker: Option<thread::JoinHandle<()>>,
+    pool: WorkerPool<Job, Done>,
+    jobs_sent: u64,
     audio: AudioOut,
     playing: Vec<Playing>,
     /// Streamed lines waiting for their first sound.
@@ -206,7 +236,10 @@ pub struct Conductor {
     held: Option<String>,
     /// When the person last stopped speaking to an NPC (its held lines may start).
     released: Option<Instant>,
-    in_synthesis: usize,
+    /// Lines handed to the pool and not back yet.
+    in_flight: Vec<InFlight>,
+    /// Lines passed over at their deadline whose results, when they come, are dropped.
+    abandoned: Vec<u64>,
     wait_for_synthesis: bool,
 }
 
@@ -227,45 +260,44 @@ impl Conductor {
             None => None,
         };
         let speaker = Speaker::for_project(&project.speech)?;
-        let (job_tx, job_rx) = mpsc::channel::<Job>();
-        let (done_tx, done_rx) = mpsc::channel::<Done>();
         let voices = roster_voices(&project.npcs);
         let line_audio = options.line_audio.clone();
-        let worker = thread::Builder::new()
-            .name("npc-synthesis".to_owned())
-            .spawn(move || {
-                // The first synthesis of a voice loads its data: do it before the first line.
+        let speaker = Arc::new(speaker);
+        let warm = Arc::clone(&speaker);
+        let cores = thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let pool = WorkerPool::start(
+            "npc-synthesis",
+            workers_for(cores),
+            // The first synthesis of a voice loads its data: done before the first line.
+            move || {
                 for voice in &voices {
-                    let _ = speaker.synthesize(WARM_UP_TEXT, voice);
+                    let _ = warm.synthesize(WARM_UP_TEXT, voice);
                 }
-                for job in job_rx {
-                    let result = match &job.line.audio {
-                        Some(path) => recorded(Path::new(path), &job.line.text, &job.voice),
-                        None => speaker.synthesize(&job.line.text, &job.voice),
-                    };
-                    let audio_file = match (&job.line.audio, &result, &line_audio) {
-                        (Some(path), _, _) => Some(PathBuf::from(path)),
-                        (None, Ok(u), Some(dir)) => keep_line_audio(dir, &job, u),
-                        _ => None,
-                    };
-                    let done = Done {
-                        job,
-                        result,
-                        audio_file,
-                    };
-                    if done_tx.send(done).is_err() {
-                        break;
-                    }
+            },
+            move |job: Job| {
+                let result = match &job.line.audio {
+                    Some(path) => recorded(Path::new(path), &job.line.text, &job.voice),
+                    None => speaker.synthesize(&job.line.text, &job.voice),
+                };
+                let audio_file = match (&job.line.audio, &result, &line_audio) {
+                    (Some(path), _, _) => Some(PathBuf::from(path)),
+                    (None, Ok(u), Some(dir)) => keep_line_audio(dir, &job, u),
+                    _ => None,
+                };
+                Done {
+                    job,
+                    result,
+                    audio_file,
                 }
-            })
-            .context("cannot start the synthesis thread")?;
+            },
+        )
+        .context("cannot start the synthesis threads")?;
         Ok(Self {
             roster: project.npcs.clone(),
             dir,
             log,
-            jobs: Some(job_tx),
-            done: done_rx,
-            worker: Some(worker),
+            pool,
+            jobs_sent: 0,
             audio: if options.sound {
                 AudioOut::open()
             } else {
@@ -276,7 +308,8 @@ impl Conductor {
             deferred: Vec::new(),
             held: None,
             released: None,
-            in_synthesis: 0,
+            in_flight: Vec::new(),
+            abandoned: Vec::new(),
             wait_for_synthesis: options.wait_for_synthesis,
         })
     }
@@ -297,18 +330,26 @@ impl Conductor {
                     npc,
                 } => {
                     let voice = voice_for(&self.roster, &npc, &line);
+                    let order = self.jobs_sent;
+                    self.jobs_sent += 1;
+                    self.in_flight.push(InFlight {
+                        order,
+                        conversation: conversation.clone(),
+                        line: line.clone(),
+                        npc: npc.clone(),
+                        since: now,
+                    });
                     let job = Job {
                         conversation,
                         line,
                         npc,
                         voice,
                         seen: now,
+                        order,
                     };
-                    let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
-                    if !sent {
-                        anyhow::bail!("the synthesis thread stopped");
+                    if !self.pool.send(job) {
+                        anyhow::bail!("the synthesis threads stopped");
                     }
-                    self.in_synthesis += 1;
                 }
                 AgentEvent::Rejected {
                     conversation,
@@ -339,14 +380,34 @@ impl Conductor {
                 self.start(done, now, cues);
             }
         }
+        let mut finished = Vec::new();
         loop {
-            let done = if self.wait_for_synthesis && self.in_synthesis > 0 {
-                self.done.recv().ok()
+            let done = if self.wait_for_synthesis && !self.in_flight.is_empty() {
+                self.pool.recv()
             } else {
-                self.done.try_recv().ok()
+                self.pool.try_recv()
             };
             let Some(done) = done else { break };
-            self.in_synthesis = self.in_synthesis.saturating_sub(1);
+            let order = done.job.order;
+            if let Some(i) = self.abandoned.iter().position(|&o| o == order) {
+                self.abandoned.swap_remove(i);
+                tracing::info!(
+                    "{} seq {}: synthesised after its deadline; dropped",
+                    done.job.conversation,
+                    done.job.line.seq
+                );
+                continue;
+            }
+            self.in_flight.retain(|f| f.order != order);
+            finished.push(done);
+        }
+        if !self.wait_for_synthesis {
+            self.pass_over_late_lines(now);
+        }
+        // Lines that finished together start in the order they were handed in, whichever
+        // worker was quicker (the same frames from the same lines).
+        finished.sort_by_key(|d| d.job.order);
+        for done in finished {
             if self.holds(&done.job.npc) {
                 self.deferred.push(done);
                 continue;
@@ -483,6 +544,33 @@ impl Conductor {
                 }
                 finish(&mut self.dir, &job.conversation, job.line.seq);
             }
+        }
+    }
+
+    /// Passes over the lines whose synthesis outlasted [`SYNTHESIS_DEADLINE`]: refused with
+    /// the reason, so their conversations go on; their results are dropped when they come.
+    fn pass_over_late_lines(&mut self, now: Instant) {
+        for i in overdue(&self.in_flight, now, SYNTHESIS_DEADLINE) {
+            let late = self.in_flight.swap_remove(i);
+            let why = format!(
+                "not synthesised within {} s (the speech engine may hang)",
+                SYNTHESIS_DEADLINE.as_secs()
+            );
+            tracing::warn!(
+                "{} seq {}: {why}; passing over it",
+                late.conversation,
+                late.line.seq
+            );
+            if let Some(log) = self.log.as_mut() {
+                log.write(&LineEvent::refused(
+                    &late.conversation,
+                    &late.line,
+                    &late.npc,
+                    &why,
+                ));
+            }
+            finish(&mut self.dir, &late.conversation, late.line.seq);
+            self.abandoned.push(late.order);
         }
     }
 
@@ -661,7 +749,7 @@ impl Conductor {
         !self.playing.is_empty()
             || !self.waiting.is_empty()
             || !self.deferred.is_empty()
-            || self.in_synthesis > 0
+            || !self.in_flight.is_empty()
     }
 
     /// How long the caller may sleep before the next step is due: a file deadline, the end of
@@ -669,7 +757,7 @@ impl Conductor {
     #[must_use]
     pub fn next_wake(&self, now: Instant, tick: Duration) -> Duration {
         let mut wait = tick;
-        if self.in_synthesis > 0 {
+        if !self.in_flight.is_empty() {
             // Synthesis takes a few ms: look again soon so the line starts without delay.
             wait = wait.min(Duration::from_millis(2));
         }
@@ -693,18 +781,6 @@ impl Conductor {
     /// Sleeps up to `d`, waking early when the directory changes.
     pub fn wait(&mut self, d: Duration) {
         self.dir.wait(d);
-    }
-}
-
-impl Drop for Conductor {
-    fn drop(&mut self) {
-        // Closing the job channel ends the worker.
-        self.jobs = None;
-        if let Some(worker) = self.worker.take()
-            && worker.join().is_err()
-        {
-            tracing::warn!("the synthesis thread panicked");
-        }
     }
 }
 
@@ -803,5 +879,30 @@ fn keep_line_audio(dir: &Path, job: &Job, utterance: &Utterance) -> Option<PathB
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn only_lines_past_their_deadline_are_passed_over_latest_index_first() {
+        let t0 = Instant::now();
+        let line: Line =
+            serde_json::from_str(r#"{"seq": 0, "speaker_id": "Elara", "text": "hi"}"#).unwrap();
+        let flight = |order, after_s| InFlight {
+            order,
+            conversation: "c".to_owned(),
+            line: line.clone(),
+            npc: "Elara".to_owned(),
+            since: t0 + Duration::from_secs(after_s),
+        };
+        let in_flight = [flight(0, 0), flight(1, 25), flight(2, 1)];
+        let now = t0 + Duration::from_secs(32);
+        assert_eq!(overdue(&in_flight, now, SYNTHESIS_DEADLINE), [2, 0]);
+        assert!(overdue(&in_flight, t0 + SYNTHESIS_DEADLINE, SYNTHESIS_DEADLINE).is_empty());
     }
 }

@@ -1,9 +1,14 @@
-//! The `--events` file: one JSON object per line event, appended and flushed one by one so a
-//! killed process loses nothing it wrote.
+//! The `--events` file: one JSON object per line event, appended in order by a thread of its
+//! own (the frame never waits on the disk), each written as soon as it comes; a write that fails
+//! (a full disk) is tried again every 500 ms with what followed, so nothing is lost or doubled;
+//! what is still unwritten when the log is dropped (at exit, or as a failing frame loop
+//! unwinds) is written before it goes.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -170,10 +175,14 @@ pub fn round_ms(ms: f64) -> f64 {
     (ms * 10.0).round() / 10.0
 }
 
-/// The events file, opened for appending.
+/// How often a failed write of the events file is tried again.
+const RETRY: Duration = Duration::from_millis(500);
+
+/// The events file, opened for appending, and its writer thread.
 #[derive(Debug)]
 pub struct EventLog {
-    file: File,
+    lines: Option<mpsc::Sender<String>>,
+    writer: Option<JoinHandle<()>>,
     /// The run's clock: each event gets `t_ms`, ms since this, when it is set.
     origin: Option<Instant>,
 }
@@ -187,7 +196,17 @@ impl EventLog {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {}", path.display()))?;
-        Ok(Self { file, origin: None })
+        let (lines, received) = mpsc::channel();
+        let shown = path.to_owned();
+        let writer = std::thread::Builder::new()
+            .name("events-writer".to_owned())
+            .spawn(move || write_lines(file, &received, &shown))
+            .context("cannot start the events file's writer")?;
+        Ok(Self {
+            lines: Some(lines),
+            writer: Some(writer),
+            origin: None,
+        })
     }
 
     /// Stamps events from now on with `t_ms` since `origin`.
@@ -195,7 +214,7 @@ impl EventLog {
         self.origin = Some(origin);
     }
 
-    /// Appends one event as one line, flushed; a failure is logged, not fatal.
+    /// Hands one event to the writer, as one line.
     pub fn write(&mut self, event: &LineEvent) {
         let mut value = event.0.clone();
         if let (Some(origin), Some(map)) = (self.origin, value.as_object_mut())
@@ -206,12 +225,155 @@ impl EventLog {
         }
         let mut text = value.to_string();
         text.push('\n');
-        if let Err(e) = self
-            .file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
+        if let Some(lines) = &self.lines
+            && lines.send(text).is_err()
         {
-            tracing::warn!("cannot write the events file: {e}");
+            tracing::warn!("the events file's writer has stopped");
         }
+    }
+}
+
+impl Drop for EventLog {
+    /// Every event handed over is written (when the disk takes it) before the log goes.
+    fn drop(&mut self) {
+        self.lines = None;
+        if let Some(writer) = self.writer.take()
+            && writer.join().is_err()
+        {
+            tracing::warn!("the events file's writer panicked");
+        }
+    }
+}
+
+/// The writer's loop: each line appended as it comes; after a failure, the bytes not written
+/// are tried again with what followed, every [`RETRY`].
+fn write_lines(mut file: File, lines: &mpsc::Receiver<String>, path: &Path) {
+    let mut unwritten: Vec<u8> = Vec::new();
+    let mut failing = false;
+    loop {
+        let next = if unwritten.is_empty() {
+            lines
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+        } else {
+            lines.recv_timeout(RETRY)
+        };
+        let closed = match next {
+            Ok(line) => {
+                unwritten.extend_from_slice(line.as_bytes());
+                unwritten.extend(lines.try_iter().flat_map(String::into_bytes));
+                false
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => false,
+            Err(mpsc::RecvTimeoutError::Disconnected) => true,
+        };
+        match append(&mut file, &mut unwritten) {
+            Ok(()) if failing => {
+                failing = false;
+                tracing::info!("{} written again", path.display());
+            }
+            Ok(()) => {}
+            Err(e) if !failing => {
+                failing = true;
+                tracing::warn!(
+                    "cannot write the events file {}: {e}; trying again every {} ms",
+                    path.display(),
+                    RETRY.as_millis()
+                );
+            }
+            Err(_) => {}
+        }
+        if closed {
+            if !unwritten.is_empty() {
+                tracing::warn!(
+                    "{}: {} bytes of events could not be written",
+                    path.display(),
+                    unwritten.len()
+                );
+            }
+            return;
+        }
+    }
+}
+
+/// Appends `bytes`, removing what was written, so a write cut short by a full disk is neither
+/// lost nor doubled when tried again.
+fn append(file: &mut File, bytes: &mut Vec<u8>) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        match file.write(bytes) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => {
+                bytes.drain(..n);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn numbered(i: u32) -> LineEvent {
+        LineEvent(json!({"event": "test", "i": i}))
+    }
+
+    #[test]
+    fn every_event_handed_over_is_in_the_file_in_order_once_the_log_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let mut log = EventLog::open(&path).unwrap();
+        for i in 0..2_000 {
+            log.write(&numbered(i));
+        }
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let seen: Vec<u64> = text
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["i"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(seen, (0..2_000).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn a_full_disk_neither_holds_the_caller_nor_fails_it() {
+        // /dev/full (Linux) refuses every write with ENOSPC.
+        let mut log = EventLog::open(Path::new("/dev/full")).unwrap();
+        for i in 0..100 {
+            log.write(&numbered(i));
+        }
+        // Dropped while the disk is still full: the writer says what it could not write and
+        // goes.
+        drop(log);
+    }
+
+    #[test]
+    fn a_write_cut_short_keeps_the_rest_for_the_next_try() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("part.jsonl");
+        let mut file = File::create(&path).unwrap();
+        let mut bytes = b"{\"a\": 1}\n".to_vec();
+        append(&mut file, &mut bytes).unwrap();
+        assert!(bytes.is_empty());
+        let mut full = OpenOptions::new().append(true).open("/dev/full").unwrap();
+        let mut kept = b"{\"b\": 2}\n".to_vec();
+        assert!(append(&mut full, &mut kept).is_err());
+        assert_eq!(
+            kept, b"{\"b\": 2}\n",
+            "nothing was written, nothing is dropped"
+        );
+        append(&mut file, &mut kept).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"a\": 1}\n{\"b\": 2}\n"
+        );
     }
 }

@@ -4,14 +4,16 @@
 //! advances `spoken.json`).
 //!
 //! Threads: the main loop polls the directory, plays lines and animates faces (~60 Hz while
-//! something plays; when idle it sleeps up to 100 ms, woken at once by file events); one
-//! worker thread synthesises, so the next line of another conversation can be synthesised
-//! while a line plays.
+//! something plays; when idle it sleeps up to 100 ms, woken at once by file events); a pool of
+//! synthesis workers (one per core, two to eight) speaks and aligns lines, so one slow line
+//! never holds another conversation's.
 //!
 //! The speech itself is the [`Conductor`]'s; the windowed and offscreen players use it too.
 
+mod breaker;
 mod conductor;
 pub(crate) mod events;
+mod pool;
 mod speaker;
 mod stream;
 mod stream_lips;

@@ -1,7 +1,12 @@
 //! Which engine speaks a line: Azure when the project asks for it and a key is set, with the
 //! offline engine taking over any line Azure cannot speak (no key, no network, a timeout, a
-//! broken connection); the offline engine otherwise.
+//! broken connection); the offline engine otherwise. After failures in a row, a breaker sends
+//! lines offline for a while without waiting on Azure ([`super::breaker`]).
 
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
+
+use super::breaker::Breaker;
 use npc_core::project::{SpeechEngine as EngineChoice, Voice};
 use npc_core::speech::azure::{AzureConfig, AzureEngine};
 use npc_core::speech::{OfflineEngine, SpeechEngine, SpeechError, Utterance};
@@ -12,6 +17,8 @@ pub struct Speaker {
     /// The offline engine, or why it cannot speak (its data missing, say): then every line it
     /// would speak is refused with that reason and the player keeps running.
     offline: Result<OfflineEngine, String>,
+    /// Whether lines may try the primary engine now.
+    breaker: Mutex<Breaker>,
 }
 
 impl std::fmt::Debug for Speaker {
@@ -39,6 +46,7 @@ impl Speaker {
         Ok(Self {
             primary,
             offline: offline(),
+            breaker: Mutex::new(Breaker::default()),
         })
     }
 
@@ -48,22 +56,41 @@ impl Speaker {
         Ok(Self {
             primary: Some(primary),
             offline: offline(),
+            breaker: Mutex::new(Breaker::default()),
         })
     }
 
     /// Speaks a line: with the primary engine when there is one, offline when it fails.
     pub fn synthesize(&self, text: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
-        if let Some(primary) = &self.primary {
+        if let Some(primary) = &self.primary
+            && self.breaker().allows(Instant::now())
+        {
             match primary.synthesize(text, voice) {
-                Ok(u) => return Ok(u),
+                Ok(u) => {
+                    if let Some(said) = self.breaker().succeeded() {
+                        tracing::info!("{said}");
+                    }
+                    return Ok(u);
+                }
                 Err(SpeechError::EmptyText) => return Err(SpeechError::EmptyText),
-                Err(e) => tracing::warn!("{e}; this line is spoken offline"),
+                Err(e) => {
+                    tracing::warn!("{e}; this line is spoken offline");
+                    if let Some(said) = self.breaker().failed(Instant::now()) {
+                        tracing::warn!("{said}");
+                    }
+                }
             }
         }
         match &self.offline {
             Ok(engine) => engine.synthesize(text, voice),
             Err(why) => Err(SpeechError::EngineUnavailable(why.clone())),
         }
+    }
+}
+
+impl Speaker {
+    fn breaker(&self) -> std::sync::MutexGuard<'_, Breaker> {
+        self.breaker.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -113,5 +140,38 @@ mod tests {
             speaker.synthesize("  ", &Voice::default()),
             Err(SpeechError::EmptyText)
         ));
+    }
+
+    /// A test fake: an engine that counts the lines it is asked for and fails each.
+    struct CountingFailureFake(std::sync::Arc<std::sync::atomic::AtomicU32>);
+
+    impl SpeechEngine for CountingFailureFake {
+        fn synthesize_streaming(
+            &self,
+            _text: &str,
+            _voice: &Voice,
+            _sink: &mut dyn FnMut(SpeechChunk),
+        ) -> Result<(), SpeechError> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(SpeechError::Azure("timed out after 10 s".to_owned()))
+        }
+    }
+
+    #[test]
+    fn after_failures_in_a_row_lines_go_offline_without_asking_the_cloud() {
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let speaker =
+            Speaker::with_primary(Box::new(CountingFailureFake(asked.clone()))).expect("espeak-ng");
+        for _ in 0..6 {
+            let u = speaker
+                .synthesize("Good morning.", &Voice::default())
+                .expect("offline");
+            assert!(u.duration_ms() > 300.0);
+        }
+        assert_eq!(
+            asked.load(std::sync::atomic::Ordering::Relaxed),
+            super::super::breaker::FAILURES_TO_OPEN,
+            "the breaker opened after the third failure"
+        );
     }
 }
