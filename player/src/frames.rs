@@ -103,6 +103,31 @@ pub fn draw_live_with_screen(
     image
 }
 
+/// Refuses an NPC to frame (`flag` names the option) that is not in the world's roster.
+pub fn check_framed(world: &World, flag: &str, id: Option<&str>) -> anyhow::Result<()> {
+    if let Some(id) = id
+        && world.npc_index(id).is_none()
+    {
+        let ids: Vec<&str> = world.npcs.iter().map(|n| n.id.as_str()).collect();
+        anyhow::bail!(
+            "{flag} {id}: no such NPC (the project has {})",
+            ids.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Parses a time of day, 0 (midnight) to 1 (the next midnight); 0.5 is noon.
+pub fn parse_time_of_day(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| (0.0..=1.0).contains(t))
+        .ok_or_else(|| {
+            format!("{text:?} is not a time of day from 0 (midnight) to 1 (0.5 is noon)")
+        })
+}
+
 /// Loads the world and a headless renderer for it; `seed` replaces the project's seed.
 pub fn open(
     project_file: &Path,
@@ -142,20 +167,8 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
         world.time_of_day = t.clamp(0.0, 1.0);
         world.clock_runs = false;
     }
-    for (flag, id) in [
-        ("--closeup", &options.closeup),
-        ("--full-body", &options.full_body),
-    ] {
-        if let Some(id) = id
-            && world.npc_index(id).is_none()
-        {
-            let ids: Vec<&str> = world.npcs.iter().map(|n| n.id.as_str()).collect();
-            anyhow::bail!(
-                "{flag} {id}: no such NPC (the project has {})",
-                ids.join(", ")
-            );
-        }
-    }
+    check_framed(&world, "--closeup", options.closeup.as_deref())?;
+    check_framed(&world, "--full-body", options.full_body.as_deref())?;
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("cannot create {}", options.out.display()))?;
     let conductor = match &options.agent_dir {

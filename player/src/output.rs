@@ -41,6 +41,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// Writes an utterance's audio as 16-bit mono WAV.
 pub fn write_wav(path: &Path, utterance: &npc_core::speech::Utterance) -> anyhow::Result<()> {
     check_folder(path)?;
-    npc_core::speech::wav::write(path, &utterance.pcm, utterance.sample_rate)
+    let bytes = npc_core::speech::wav::to_bytes(&utterance.pcm, utterance.sample_rate)
+        .with_context(|| format!("cannot encode {}", path.display()))?;
+    npc_core::atomic::write_atomically(path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }

@@ -149,6 +149,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut meshes = MeshStoreBuilder::default();
     let world = World::from_project(project, &options.project, &mut meshes)?;
+    crate::frames::check_framed(&world, "--closeup", options.closeup.as_deref())?;
     let conductor = Conductor::open(
         &world.project,
         &ConductorOptions {

@@ -215,3 +215,52 @@ fn bake_body_writes_every_layer_of_every_frame() {
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success() && err.contains("--npc"), "{err}");
 }
+
+/// `bake --text` writes the spoken line's audio beside the JSON, or where `--audio-out` says;
+/// an `--out` that names a WAV is refused before anything is written over it.
+#[test]
+fn a_spoken_lines_audio_never_replaces_the_bake_or_the_other_way_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("line.wav");
+    fs::write(&wav, "a recording kept").unwrap();
+    let err = one_line_failure(&npc_player(&[
+        "bake",
+        "--text",
+        "Hello there.",
+        "--out",
+        wav.to_str().unwrap(),
+    ]));
+    assert!(
+        err.contains("ends in .wav") && err.contains("--audio-out"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&wav).unwrap(), "a recording kept");
+    let json = dir.path().join("bake.json");
+    let audio = dir.path().join("sound").join("hello.wav");
+    fs::create_dir_all(audio.parent().unwrap()).unwrap();
+    let out = npc_player(&[
+        "bake",
+        "--text",
+        "Hello there.",
+        "--out",
+        json.to_str().unwrap(),
+        "--audio-out",
+        audio.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (samples, rate) = npc_core::speech::wav::read_mono(&audio).unwrap();
+    assert!(
+        samples.len() as f64 / f64::from(rate) > 0.5,
+        "the line's audio"
+    );
+    assert!(
+        !dir.path().join("bake.wav").exists(),
+        "nothing beside the JSON"
+    );
+    let bake: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    assert!(bake.is_object());
+}

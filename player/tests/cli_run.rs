@@ -77,3 +77,45 @@ fn render_writes_frames_and_explains_missing_assets_and_npcs() {
         assert_eq!((image.width(), image.height()), (64, 48));
     }
 }
+
+#[test]
+fn run_refuses_an_unknown_npc_to_frame_and_render_a_time_of_day_out_of_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    npc_core::procedural::generate::generate(&tmp.path().join("assets")).unwrap();
+    let project = tmp.path().join("demo.ron");
+    npc_core::project::demo_project().save(&project).unwrap();
+    let project = project.to_str().unwrap();
+    let agents = tmp.path().join("agents");
+    let out = npc_player(&[
+        "run",
+        "--project",
+        project,
+        "--agent-dir",
+        agents.to_str().unwrap(),
+        "--headless",
+        "--mute",
+        "--duration",
+        "1",
+        "--closeup",
+        "Nobody",
+    ]);
+    let stderr = common::one_line_failure(&out);
+    assert!(
+        stderr.contains("--closeup Nobody") && stderr.contains("Elara"),
+        "{stderr}"
+    );
+    let frames = tmp.path().join("frames");
+    let out = npc_player(&[
+        "render",
+        "--project",
+        project,
+        "--time-of-day",
+        "1.5",
+        "--out",
+        frames.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("0.5 is noon"), "{stderr}");
+    assert!(!frames.exists(), "nothing drawn");
+}

@@ -2,19 +2,33 @@
 
 use std::path::Path;
 
-/// Writes mono 16-bit PCM.
-pub fn write(path: &Path, pcm: &[i16], sample_rate: u32) -> Result<(), hound::Error> {
-    let spec = hound::WavSpec {
+fn mono_spec(sample_rate: u32) -> hound::WavSpec {
+    hound::WavSpec {
         channels: 1,
         sample_rate,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
-    };
-    let mut writer = hound::WavWriter::create(path, spec)?;
+    }
+}
+
+/// Writes mono 16-bit PCM.
+pub fn write(path: &Path, pcm: &[i16], sample_rate: u32) -> Result<(), hound::Error> {
+    let mut writer = hound::WavWriter::create(path, mono_spec(sample_rate))?;
     for &s in pcm {
         writer.write_sample(s)?;
     }
     writer.finalize()
+}
+
+/// Mono 16-bit PCM as the bytes of a WAV file (to write atomically).
+pub fn to_bytes(pcm: &[i16], sample_rate: u32) -> Result<Vec<u8>, hound::Error> {
+    let mut bytes = std::io::Cursor::new(Vec::with_capacity(44 + pcm.len() * 2));
+    let mut writer = hound::WavWriter::new(&mut bytes, mono_spec(sample_rate))?;
+    for &s in pcm {
+        writer.write_sample(s)?;
+    }
+    writer.finalize()?;
+    Ok(bytes.into_inner())
 }
 
 /// Reads a WAV file as mono f32 in [-1, 1] (channels averaged) and its sample rate.

@@ -28,9 +28,13 @@ pub(super) struct BakeArgs {
     /// Viseme events as JSON: [{"id": 21, "offset_ms": 120}, ...].
     #[arg(long, value_name = "FILE")]
     pub(super) visemes: Option<PathBuf>,
-    /// A line of text to speak with the offline engine; its audio is written beside --out.
+    /// A line of text to speak with the offline engine; its audio is written beside --out
+    /// (`out.json` -> `out.wav`) or to --audio-out.
     #[arg(long, value_name = "TEXT")]
     pub(super) text: Option<String>,
+    /// Where to write the spoken line's audio (with --text).
+    #[arg(long, value_name = "FILE.wav", requires = "text")]
+    pub(super) audio_out: Option<PathBuf>,
     #[command(flatten)]
     pub(super) voice: VoiceArgs,
     /// A recorded line (WAV) to lip-sync from its sound alone, or with --transcript from its
@@ -247,8 +251,8 @@ fn read_source(
     if let Some(path) = &args.visemes {
         Ok((LineSource::from_visemes(path)?, None))
     } else if let Some(text) = &args.text {
+        let wav_path = audio_path(&args.out, args.audio_out.as_deref())?;
         let line = LineSource::from_text(text, voice)?;
-        let wav_path = audio_path(&args.out);
         if let (Some(wav_path), Some(utterance)) = (&wav_path, &line.utterance) {
             write_wav(wav_path, utterance)?;
         }
@@ -273,9 +277,31 @@ fn read_source(
     }
 }
 
-/// The WAV written beside a bake's JSON (`out.json` -> `out.wav`); none for stdout.
-fn audio_path(out: &Path) -> Option<PathBuf> {
-    (out != Path::new("-")).then(|| out.with_extension("wav"))
+/// Where a spoken line's audio goes: `audio_out`, else beside the bake's JSON (`out.json` ->
+/// `out.wav`; none for stdout). An `--out` that is itself a WAV would have the JSON written
+/// over the audio: refused, with what to do.
+fn audio_path(out: &Path, audio_out: Option<&Path>) -> anyhow::Result<Option<PathBuf>> {
+    if let Some(path) = audio_out {
+        if path == out {
+            bail!(
+                "--audio-out and --out are the same file {}: give each its own",
+                out.display()
+            );
+        }
+        return Ok(Some(path.to_owned()));
+    }
+    if out == Path::new("-") {
+        return Ok(None);
+    }
+    let wav = out.with_extension("wav");
+    if wav == out {
+        bail!(
+            "--out {} ends in .wav, where the line's audio would go: name the bake's JSON \
+             FILE.json (the audio is written beside it as FILE.wav), or give --audio-out",
+            out.display()
+        );
+    }
+    Ok(Some(wav))
 }
 
 /// Reads `NAME` or `NAME:INTENSITY` as an emotion.

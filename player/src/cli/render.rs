@@ -23,7 +23,7 @@ pub(super) struct RenderArgs {
     pub(super) size: (u32, u32),
     /// Fixed time of day, 0-1 (0 midnight, 0.5 noon); by default the project's start time,
     /// with the clock running.
-    #[arg(long, value_name = "0..1")]
+    #[arg(long, value_name = "0..1", value_parser = crate::frames::parse_time_of_day)]
     pub(super) time_of_day: Option<f64>,
     /// Frame this NPC's face closely (its speaker id).
     #[arg(long, value_name = "NPC")]
