@@ -261,6 +261,6 @@ fn a_spoken_lines_audio_never_replaces_the_bake_or_the_other_way_round() {
         !dir.path().join("bake.wav").exists(),
         "nothing beside the JSON"
     );
-    let bake: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    let bake: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
     assert!(bake.is_object());
 }
