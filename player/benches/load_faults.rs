@@ -1,0 +1,359 @@
+//! The live runtime under load and faults, headless, no drawing: 50 conversations at once with
+//! lines appended at 10 a second in all (each stamped with its append time), the conductor
+//! stepped every 16 ms on this thread as a frame loop would, the offline speech engine, sound
+//! timed by the offline clock. Runs a load phase, then each fault on the same load:
+//!
+//! - `spoken-refused`: `spoken.json`'s path taken by a folder for 3 s, as a full disk or a
+//!   deleted folder refuses the write;
+//! - `dir-recreated`: the whole agent directory deleted and made again by its agent (every
+//!   conversation file restored, numbering continued);
+//! - `agent-killed`: an agent dies half way through writing a line; restarted 1.5 s later, it
+//!   ends the fragment with a newline and writes the line again.
+//!
+//! Prints, per phase: line appended -> first audio p50/p95/max, frame (one conductor step)
+//! p50/p99/max, lines appended, spoken, refused, lost and spoken twice. `cargo bench --bench
+//! load_faults` runs 120 s of load and 30 s per fault; `cargo test` runs each for 3 s on 5
+//! conversations as a smoke test (the same accounting, asserted).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use npc_core::project::Project;
+use npc_player::{Conductor, ConductorOptions};
+use serde_json::{Value, json};
+
+const TEXTS: [&str; 5] = [
+    "Yes.",
+    "Good morning.",
+    "The road is long.",
+    "We leave at dawn.",
+    "Indeed, friend.",
+];
+const SPEAKERS: [[&str; 2]; 3] = [["Elara", "Bram"], ["Bram", "Mira"], ["Mira", "Elara"]];
+const FRAME: Duration = Duration::from_millis(16);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    None,
+    SpokenRefused,
+    DirRecreated,
+    AgentKilled,
+}
+
+impl Fault {
+    fn name(self) -> &'static str {
+        match self {
+            Self::None => "load",
+            Self::SpokenRefused => "spoken-refused",
+            Self::DirRecreated => "dir-recreated",
+            Self::AgentKilled => "agent-killed",
+        }
+    }
+}
+
+/// What one phase measured.
+struct Report {
+    appended: usize,
+    spoken: usize,
+    refused: usize,
+    lost: usize,
+    twice: usize,
+    first_audio: Vec<f64>,
+    frames: Vec<f64>,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn conversation(i: usize) -> String {
+    format!("conversations/c{i:02}.jsonl")
+}
+
+fn write_active(agent: &Path, conversations: usize) {
+    let list: Vec<Value> = (0..conversations)
+        .map(|i| json!({"file": conversation(i), "speakers": SPEAKERS[i % SPEAKERS.len()]}))
+        .collect();
+    fs::write(
+        agent.join("active.json"),
+        json!({ "conversations": list }).to_string(),
+    )
+    .unwrap();
+}
+
+fn append(agent: &Path, file: &str, text: &str) {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(agent.join(file))
+        .unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+/// The agents: a line every `period`, round robin over the conversations, until `stop`; the
+/// fault half way. Returns every (conversation, seq) appended whole.
+fn agents(
+    agent: &Path,
+    conversations: usize,
+    period: Duration,
+    seconds: f64,
+    fault: Fault,
+) -> Vec<(String, u64)> {
+    let start = Instant::now();
+    let end = start + Duration::from_secs_f64(seconds);
+    let fault_at = start + Duration::from_secs_f64(seconds / 2.0);
+    let mut faulted = false;
+    let mut written: Vec<Vec<String>> = vec![Vec::new(); conversations];
+    let mut appended = Vec::new();
+    let mut restart: Option<(Instant, String, String)> = None;
+    let mut unblock: Option<Instant> = None;
+    let mut i = 0usize;
+    loop {
+        let due = start + period * u32::try_from(i).unwrap();
+        if due >= end {
+            break;
+        }
+        thread::sleep(due.saturating_duration_since(Instant::now()));
+        let now = Instant::now();
+        if let Some(at) = unblock
+            && now >= at
+        {
+            fs::remove_dir_all(agent.join("spoken.json")).unwrap();
+            unblock = None;
+        }
+        if let Some((at, file, line)) = restart.take() {
+            if now >= at {
+                // Restarted: the fragment ended, the line written again.
+                append(agent, &file, &format!("\n{line}"));
+            } else {
+                restart = Some((at, file, line));
+            }
+        }
+        let c = i % conversations;
+        let seq = written[c].len() as u64;
+        let speakers = SPEAKERS[c % SPEAKERS.len()];
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+            * 1000.0;
+        let line = json!({"seq": seq, "speaker_id": speakers[(seq % 2) as usize],
+                          "text": TEXTS[i % TEXTS.len()], "written_unix_ms": stamp})
+        .to_string()
+            + "\n";
+        let file = conversation(c);
+        if !faulted && now >= fault_at {
+            faulted = true;
+            match fault {
+                Fault::None => {}
+                Fault::SpokenRefused => {
+                    let blocked = agent.join("spoken.json");
+                    let _ = fs::remove_file(&blocked);
+                    fs::create_dir_all(blocked.join("in-the-way")).unwrap();
+                    unblock = Some(now + Duration::from_secs(3));
+                }
+                Fault::DirRecreated => {
+                    fs::remove_dir_all(agent).unwrap();
+                    thread::sleep(Duration::from_millis(200));
+                    fs::create_dir_all(agent.join("conversations")).unwrap();
+                    write_active(agent, conversations);
+                    for (k, lines) in written.iter().enumerate() {
+                        append(agent, &conversation(k), &lines.concat());
+                    }
+                }
+                Fault::AgentKilled => {
+                    // Half the line, then the agent is gone.
+                    let (half, _) = line.split_at(line.len() / 2);
+                    append(agent, &file, half);
+                    restart = Some((now + Duration::from_millis(1_500), file, line.clone()));
+                    written[c].push(line);
+                    appended.push((conversation(c), seq));
+                    i += 1;
+                    continue;
+                }
+            }
+        }
+        append(agent, &file, &line);
+        written[c].push(line);
+        appended.push((conversation(c), seq));
+        i += 1;
+    }
+    if let Some((_, file, line)) = restart {
+        append(agent, &file, &format!("\n{line}"));
+    }
+    if unblock.is_some() {
+        fs::remove_dir_all(agent.join("spoken.json")).unwrap();
+    }
+    appended
+}
+
+fn phase(project: &Path, conversations: usize, seconds: f64, fault: Fault) -> Report {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = dir.path().join("agent");
+    fs::create_dir_all(agent.join("conversations")).unwrap();
+    write_active(&agent, conversations);
+    let events = dir.path().join("events.jsonl");
+    let project_file = Project::load(project).unwrap();
+    let mut conductor = Conductor::open(
+        &project_file,
+        &ConductorOptions {
+            agent_dir: agent.clone(),
+            events: Some(events.clone()),
+            gap_timeout: Duration::from_secs(3),
+            wait_for_synthesis: false,
+            sound: false,
+            line_audio: None,
+        },
+    )
+    .unwrap();
+    // 10 lines a second in all.
+    let period = Duration::from_millis(100);
+    let done = Arc::new(AtomicBool::new(false));
+    let driver = {
+        let (agent, done) = (agent.clone(), Arc::clone(&done));
+        thread::spawn(move || {
+            let appended = agents(&agent, conversations, period, seconds, fault);
+            done.store(true, Ordering::SeqCst);
+            appended
+        })
+    };
+    let mut frames = Vec::new();
+    let mut cues = Vec::new();
+    let mut quiet_since: Option<Instant> = None;
+    let origin = Instant::now();
+    conductor.set_origin(origin);
+    loop {
+        let began = Instant::now();
+        conductor.step(began, &mut cues).unwrap();
+        cues.clear();
+        frames.push(began.elapsed().as_secs_f64() * 1000.0);
+        if done.load(Ordering::SeqCst) {
+            // The agents are done: run until nothing plays for 4 s (gaps time out in 3 s).
+            if conductor.busy() {
+                quiet_since = None;
+            } else if quiet_since.get_or_insert(began).elapsed() > Duration::from_secs(4) {
+                break;
+            }
+            if began.duration_since(origin).as_secs_f64() > seconds + 60.0 {
+                break;
+            }
+        }
+        thread::sleep(FRAME.saturating_sub(began.elapsed()));
+    }
+    let appended = driver.join().unwrap();
+    drop(conductor);
+    account(&appended, &fs::read_to_string(&events).unwrap(), frames)
+}
+
+fn account(appended: &[(String, u64)], log: &str, mut frames: Vec<f64>) -> Report {
+    let mut started: BTreeMap<(String, u64), usize> = BTreeMap::new();
+    let mut refused: BTreeMap<(String, u64), String> = BTreeMap::new();
+    let mut first_audio = Vec::new();
+    for event in log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    {
+        let key = || {
+            (
+                event["conversation"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                event["seq"].as_u64().unwrap_or(u64::MAX),
+            )
+        };
+        match event["event"].as_str() {
+            Some("line_started") => {
+                *started.entry(key()).or_default() += 1;
+                if let Some(ms) = event["append_latency_ms"].as_f64() {
+                    first_audio.push(ms);
+                }
+            }
+            Some("line_rejected") => {
+                refused.insert(key(), event["reason"].to_string());
+            }
+            _ => {}
+        }
+    }
+    let missing: Vec<&(String, u64)> = appended
+        .iter()
+        .filter(|k| !started.contains_key(*k) && !refused.contains_key(*k))
+        .collect();
+    for (conversation, seq) in missing.iter().take(5) {
+        println!("  lost: {conversation} seq {seq}; its events:");
+        for line in log.lines().filter(|l| l.contains(conversation.as_str())) {
+            println!("    {line}");
+        }
+    }
+    let lost = missing.len();
+    first_audio.sort_by(f64::total_cmp);
+    frames.sort_by(f64::total_cmp);
+    Report {
+        appended: appended.len(),
+        spoken: started.len(),
+        refused: refused.len(),
+        lost,
+        twice: started.values().filter(|&&n| n > 1).count(),
+        first_audio,
+        frames,
+    }
+}
+
+fn main() {
+    let bench = std::env::args().any(|a| a == "--bench");
+    // In the smoke test each conversation gets about one line, as each gets one in 5 s under
+    // the full load: a line then never waits behind the one before it.
+    let (conversations, load_s, fault_s) = if bench {
+        (50, 120.0, 30.0)
+    } else {
+        (30, 3.0, 3.0)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let project: PathBuf = dir.path().join("demo.ron");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"),
+        &project,
+    )
+    .unwrap();
+    let phases = [
+        (Fault::None, load_s),
+        (Fault::SpokenRefused, fault_s),
+        (Fault::DirRecreated, fault_s),
+        (Fault::AgentKilled, fault_s),
+    ];
+    for (fault, seconds) in phases {
+        let r = phase(&project, conversations, seconds, fault);
+        let (a, f) = (&r.first_audio, &r.frames);
+        println!(
+            "load_faults {:<15} {conversations} conversations, 10 lines/s, {seconds:.0} s: \
+             line -> first audio p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; frame p50 {:.2} ms, \
+             p99 {:.2} ms, max {:.2} ms; appended {}, spoken {}, refused {}, lost {}, \
+             spoken twice {}",
+            fault.name(),
+            percentile(a, 0.5),
+            percentile(a, 0.95),
+            a.last().copied().unwrap_or(f64::NAN),
+            percentile(f, 0.5),
+            percentile(f, 0.99),
+            f.last().copied().unwrap_or(f64::NAN),
+            r.appended,
+            r.spoken,
+            r.refused,
+            r.lost,
+            r.twice,
+        );
+        assert_eq!(r.twice, 0, "{}: a line spoken twice", fault.name());
+        assert_eq!(r.lost, 0, "{}: a line lost", fault.name());
+    }
+}
