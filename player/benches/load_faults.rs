@@ -8,7 +8,11 @@
 //! - `dir-recreated`: the whole agent directory deleted and made again by its agent (every
 //!   conversation file restored, numbering continued);
 //! - `agent-killed`: an agent dies half way through writing a line; restarted 1.5 s later, it
-//!   ends the fragment with a newline and writes the line again.
+//!   ends the fragment with a newline and writes the line again;
+//! - `engine-hangs`: the project speaks with Azure, whose endpoint (`AZURE_SPEECH_ENDPOINT`) is
+//!   a local server that takes every connection and never answers: each line Azure is asked
+//!   for waits out its 10 s timeout and is spoken offline, until the breaker sends lines
+//!   offline at once (run in a child process of this benchmark, for its environment).
 //!
 //! Prints, per phase: line appended -> first audio p50/p95/max, frame (one conductor step)
 //! p50/p99/max, lines appended, spoken, refused, lost and spoken twice. `cargo bench --bench
@@ -46,6 +50,7 @@ enum Fault {
     SpokenRefused,
     DirRecreated,
     AgentKilled,
+    EngineHangs,
 }
 
 impl Fault {
@@ -55,6 +60,7 @@ impl Fault {
             Self::SpokenRefused => "spoken-refused",
             Self::DirRecreated => "dir-recreated",
             Self::AgentKilled => "agent-killed",
+            Self::EngineHangs => "engine-hangs",
         }
     }
 }
@@ -156,7 +162,7 @@ fn agents(
         if !faulted && now >= fault_at {
             faulted = true;
             match fault {
-                Fault::None => {}
+                Fault::None | Fault::EngineHangs => {}
                 Fault::SpokenRefused => {
                     let blocked = agent.join("spoken.json");
                     let _ = fs::remove_file(&blocked);
@@ -310,6 +316,66 @@ fn account(appended: &[(String, u64)], log: &str, mut frames: Vec<f64>) -> Repor
     }
 }
 
+/// The child process that runs the `engine-hangs` phase is told so by this variable.
+const PHASE_VAR: &str = "NPC_LOAD_FAULTS_PHASE";
+
+fn print(fault: Fault, conversations: usize, seconds: f64, r: &Report) {
+    let (a, f) = (&r.first_audio, &r.frames);
+    println!(
+        "load_faults {:<15} {conversations} conversations, 10 lines/s, {seconds:.0} s: \
+         line -> first audio p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; frame p50 {:.2} ms, \
+         p99 {:.2} ms, max {:.2} ms; appended {}, spoken {}, refused {}, lost {}, \
+         spoken twice {}",
+        fault.name(),
+        percentile(a, 0.5),
+        percentile(a, 0.95),
+        a.last().copied().unwrap_or(f64::NAN),
+        percentile(f, 0.5),
+        percentile(f, 0.99),
+        f.last().copied().unwrap_or(f64::NAN),
+        r.appended,
+        r.spoken,
+        r.refused,
+        r.lost,
+        r.twice,
+    );
+    assert_eq!(r.twice, 0, "{}: a line spoken twice", fault.name());
+    assert_eq!(r.lost, 0, "{}: a line lost", fault.name());
+}
+
+/// Runs the `engine-hangs` phase in a child process whose environment points Azure at a local
+/// server that accepts connections and never answers.
+fn engine_hangs(bench: bool) {
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = server.local_addr().unwrap().port();
+    thread::spawn(move || {
+        // Every connection is held open, unanswered.
+        let mut held = Vec::new();
+        for stream in server.incoming() {
+            held.push(stream);
+        }
+    });
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    if bench {
+        child.arg("--bench");
+    }
+    let out = child
+        .env(PHASE_VAR, "engine-hangs")
+        .env("AZURE_SPEECH_KEY", "a-key-for-a-server-that-never-answers")
+        .env(
+            "AZURE_SPEECH_ENDPOINT",
+            format!("ws://127.0.0.1:{port}/cognitiveservices/websocket/v1"),
+        )
+        .output()
+        .unwrap();
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "the engine-hangs phase failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     // In the smoke test each conversation gets about one line, as each gets one in 5 s under
@@ -321,11 +387,18 @@ fn main() {
     };
     let dir = tempfile::tempdir().unwrap();
     let project: PathBuf = dir.path().join("demo.ron");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"),
-        &project,
-    )
-    .unwrap();
+    let demo =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/demo.ron"))
+            .unwrap();
+    if std::env::var(PHASE_VAR).as_deref() == Ok("engine-hangs") {
+        assert!(demo.contains("speech: Offline"));
+        let azure = demo.replace("speech: Offline", "speech: Azure(region: \"westeurope\")");
+        fs::write(&project, azure).unwrap();
+        let r = phase(&project, conversations, fault_s, Fault::EngineHangs);
+        print(Fault::EngineHangs, conversations, fault_s, &r);
+        return;
+    }
+    fs::write(&project, demo).unwrap();
     let phases = [
         (Fault::None, load_s),
         (Fault::SpokenRefused, fault_s),
@@ -334,26 +407,7 @@ fn main() {
     ];
     for (fault, seconds) in phases {
         let r = phase(&project, conversations, seconds, fault);
-        let (a, f) = (&r.first_audio, &r.frames);
-        println!(
-            "load_faults {:<15} {conversations} conversations, 10 lines/s, {seconds:.0} s: \
-             line -> first audio p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; frame p50 {:.2} ms, \
-             p99 {:.2} ms, max {:.2} ms; appended {}, spoken {}, refused {}, lost {}, \
-             spoken twice {}",
-            fault.name(),
-            percentile(a, 0.5),
-            percentile(a, 0.95),
-            a.last().copied().unwrap_or(f64::NAN),
-            percentile(f, 0.5),
-            percentile(f, 0.99),
-            f.last().copied().unwrap_or(f64::NAN),
-            r.appended,
-            r.spoken,
-            r.refused,
-            r.lost,
-            r.twice,
-        );
-        assert_eq!(r.twice, 0, "{}: a line spoken twice", fault.name());
-        assert_eq!(r.lost, 0, "{}: a line lost", fault.name());
+        print(fault, conversations, seconds, &r);
     }
+    engine_hangs(bench);
 }

@@ -25,6 +25,10 @@ use crate::viseme::VisemeId;
 pub const KEY_VAR: &str = "AZURE_SPEECH_KEY";
 /// The environment variable that overrides the project's region.
 pub const REGION_VAR: &str = "AZURE_SPEECH_REGION";
+/// The environment variable naming another endpoint than the region's: an Azure Speech
+/// container on the user's own machine (`ws://localhost:5000/cognitiveservices/websocket/v1`)
+/// or a sovereign cloud's.
+pub const ENDPOINT_VAR: &str = "AZURE_SPEECH_ENDPOINT";
 /// Audio asked for: raw 16-bit mono PCM at 24 kHz.
 pub const SAMPLE_RATE: u32 = 24_000;
 /// 100-ns ticks per millisecond.
@@ -69,7 +73,8 @@ impl AzureConfig {
     }
 
     /// From the environment (read through `var`): the key from [`KEY_VAR`], the region from
-    /// [`REGION_VAR`] or else `region`.
+    /// [`REGION_VAR`] or else `region`, the endpoint from [`ENDPOINT_VAR`] or else the
+    /// region's.
     pub fn from_lookup(
         region: &str,
         var: impl Fn(&str) -> Option<String>,
@@ -90,8 +95,17 @@ impl AzureConfig {
                 "the Azure region {region:?} is not a region name (e.g. westeurope)"
             )));
         }
+        let endpoint = match var(ENDPOINT_VAR).filter(|e| !e.trim().is_empty()) {
+            Some(e) if e.starts_with("ws://") || e.starts_with("wss://") => e.trim().to_owned(),
+            Some(e) => {
+                return Err(SpeechError::Azure(format!(
+                    "{ENDPOINT_VAR} {e:?} is not a websocket address (ws://... or wss://...)"
+                )));
+            }
+            None => Self::endpoint_for(&region),
+        };
         Ok(Self::new(
-            Self::endpoint_for(&region),
+            endpoint,
             key.trim().to_owned(),
             Duration::from_secs(10),
         ))
@@ -460,6 +474,23 @@ mod tests {
         );
         let bad = AzureConfig::from_lookup("west europe/../x", env).expect_err("bad region");
         assert!(bad.to_string().contains("region"), "{bad}");
+        let container = |endpoint: &'static str| {
+            move |k: &str| match k {
+                KEY_VAR => Some("k".to_owned()),
+                ENDPOINT_VAR => Some(endpoint.to_owned()),
+                _ => None,
+            }
+        };
+        let local = "ws://localhost:5000/cognitiveservices/websocket/v1";
+        assert_eq!(
+            AzureConfig::from_lookup("westeurope", container(local))
+                .expect("config")
+                .endpoint,
+            local
+        );
+        let wrong = AzureConfig::from_lookup("westeurope", container("http://localhost:5000"))
+            .expect_err("not a websocket");
+        assert!(wrong.to_string().contains(ENDPOINT_VAR), "{wrong}");
     }
 
     #[test]

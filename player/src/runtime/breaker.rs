@@ -1,27 +1,75 @@
 //! The circuit breaker in front of a cloud speech engine: after a few failures in a row, lines
 //! go straight to the offline engine for a while (said once) instead of each waiting out the
 //! cloud's timeout; then one line tries the cloud again, and a success closes the breaker.
-//! Time is an input: every call takes the moment it is made.
+//! While a call has gone unanswered for longer than [`SLOW_CALL`], or as many calls are under
+//! way as the breaker allows at once, new lines do not join them: they are spoken offline at
+//! once (a hung service holds only the lines already waiting on it, never every worker). Time
+//! is an input: every call takes the moment it is made.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// Failures in a row that open the breaker.
 pub const FAILURES_TO_OPEN: u32 = 3;
 /// How long lines skip the cloud once it opened.
 pub const OPEN_FOR: Duration = Duration::from_secs(60);
+/// A call unanswered this long is slow: new lines go offline instead of waiting with it
+/// (a cloud voice's first audio comes in well under a second).
+pub const SLOW_CALL: Duration = Duration::from_secs(2);
 
 /// The breaker's state.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breaker {
     failures: u32,
     open_until: Option<Instant>,
+    /// The calls under way, by number: when each began.
+    calls: BTreeMap<u64, Instant>,
+    next_call: u64,
+    /// How many calls may be under way at once.
+    max_calls: usize,
+}
+
+impl Default for Breaker {
+    fn default() -> Self {
+        Self::with_max_calls(usize::MAX)
+    }
 }
 
 impl Breaker {
+    /// A closed breaker that lets at most `max_calls` calls be under way at once.
+    #[must_use]
+    pub fn with_max_calls(max_calls: usize) -> Self {
+        Self {
+            failures: 0,
+            open_until: None,
+            calls: BTreeMap::new(),
+            next_call: 0,
+            max_calls: max_calls.max(1),
+        }
+    }
+
     /// Whether a line at `now` may try the cloud.
     #[must_use]
     pub fn allows(&self, now: Instant) -> bool {
         self.open_until.is_none_or(|until| now >= until)
+            && self.calls.len() < self.max_calls
+            && !self
+                .calls
+                .values()
+                .any(|&began| now.saturating_duration_since(began) > SLOW_CALL)
+    }
+
+    /// A call begins at `now`; its number, for [`Self::ended`].
+    pub fn began(&mut self, now: Instant) -> u64 {
+        let call = self.next_call;
+        self.next_call += 1;
+        self.calls.insert(call, now);
+        call
+    }
+
+    /// Call `call` has ended (then [`Self::succeeded`] or [`Self::failed`]).
+    pub fn ended(&mut self, call: u64) {
+        self.calls.remove(&call);
     }
 
     /// The cloud spoke a line: the breaker closes. Returns what to say when it had opened.
@@ -82,5 +130,22 @@ mod tests {
         assert!(b.succeeded().is_some(), "closing is said");
         assert!(b.allows(later));
         assert_eq!(b.failed(later), None, "counting starts again");
+    }
+
+    #[test]
+    fn a_call_gone_unanswered_too_long_sends_new_lines_offline_until_it_ends() {
+        let t0 = Instant::now();
+        let mut b = Breaker::default();
+        let call = b.began(t0);
+        assert!(b.allows(t0 + SLOW_CALL), "not slow yet: others may try too");
+        assert!(!b.allows(t0 + SLOW_CALL + Duration::from_millis(1)));
+        b.ended(call);
+        assert!(b.allows(t0 + SLOW_CALL * 2));
+        let mut two = Breaker::with_max_calls(2);
+        let first = two.began(t0);
+        two.began(t0);
+        assert!(!two.allows(t0), "two under way: a third goes offline");
+        two.ended(first);
+        assert!(two.allows(t0));
     }
 }

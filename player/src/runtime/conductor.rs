@@ -259,19 +259,21 @@ impl Conductor {
             Some(path) => Some(EventLog::open(path)?),
             None => None,
         };
-        let speaker = Speaker::for_project(&project.speech)?;
+        let cores = thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let workers = workers_for(cores);
+        // One worker is always left for lines spoken offline.
+        let speaker = Speaker::for_project(&project.speech)?.limit_cloud_calls(workers - 1);
         let voices = roster_voices(&project.npcs);
         let line_audio = options.line_audio.clone();
         let speaker = Arc::new(speaker);
         let warm = Arc::clone(&speaker);
-        let cores = thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         let pool = WorkerPool::start(
             "npc-synthesis",
-            workers_for(cores),
+            workers,
             // The first synthesis of a voice loads its data: done before the first line.
             move || {
                 for voice in &voices {
-                    let _ = warm.synthesize(WARM_UP_TEXT, voice);
+                    warm.warm_up(WARM_UP_TEXT, voice);
                 }
             },
             move |job: Job| {

@@ -5,7 +5,7 @@
 //!
 //! Threads: the main loop polls the directory, plays lines and animates faces (~60 Hz while
 //! something plays; when idle it sleeps up to 100 ms, woken at once by file events); a pool of
-//! synthesis workers (one per core, two to eight) speaks and aligns lines, so one slow line
+//! synthesis workers (two more than the cores, four to eight) speaks and aligns lines, so one slow line
 //! never holds another conversation's.
 //!
 //! The speech itself is the [`Conductor`]'s; the windowed and offscreen players use it too.

@@ -1,7 +1,8 @@
 //! The synthesis pool: lines are synthesised (or a recording aligned) by several worker threads,
-//! as many as the machine has cores (two to eight), so one slow line (a long alignment, a cloud
-//! engine waiting out its timeout, an engine that hangs) holds only its own worker while the
-//! other conversations go on. Jobs are taken in the order they are handed in; results come
+//! two more than the machine has cores (four to eight: a line waiting on a cloud engine holds a
+//! worker but no core), so one slow line (a long alignment, a cloud engine waiting out its
+//! timeout, an engine that hangs) holds only its own worker while the other conversations go
+//! on. Jobs are taken in the order they are handed in; results come
 //! back as they finish.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,7 +17,7 @@ const JOIN_WAIT: Duration = Duration::from_secs(2);
 /// Workers for a machine with `cores` cores.
 #[must_use]
 pub(super) fn workers_for(cores: usize) -> usize {
-    cores.clamp(2, 8)
+    (cores + 2).clamp(4, 8)
 }
 
 /// Counts a worker out when it ends, however it ends.
@@ -184,8 +185,9 @@ mod tests {
 
     #[test]
     fn workers_follow_the_machine_within_bounds() {
-        assert_eq!(workers_for(1), 2);
-        assert_eq!(workers_for(2), 2);
+        assert_eq!(workers_for(1), 4);
+        assert_eq!(workers_for(2), 4);
+        assert_eq!(workers_for(4), 6);
         assert_eq!(workers_for(16), 8);
     }
 }

@@ -62,10 +62,15 @@ impl Speaker {
 
     /// Speaks a line: with the primary engine when there is one, offline when it fails.
     pub fn synthesize(&self, text: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
-        if let Some(primary) = &self.primary
-            && self.breaker().allows(Instant::now())
-        {
-            match primary.synthesize(text, voice) {
+        let call = self.primary.as_ref().and_then(|primary| {
+            let now = Instant::now();
+            let mut breaker = self.breaker();
+            breaker.allows(now).then(|| (primary, breaker.began(now)))
+        });
+        if let Some((primary, call)) = call {
+            let result = primary.synthesize(text, voice);
+            self.breaker().ended(call);
+            match result {
                 Ok(u) => {
                     if let Some(said) = self.breaker().succeeded() {
                         tracing::info!("{said}");
@@ -89,6 +94,24 @@ impl Speaker {
 }
 
 impl Speaker {
+    /// Lets at most `calls` lines wait on the primary engine at once; others are spoken
+    /// offline (so a hung service never holds every synthesis worker).
+    #[must_use]
+    pub fn limit_cloud_calls(self, calls: usize) -> Self {
+        Self {
+            breaker: Mutex::new(Breaker::with_max_calls(calls)),
+            ..self
+        }
+    }
+
+    /// Speaks `text` with the offline engine alone, to load a voice's data before the first
+    /// line (never the cloud: a slow or hung service would hold the start).
+    pub fn warm_up(&self, text: &str, voice: &Voice) {
+        if let Ok(engine) = &self.offline {
+            let _ = engine.synthesize(text, voice);
+        }
+    }
+
     fn breaker(&self) -> std::sync::MutexGuard<'_, Breaker> {
         self.breaker.lock().unwrap_or_else(PoisonError::into_inner)
     }
