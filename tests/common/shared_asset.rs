@@ -20,9 +20,13 @@ pub fn data_required() -> bool {
 /// test that could not run never passes silently.
 pub fn not_run(what: &str, how: &str) {
     let thread = std::thread::current();
-    let test = thread.name().filter(|n| *n != "main").unwrap_or("a test");
+    // A test runs on a thread named after it; a benchmark's smoke run is its binary's main.
+    let test = thread
+        .name()
+        .filter(|n| *n != "main")
+        .map_or_else(String::new, |n| format!("::{n}"));
     let line = format!(
-        "{} {}::{test}: NOT RUN, {what} ({how})",
+        "{} {}{test}: NOT RUN, {what} ({how})",
         env!("CARGO_PKG_NAME"),
         env!("CARGO_CRATE_NAME")
     );
