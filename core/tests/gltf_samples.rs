@@ -10,7 +10,10 @@ use npc_core::asset::Asset;
 use npc_core::asset::inspect::Inspection;
 
 fn samples_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/assets/gltf-samples");
+    // Run from the package's folder (core/) of the checkout under test.
+    let here =
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let dir = here.join("../../shared/assets/gltf-samples");
     if dir.is_dir() {
         return Some(dir);
     }

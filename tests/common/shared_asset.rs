@@ -56,11 +56,15 @@ fn present(path: PathBuf, how: &str) -> Option<PathBuf> {
 
 /// A file under ../shared/assets, or None when it is missing (see [`not_run`]).
 pub fn shared_asset(relative: &str) -> Option<PathBuf> {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = manifest
+    // The checkout the tests run in: cargo runs them from their package's folder. (The
+    // folder the binary was compiled in may be another checkout sharing the target folder.)
+    let here =
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let workspace = here
         .ancestors()
         .find(|d| d.join("Cargo.lock").exists())
-        .unwrap_or(manifest);
+        .unwrap_or(&here)
+        .to_owned();
     present(
         workspace.join("../shared/assets").join(relative),
         "the workspace's ../shared folder holds it",
