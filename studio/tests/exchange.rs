@@ -5,6 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../tests/common/shared_asset.rs"]
+mod shared_asset;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -180,12 +183,7 @@ fn file_export_asks_for_a_path_and_writes_there() {
 
 #[test]
 fn a_head_of_its_own_shapes_plays_and_edits_them() {
-    let Some(avatar) = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(|d| {
-            std::path::PathBuf::from(d).join("../../shared/assets/avatars/VALID_Black_F_1_Busi.glb")
-        })
-        .filter(|p| p.exists())
-    else {
+    let Some(avatar) = shared_asset::shared_asset("avatars/VALID_Black_F_1_Busi.glb") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -542,11 +542,7 @@ fn an_emotions_face_is_edited_through_the_pose_editor_and_saved() {
 
 #[test]
 fn a_recording_opened_with_its_text_is_aligned_to_it() {
-    let Some(wav) = ["../../shared/assets/speech/arctic_a0007.wav"]
-        .iter()
-        .map(|p| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p))
-        .find(|p| p.exists())
-    else {
+    let Some(wav) = shared_asset("speech/arctic_a0007.wav") else {
         return;
     };
     let mut studio = Studio::new(demo_project(), None);
