@@ -91,6 +91,7 @@ fn a_hostile_agent_directory_never_crashes_the_runtime_and_valid_lines_still_pla
             events: Some(events_path.clone()),
             // Short, so the skipped seq 4 is waited out quickly.
             gap_timeout: Duration::from_millis(500),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             sound: false,
         };
         let stop = stop.clone();

@@ -53,9 +53,11 @@ fn over_ten_minutes_in_the_world_speakers_avert_their_gaze_more_than_listeners()
             agent_dir: d.agent.clone(),
             events: None,
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: true,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();

@@ -25,6 +25,7 @@ fn options(s: &Setup, duration: Option<Duration>) -> RunOptions {
         duration,
         events: Some(s.events.clone()),
         gap_timeout: Duration::from_secs(3),
+        synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
         sound: false,
     }
 }

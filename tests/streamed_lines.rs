@@ -107,6 +107,7 @@ fn streamed_lines_play_as_they_arrive_and_bad_streams_end_without_holding_the_co
             duration: Some(Duration::from_secs(40)),
             events: Some(s.events.clone()),
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             sound: false,
         };
         let stop = stop.clone();
@@ -301,9 +302,11 @@ fn in_an_underrun_the_mouth_rests_and_the_line_goes_on_when_the_sound_does() {
             agent_dir: d.agent.clone(),
             events: Some(events.clone()),
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: false,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();
@@ -510,9 +513,11 @@ fn a_streamed_line_with_its_text_closes_the_lips_at_its_stop() {
             agent_dir: d.agent.clone(),
             events: None,
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: false,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();

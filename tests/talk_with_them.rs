@@ -172,9 +172,11 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
             agent_dir: d.agent.clone(),
             events: Some(events.clone()),
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: false,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();
@@ -492,9 +494,11 @@ fn reply_waits_for_the_person(streamed: bool) {
             agent_dir: d.agent.clone(),
             events: None,
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: true,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();

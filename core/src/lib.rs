@@ -13,6 +13,7 @@
 //! - [`speech`]: offline (espeak-ng) and Azure speech, audio analysis, WAV
 //! - [`take`]: a line's performance as frames, to and from Live Link Face CSV and glTF clips
 //! - [`transfer`]: blend-shape transfer, giving other heads the 52 ARKit shapes
+//! - [`disk`]: the storage the live runtime's files are written through
 //! - [`user_config`]: the user's configuration folder (what outlives a run)
 //!
 //! Features (all on by default): `espeak` (the offline engine, a C library), `azure` (TLS),
@@ -26,6 +27,7 @@ pub mod atomic;
 pub mod body;
 pub mod caption;
 pub mod daylight;
+pub mod disk;
 pub mod hearing;
 pub mod link;
 pub mod procedural;

@@ -394,7 +394,7 @@ mod agent {
             "weird \"name\".jsonl".to_owned(),
             SpokenEntry::heard(u64::MAX),
         );
-        spoken::write_atomic(&path, &s).expect("write");
+        spoken::write_atomic(&npc_core::disk::Disk::local(), &path, &s).expect("write");
         let loaded = spoken::load(&path);
         assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
         assert_eq!(loaded.value, s);
@@ -410,7 +410,7 @@ mod agent {
         };
         s.conversations
             .insert("conversations/c1.jsonl".to_owned(), SpokenEntry::heard(6));
-        spoken::write_atomic(&path, &s).expect("write again");
+        spoken::write_atomic(&npc_core::disk::Disk::local(), &path, &s).expect("write again");
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

@@ -58,6 +58,7 @@ fn main() {
         duration: Some(Duration::from_secs(600)),
         events: Some(events.clone()),
         gap_timeout: Duration::from_secs(3),
+        synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
         sound: false,
     };
     let runtime = {

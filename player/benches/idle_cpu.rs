@@ -51,6 +51,7 @@ fn main() {
         duration: None,
         events: None,
         gap_timeout: Duration::from_secs(3),
+        synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
         sound: false,
     };
     let runtime = {

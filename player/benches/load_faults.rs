@@ -5,6 +5,9 @@
 //!
 //! - `spoken-refused`: `spoken.json`'s path taken by a folder for 3 s, as a full disk or a
 //!   deleted folder refuses the write;
+//! - `disk-slow`: every write of `spoken.json`, the events file and `heard/` takes 200 ms
+//!   longer (a fault-injecting [`Storage`] the runtime writes through), the whole phase;
+//! - `disk-full`: those writes refused with ENOSPC for 3 s, as a full disk refuses them;
 //! - `dir-recreated`: the whole agent directory deleted and made again by its agent (every
 //!   conversation file restored, numbering continued);
 //! - `agent-killed`: an agent dies half way through writing a line; restarted 1.5 s later, it
@@ -14,8 +17,12 @@
 //!   for waits out its 10 s timeout and is spoken offline, until the breaker sends lines
 //!   offline at once (run in a child process of this benchmark, for its environment).
 //!
+//! In every phase a person speaks to the NPCs twice a second: each utterance goes to the
+//! runtime's heard writer on the same disk, and must land in `heard.jsonl` once, in order.
+//!
 //! Prints, per phase: line appended -> first audio p50/p95/max, frame (one conductor step)
-//! p50/p99/max, lines appended, spoken, refused, lost and spoken twice. `cargo bench --bench
+//! p50/p99/max, lines appended, spoken, refused, lost and spoken twice; utterances heard,
+//! written and lost; and whether `spoken.json` holds every line spoken at the end. `cargo bench --bench
 //! load_faults` runs 120 s of load and 30 s per fault; `cargo test` runs each for 3 s on 5
 //! conversations as a smoke test (the same accounting, asserted).
 
@@ -26,10 +33,13 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use npc_core::agent::heard::Heard;
+use npc_core::agent::heard_writer::HeardWriter;
+use npc_core::disk::{Disk, Storage};
 use npc_core::project::Project;
 use npc_player::{Conductor, ConductorOptions};
 use serde_json::{Value, json};
@@ -48,6 +58,8 @@ const FRAME: Duration = Duration::from_millis(16);
 enum Fault {
     None,
     SpokenRefused,
+    DiskSlow,
+    DiskFull,
     DirRecreated,
     AgentKilled,
     EngineHangs,
@@ -58,6 +70,8 @@ impl Fault {
         match self {
             Self::None => "load",
             Self::SpokenRefused => "spoken-refused",
+            Self::DiskSlow => "disk-slow",
+            Self::DiskFull => "disk-full",
             Self::DirRecreated => "dir-recreated",
             Self::AgentKilled => "agent-killed",
             Self::EngineHangs => "engine-hangs",
@@ -65,8 +79,51 @@ impl Fault {
     }
 }
 
+/// The benchmark's fault-injecting disk: every write waits `slow_ms` first, and is refused
+/// with ENOSPC while `full` is set.
+#[derive(Debug, Default)]
+struct FaultyDisk {
+    slow_ms: AtomicU64,
+    full: AtomicBool,
+    /// Writes it refused.
+    refused: AtomicU64,
+}
+
+impl FaultyDisk {
+    fn fault(&self) -> std::io::Result<()> {
+        thread::sleep(Duration::from_millis(self.slow_ms.load(Ordering::SeqCst)));
+        if self.full.load(Ordering::SeqCst) {
+            self.refused.fetch_add(1, Ordering::SeqCst);
+            // What a full disk says: "No space left on device".
+            return Err(std::io::Error::from_raw_os_error(28));
+        }
+        Ok(())
+    }
+}
+
+impl Storage for FaultyDisk {
+    fn write_atomically(&self, path: &Path, bytes: &[u8], prefix: &str) -> std::io::Result<()> {
+        self.fault()?;
+        npc_core::atomic::write_atomically_via(path, bytes, prefix)
+    }
+
+    fn append(&self, file: &mut fs::File, bytes: &[u8]) -> std::io::Result<usize> {
+        self.fault()?;
+        file.write(bytes)
+    }
+}
+
 /// What one phase measured.
 struct Report {
+    /// Utterances the person said, and those in `heard.jsonl` (once each, in order).
+    heard: usize,
+    heard_written: usize,
+    /// Whether `spoken.json` held every line spoken when the run ended.
+    spoken_file_whole: bool,
+    /// Writes the faulty disk refused.
+    writes_refused: u64,
+    /// The last seq started in each conversation.
+    last_started: BTreeMap<String, u64>,
     appended: usize,
     spoken: usize,
     refused: usize,
@@ -115,6 +172,7 @@ fn agents(
     period: Duration,
     seconds: f64,
     fault: Fault,
+    disk: &FaultyDisk,
 ) -> Vec<(String, u64)> {
     let start = Instant::now();
     let end = start + Duration::from_secs_f64(seconds);
@@ -124,6 +182,7 @@ fn agents(
     let mut appended = Vec::new();
     let mut restart: Option<(Instant, String, String)> = None;
     let mut unblock: Option<Instant> = None;
+    let mut room_again: Option<Instant> = None;
     let mut i = 0usize;
     loop {
         let due = start + period * u32::try_from(i).unwrap();
@@ -137,6 +196,10 @@ fn agents(
         {
             fs::remove_dir_all(agent.join("spoken.json")).unwrap();
             unblock = None;
+        }
+        if room_again.is_some_and(|at| now >= at) {
+            disk.full.store(false, Ordering::SeqCst);
+            room_again = None;
         }
         if let Some((at, file, line)) = restart.take() {
             if now >= at {
@@ -162,7 +225,11 @@ fn agents(
         if !faulted && now >= fault_at {
             faulted = true;
             match fault {
-                Fault::None | Fault::EngineHangs => {}
+                Fault::None | Fault::EngineHangs | Fault::DiskSlow => {}
+                Fault::DiskFull => {
+                    disk.full.store(true, Ordering::SeqCst);
+                    room_again = Some(now + Duration::from_secs(3));
+                }
                 Fault::SpokenRefused => {
                     let blocked = agent.join("spoken.json");
                     let _ = fs::remove_file(&blocked);
@@ -170,7 +237,15 @@ fn agents(
                     unblock = Some(now + Duration::from_secs(3));
                 }
                 Fault::DirRecreated => {
-                    fs::remove_dir_all(agent).unwrap();
+                    // The runtime may be writing into it as it goes (heard/): deleted
+                    // again until it is gone, as `rm -rf` run again would.
+                    for _ in 0..100 {
+                        if fs::remove_dir_all(agent).is_ok() || !agent.exists() {
+                            break;
+                        }
+                        thread::sleep(Duration::from_millis(10));
+                    }
+                    assert!(!agent.exists(), "cannot delete {}", agent.display());
                     thread::sleep(Duration::from_millis(200));
                     fs::create_dir_all(agent.join("conversations")).unwrap();
                     write_active(agent, conversations);
@@ -201,6 +276,7 @@ fn agents(
     if unblock.is_some() {
         fs::remove_dir_all(agent.join("spoken.json")).unwrap();
     }
+    disk.full.store(false, Ordering::SeqCst);
     appended
 }
 
@@ -211,28 +287,31 @@ fn phase(project: &Path, conversations: usize, seconds: f64, fault: Fault) -> Re
     write_active(&agent, conversations);
     let events = dir.path().join("events.jsonl");
     let project_file = Project::load(project).unwrap();
+    let faulty = Arc::new(FaultyDisk::default());
+    if fault == Fault::DiskSlow {
+        faulty.slow_ms.store(200, Ordering::SeqCst);
+    }
+    let disk = Disk::new(Arc::clone(&faulty) as Arc<dyn Storage>);
     let mut conductor = Conductor::open(
         &project_file,
         &ConductorOptions {
             agent_dir: agent.clone(),
             events: Some(events.clone()),
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: false,
             sound: false,
             line_audio: None,
+            disk: disk.clone(),
         },
     )
     .unwrap();
+    let person = person(&agent, disk, seconds);
     // 10 lines a second in all.
     let period = Duration::from_millis(100);
-    let done = Arc::new(AtomicBool::new(false));
     let driver = {
-        let (agent, done) = (agent.clone(), Arc::clone(&done));
-        thread::spawn(move || {
-            let appended = agents(&agent, conversations, period, seconds, fault);
-            done.store(true, Ordering::SeqCst);
-            appended
-        })
+        let (agent, faulty) = (agent.clone(), Arc::clone(&faulty));
+        thread::spawn(move || agents(&agent, conversations, period, seconds, fault, &faulty))
     };
     let mut frames = Vec::new();
     let mut cues = Vec::new();
@@ -244,7 +323,7 @@ fn phase(project: &Path, conversations: usize, seconds: f64, fault: Fault) -> Re
         conductor.step(began, &mut cues).unwrap();
         cues.clear();
         frames.push(began.elapsed().as_secs_f64() * 1000.0);
-        if done.load(Ordering::SeqCst) {
+        if driver.is_finished() {
             // The agents are done: run until nothing plays for 4 s (gaps time out in 3 s).
             if conductor.busy() {
                 quiet_since = None;
@@ -259,7 +338,93 @@ fn phase(project: &Path, conversations: usize, seconds: f64, fault: Fault) -> Re
     }
     let appended = driver.join().unwrap();
     drop(conductor);
-    account(&appended, &fs::read_to_string(&events).unwrap(), frames)
+    let (heard, landed) = person.join().unwrap();
+    let mut report = account(&appended, &fs::read_to_string(&events).unwrap(), frames);
+    report.heard = heard;
+    // The agent's deleting its folder takes the lines written before with it: there the
+    // writer's word (each seq once, in order) is what is counted.
+    report.heard_written = if fault == Fault::DirRecreated {
+        landed
+    } else {
+        heard_in_file(&agent)
+    };
+    report.spoken_file_whole = spoken_file_whole(&agent, &report.last_started);
+    report.writes_refused = faulty.refused.load(Ordering::SeqCst);
+    if fault == Fault::DiskFull {
+        assert!(report.writes_refused > 0, "the disk never refused a write");
+    }
+    report
+}
+
+/// The person: an utterance every 500 ms for `seconds`, handed to the runtime's heard writer
+/// on `disk`. Returns how many were said and how many the writer says landed (seqs 0, 1, ...
+/// in order, each once).
+fn person(agent: &Path, disk: Disk, seconds: f64) -> thread::JoinHandle<(usize, usize)> {
+    let agent = agent.to_owned();
+    thread::spawn(move || {
+        let landed = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let theirs = Arc::clone(&landed);
+        let writer = HeardWriter::start(&agent, disk, move |outcome| {
+            if let npc_core::agent::heard_writer::HeardWritten::Line { line, .. } = outcome {
+                theirs.lock().unwrap().push(line.seq);
+            }
+        })
+        .unwrap();
+        let start = Instant::now();
+        let mut said = 0usize;
+        while start.elapsed().as_secs_f64() < seconds {
+            let t = start.elapsed().as_secs_f64() * 1000.0;
+            writer.submit(
+                Heard {
+                    to: Some("Elara".to_owned()),
+                    start_ms: t,
+                    end_ms: t + 400.0,
+                    text: Some(format!("utterance {said}")),
+                    words: None,
+                },
+                vec![0; 6_400],
+                16_000,
+            );
+            said += 1;
+            thread::sleep(Duration::from_millis(500));
+        }
+        drop(writer);
+        let seqs = landed.lock().unwrap().clone();
+        let in_order = seqs.iter().enumerate().all(|(i, &s)| s == i as u64);
+        assert!(in_order, "heard seqs out of order or twice: {seqs:?}");
+        (said, seqs.len())
+    })
+}
+
+/// Distinct utterances in `heard.jsonl`, checked to be whole lines in the order said.
+fn heard_in_file(agent: &Path) -> usize {
+    let text = fs::read_to_string(agent.join("heard.jsonl")).unwrap_or_default();
+    let said: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let expected: Vec<String> = (0..said.len()).map(|i| format!("utterance {i}")).collect();
+    assert_eq!(said, expected, "heard.jsonl: each utterance once, in order");
+    said.len()
+}
+
+/// Whether `spoken.json` names, for every conversation, the last line that started (or a
+/// later one).
+fn spoken_file_whole(agent: &Path, last_started: &BTreeMap<String, u64>) -> bool {
+    let Ok(text) = fs::read_to_string(agent.join("spoken.json")) else {
+        return last_started.is_empty();
+    };
+    let spoken: Value = serde_json::from_str(&text).unwrap();
+    last_started.iter().all(|(conversation, &seq)| {
+        spoken["conversations"][conversation]["last_seq"]
+            .as_u64()
+            .is_some_and(|last| last >= seq)
+    })
 }
 
 fn account(appended: &[(String, u64)], log: &str, mut frames: Vec<f64>) -> Report {
@@ -305,7 +470,17 @@ fn account(appended: &[(String, u64)], log: &str, mut frames: Vec<f64>) -> Repor
     let lost = missing.len();
     first_audio.sort_by(f64::total_cmp);
     frames.sort_by(f64::total_cmp);
+    let mut last_started: BTreeMap<String, u64> = BTreeMap::new();
+    for (conversation, seq) in started.keys() {
+        let last = last_started.entry(conversation.clone()).or_default();
+        *last = (*last).max(*seq);
+    }
     Report {
+        heard: 0,
+        heard_written: 0,
+        spoken_file_whole: false,
+        writes_refused: 0,
+        last_started,
         appended: appended.len(),
         spoken: started.len(),
         refused: refused.len(),
@@ -325,7 +500,7 @@ fn print(fault: Fault, conversations: usize, seconds: f64, r: &Report) {
         "load_faults {:<15} {conversations} conversations, 10 lines/s, {seconds:.0} s: \
          line -> first audio p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; frame p50 {:.2} ms, \
          p99 {:.2} ms, max {:.2} ms; appended {}, spoken {}, refused {}, lost {}, \
-         spoken twice {}",
+         spoken twice {}; heard {}, written {}, lost {}; spoken.json whole: {}; writes refused {}",
         fault.name(),
         percentile(a, 0.5),
         percentile(a, 0.95),
@@ -338,9 +513,21 @@ fn print(fault: Fault, conversations: usize, seconds: f64, r: &Report) {
         r.refused,
         r.lost,
         r.twice,
+        r.heard,
+        r.heard_written,
+        r.heard - r.heard_written,
+        r.spoken_file_whole,
+        r.writes_refused,
     );
     assert_eq!(r.twice, 0, "{}: a line spoken twice", fault.name());
     assert_eq!(r.lost, 0, "{}: a line lost", fault.name());
+    assert_eq!(
+        r.heard,
+        r.heard_written,
+        "{}: an utterance lost",
+        fault.name()
+    );
+    assert!(r.spoken_file_whole, "{}: spoken.json behind", fault.name());
 }
 
 /// Runs the `engine-hangs` phase in a child process whose environment points Azure at a local
@@ -402,6 +589,8 @@ fn main() {
     let phases = [
         (Fault::None, load_s),
         (Fault::SpokenRefused, fault_s),
+        (Fault::DiskSlow, fault_s),
+        (Fault::DiskFull, fault_s),
         (Fault::DirRecreated, fault_s),
         (Fault::AgentKilled, fault_s),
     ];

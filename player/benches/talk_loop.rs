@@ -81,9 +81,11 @@ fn main() {
             agent_dir: agent.clone(),
             events: Some(events.clone()),
             gap_timeout: Duration::from_secs(3),
+            synthesis_deadline: npc_player::SYNTHESIS_DEADLINE,
             wait_for_synthesis: false,
             sound: false,
             line_audio: None,
+            disk: npc_core::disk::Disk::local(),
         },
     )
     .unwrap();

@@ -11,10 +11,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use glam::Vec3;
-use npc_core::LineCue;
 use npc_core::agent::cues::Behaviour;
 use npc_core::project::Project;
-use npc_core::speech::{OfflineEngine, SpeechEngine};
+use npc_core::speech::LineSource;
 
 use crate::record::Recorder;
 use crate::runtime::LineId;
@@ -191,11 +190,10 @@ impl SpeakingCrowd {
         let mut world = World::from_project(project, project_path, &mut meshes)?;
         world.clock_runs = false;
         world.time_of_day = 0.45;
-        let utterance = OfflineEngine::new()?
-            .synthesize(LINE, &npc_core::project::Voice::default())
+        let line = LineSource::from_text(LINE, &npc_core::project::Voice::default())
             .context("cannot synthesise the benchmark line")?;
-        let cue = LineCue::from_utterance(&utterance)?;
-        let line_ms = utterance.duration_ms().max(1.0);
+        let cue = line.cue;
+        let line_ms = cue.audio_ms.unwrap_or_default().max(1.0);
         for (seq, npc) in world.npcs.iter_mut().enumerate() {
             let line = LineId {
                 conversation: "bench".to_owned(),

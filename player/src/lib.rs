@@ -44,8 +44,8 @@ pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{
-    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, StreamLipSync,
-    marker_of, run_until,
+    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, SYNTHESIS_DEADLINE,
+    StreamLipSync, marker_of, run_until,
 };
 pub use screen::{
     CONTROLS, HINT, MenuChoice, MicLight, NameTag, OverlayFrame, OverlayPainter, Prefs, PrefsStore,

@@ -5,11 +5,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
+use npc_core::agent::heard_writer::HeardWritten;
+use npc_core::disk::Disk;
 use npc_core::hearing::Person;
 use serde_json::json;
 
 use crate::audio::distance_volume;
-use crate::hearing::{Hearing, PersonEvent, Written};
+use crate::hearing::{Hearing, PersonEvent};
 use crate::link::LinkOut;
 use crate::mic::MicSource;
 use crate::record::Recorder;
@@ -79,6 +81,7 @@ impl Live {
         self.hearing = Some(Hearing::new(
             source,
             agent_dir.to_owned(),
+            Disk::local(),
             &project.listen,
             &language,
         )?);
@@ -283,7 +286,7 @@ impl Live {
                     }
                     self.log(&LineEvent::person("person_noise", json!({"to": to})));
                 }
-                PersonEvent::Written(Written::Line { line, at, warning }) => {
+                PersonEvent::Written(HeardWritten::Line { line, at, warning }) => {
                     if let Some(w) = warning {
                         tracing::warn!("{w}");
                     }
@@ -300,7 +303,13 @@ impl Live {
                                "latency_ms": round(written_ms - line.end_ms)}),
                     ));
                 }
-                PersonEvent::Written(Written::Failed(why)) => tracing::warn!("{why}"),
+                PersonEvent::Written(HeardWritten::Refused(why)) => tracing::warn!("{why}"),
+                PersonEvent::Written(HeardWritten::Recovered) => {
+                    tracing::info!("heard utterances are written again");
+                }
+                PersonEvent::Written(HeardWritten::Unwritten { count, why }) => {
+                    tracing::warn!("{count} heard utterances were never written: {why}");
+                }
             }
         }
     }

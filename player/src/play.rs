@@ -37,6 +37,8 @@ pub struct PlayOptions {
     pub duration: Option<Duration>,
     pub events: Option<PathBuf>,
     pub gap_timeout: Duration,
+    /// How long a line's synthesis may take before it is passed over.
+    pub synthesis_deadline: Duration,
     pub closeup: Option<String>,
     pub width: u32,
     pub height: u32,
@@ -134,6 +136,7 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             duration: options.duration,
             events: options.events,
             gap_timeout: options.gap_timeout,
+            synthesis_deadline: options.synthesis_deadline,
             sound: options.sound,
         });
     }
@@ -156,9 +159,11 @@ pub fn run(options: PlayOptions) -> anyhow::Result<()> {
             agent_dir: agent_dir.clone(),
             events: options.events.clone(),
             gap_timeout: options.gap_timeout,
+            synthesis_deadline: options.synthesis_deadline,
             wait_for_synthesis: false,
             sound: options.sound,
             line_audio: options.line_audio.clone(),
+            disk: npc_core::disk::Disk::local(),
         },
     )?;
     let recorder = options

@@ -95,3 +95,29 @@ fn own_shapes_are_checked_against_the_avatar() {
         "{stdout}"
     );
 }
+
+/// `check` opens the clips file an avatar names as the world does: one that cannot be read (an
+/// FBX, which only glTF clips are read as today) is a problem here, not a refusal at load.
+#[test]
+fn a_clips_file_that_cannot_be_read_is_a_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = common::demo_with_avatar(dir.path(), "assets/avatar.glb");
+    let ron = std::fs::read_to_string(&project).unwrap();
+    std::fs::write(dir.path().join("Idle.fbx"), b"Kaydara FBX Binary  \x00").unwrap();
+    let with_clips = ron.replacen("head: None,", "head: None, clips: Some(\"Idle.fbx\"),", 1);
+    assert_ne!(
+        with_clips, ron,
+        "the demo's first avatar has no head of its own"
+    );
+    std::fs::write(&project, with_clips).unwrap();
+    let out = npc_player(&["check", "--project", project.to_str().unwrap()]);
+    let stdout = String::from_utf8(out.stdout.clone()).unwrap();
+    let stderr = one_line_failure(&out);
+    assert!(stderr.contains("1 problem(s)"), "{stdout}{stderr}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("problem:")
+            && l.contains("avatar.clips")
+            && l.contains("Idle.fbx")),
+        "{stdout}"
+    );
+}

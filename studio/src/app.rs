@@ -505,7 +505,8 @@ impl eframe::App for StudioApp {
         self.hear_capture(&ctx);
         self.watch_player(&ctx);
         self.studio.body.advance_idle(dt);
-        if self.studio.timeline.playing || self.studio.body.idle_playing {
+        let working = self.studio.poll_jobs();
+        if self.studio.timeline.playing || self.studio.body.idle_playing || working {
             ctx.request_repaint();
         }
         let mut out = Vec::new();
@@ -522,7 +523,12 @@ impl eframe::App for StudioApp {
                 let start = self.start_dir();
                 self.ask.start(p, start.as_deref());
             }
-            if let Some(status) = &self.studio.status {
+            if let Some((what, since)) = self.studio.working() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("{what}... {:.1} s", since.as_secs_f64()));
+                });
+            } else if let Some(status) = &self.studio.status {
                 if status.error {
                     ui.colored_label(ui.visuals().error_fg_color, &status.text);
                 } else {

@@ -11,8 +11,8 @@ use npc_core::agent::cues::Behaviour;
 use npc_core::asset::Asset;
 use npc_core::asset::animation::Clip;
 use npc_core::body::{
-    AvatarClips, BodyBake, BodyBakeOptions, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader,
-    Skeleton, bake_body,
+    AvatarClips, AvatarRig, BodyBake, BodyBakeOptions, ClipLibrary, HumanoidBone, HumanoidMap,
+    PoseReader, Skeleton, bake_body,
 };
 use npc_core::project::{Npc, Project};
 
@@ -186,15 +186,15 @@ impl BodyPreview {
         if let Some(path) = &key.0 {
             match Asset::load(path) {
                 Ok(asset) => {
-                    let skeleton = Skeleton::of(&asset);
-                    let map = HumanoidMap::with_overrides(&skeleton, &key.2);
-                    let clips = match self.library.for_avatar(&asset, &map, key.1.as_deref()) {
-                        Ok(c) => c,
-                        Err(e) => {
+                    let AvatarRig {
+                        skeleton,
+                        map,
+                        clips,
+                    } = AvatarRig::load(&asset, &key.2, key.1.as_deref(), &mut self.library)
+                        .unwrap_or_else(|e| {
                             self.note = Some(format!("its clips cannot be read ({e})"));
-                            AvatarClips::Own
-                        }
-                    };
+                            AvatarRig::own(&asset, &key.2)
+                        });
                     return Rig {
                         file: Some(path.clone()),
                         key,

@@ -175,33 +175,73 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether the command changes the document (and so is recorded for undo).
+    /// Whether the command changes the document (and so is recorded for undo and rebakes
+    /// what was baked). Every command is named here, so a new one must be sorted.
     #[must_use]
     pub fn is_edit(&self) -> bool {
-        matches!(
-            self,
+        match self {
             Self::SetPoseWeight { .. }
-                | Self::ResetPose
-                | Self::MirrorPose
-                | Self::SetVisemeWeight { .. }
-                | Self::ResetViseme(_)
-                | Self::PoseToViseme(_)
-                | Self::SetOwnVisemeWeight { .. }
-                | Self::SetGaze(_)
-                | Self::SetListen(_)
-                | Self::SetOwnFaceProfile(_)
-                | Self::SetBody(_)
-                | Self::SetBlink(_)
-                | Self::SetBrows(_)
-                | Self::SetFaceEmotions { .. }
-                | Self::PoseToEmotion(_)
-                | Self::EmotionToPose(_)
-                | Self::SetLipSync(_)
-                | Self::SetScene(_)
-                | Self::SetScreen(_)
-                | Self::SetRoster(_)
-                | Self::SetAgentDir(_)
-                | Self::SetSpeech(_)
-        )
+            | Self::ResetPose
+            | Self::MirrorPose
+            | Self::SetVisemeWeight { .. }
+            | Self::ResetViseme(..)
+            | Self::PoseToViseme(..)
+            | Self::SetOwnVisemeWeight { .. }
+            | Self::SetGaze(..)
+            | Self::SetListen(..)
+            | Self::SetOwnFaceProfile(..)
+            | Self::SetBody(..)
+            | Self::SetBlink(..)
+            | Self::SetBrows(..)
+            | Self::SetFaceEmotions { .. }
+            | Self::PoseToEmotion(..)
+            | Self::EmotionToPose(..)
+            | Self::SetLipSync(..)
+            | Self::SetScene(..)
+            | Self::SetScreen(..)
+            | Self::SetRoster(..)
+            | Self::SetAgentDir(..)
+            | Self::SetSpeech(..) => true,
+            Self::Undo
+            | Self::Redo
+            | Self::HeadTargets { .. }
+            | Self::SelectViseme(..)
+            | Self::SelectCharacter(..)
+            | Self::SetPlotTarget { .. }
+            | Self::SetPreviewSpeaking(..)
+            | Self::SetBodyPlotBone { .. }
+            | Self::SetLineText(..)
+            | Self::SetLineEmotion(..)
+            | Self::AddLineGesture(..)
+            | Self::RemoveLineGesture(..)
+            | Self::SetLineGestureWord { .. }
+            | Self::SpeakLine
+            | Self::OpenWav(..)
+            | Self::ListenTo(..)
+            | Self::SetAlignToText(..)
+            | Self::OpenVisemes(..)
+            | Self::Seek(..)
+            | Self::TogglePlay
+            | Self::StepFrames(..)
+            | Self::OpenComparison(..)
+            | Self::CloseComparison
+            | Self::ShowComparison(..)
+            | Self::ExportLine { .. }
+            | Self::New
+            | Self::Open(..)
+            | Self::Save
+            | Self::SaveAs(..)
+            | Self::OpenHead(..)
+            | Self::TransferShapes(..)
+            | Self::OpenTransferWizard
+            | Self::CloseTransferWizard
+            | Self::SeeHeadsFrom(..)
+            | Self::MoveLandmark { .. }
+            | Self::ResetLandmarks(..)
+            | Self::RunInPlayer { .. }
+            | Self::StreamTo(..)
+            | Self::ListenForCapture(..)
+            | Self::CaptureArrived { .. } => false,
+        }
     }
 }

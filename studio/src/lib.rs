@@ -15,6 +15,7 @@ pub mod comparison;
 pub mod document;
 pub mod file_dialog;
 pub mod head_scene;
+pub mod jobs;
 pub mod panels;
 pub mod playback;
 pub mod player_child;

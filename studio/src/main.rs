@@ -93,6 +93,7 @@ fn main() -> ExitCode {
     if let Some(text) = &args.speak {
         studio.apply(npc_studio::command::Command::SetLineText(text.clone()));
         studio.apply(npc_studio::command::Command::SpeakLine);
+        studio.finish_jobs();
         studio.apply(npc_studio::command::Command::Seek(900.0));
     }
     if let Some(wav) = &args.listen {

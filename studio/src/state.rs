@@ -6,18 +6,26 @@ use std::path::{Path, PathBuf};
 use npc_core::anim::face::{FaceFrame, FaceSettings};
 use npc_core::anim::{OwnShapes, ShapeSet};
 use npc_core::project::{Gender, Npc, Project, Voice};
-use npc_core::speech::{LineSource, LineSourceError};
-use npc_core::{Pose, VisemeId, VisemeTable};
-
-use npc_core::take::{Take, glb_with_take, write_livelink_csv};
+use npc_core::speech::LineSource;
+use npc_core::{Pose, VisemeId};
 
 use crate::body_preview::BodyPreview;
-use crate::character::{character, character_mut};
-use crate::command::{Command, ExportFormat};
+use crate::character::character;
+use crate::command::Command;
 use crate::comparison::Comparison;
 use crate::document::{Document, History};
+use crate::jobs::Job;
 use crate::timeline::{FPS, Timeline};
 use crate::transfer_wizard::TransferWizard;
+
+mod edit;
+mod export;
+mod lines;
+mod transfer;
+
+use edit::edit_key;
+use lines::LineMade;
+use transfer::TransferMade;
 
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 8;
@@ -105,6 +113,10 @@ pub struct Studio {
     pub stream: Option<npc_player::Stream>,
     /// Where a live capture is listened for, when it is (the app owns the socket).
     pub capture_in: Option<String>,
+    /// A line being spoken, aligned or lip-synced off the UI thread.
+    line_job: Job<LineMade>,
+    /// A head being given the face shapes off the UI thread.
+    transfer_job: Job<TransferMade>,
 }
 
 impl Studio {
@@ -129,6 +141,8 @@ impl Studio {
             wizard: None,
             stream: None,
             capture_in: None,
+            line_job: Job::default(),
+            transfer_job: Job::default(),
         };
         if let Some(p) = studio.path.clone() {
             studio.remember(&p);
@@ -378,32 +392,8 @@ impl Studio {
                     self.rebake_body();
                 }
             }
-            Command::SpeakLine => {
-                let voice = self.line_voice();
-                match LineSource::from_text(&self.timeline.text, &voice) {
-                    Ok(line) => {
-                        self.timeline.set_source(
-                            "text".to_owned(),
-                            line,
-                            &self.doc.project,
-                            &self.shapes.shapes,
-                        );
-                        self.rebake_body();
-                        self.view = ViewSource::Timeline;
-                    }
-                    Err(e) => self.fail(format!("cannot speak the line: {e:#}")),
-                }
-            }
-            Command::OpenWav(path) => {
-                let script = self.timeline.text.trim().to_owned();
-                if self.timeline.align_to_text && !script.is_empty() {
-                    let line = LineSource::from_wav_and_script(&path, &script, &self.line_voice());
-                    self.put_line(format!("{} (aligned to its text)", file_name(&path)), line);
-                } else {
-                    let line = LineSource::from_wav(&path, &self.line_voice().language);
-                    self.put_line(file_name(&path), line);
-                }
-            }
+            Command::SpeakLine => self.speak_line(),
+            Command::OpenWav(path) => self.open_wav(path),
             Command::ListenTo(path) => match npc_core::speech::wav::read_mono(&path) {
                 Ok(audio) => {
                     self.timeline.listen_to(
@@ -419,7 +409,7 @@ impl Studio {
             },
             Command::SetAlignToText(align) => self.timeline.align_to_text = align,
             Command::OpenVisemes(path) => {
-                let line = LineSource::from_visemes(&path);
+                let line = LineSource::from_visemes(&path).map_err(|e| format!("{e:#}"));
                 self.put_line(file_name(&path), line);
             }
             Command::Seek(t) => {
@@ -597,88 +587,6 @@ impl Studio {
         }
     }
 
-    /// Writes the timeline's line (its face, and the character's body baked at the same rate)
-    /// as `format` to `path`; an existing file is kept when anything fails.
-    fn export_line(&mut self, format: ExportFormat, path: &Path) {
-        let Some(bake) = &self.timeline.bake else {
-            self.fail("there is no line on the timeline to export: speak one or open one");
-            return;
-        };
-        let cue = self.timeline.source.as_ref().map(|s| &s.cue);
-        let body = self.body.bake_at(
-            &self.doc.project,
-            self.character(),
-            FPS,
-            self.timeline.line_ms(),
-            cue.map_or(0.0, |c| c.baked_ms() - npc_core::TAIL_MS),
-            cue.map(|c| (c, &self.timeline.behaviour)),
-            self.timeline.seed,
-        );
-        let name = self.line_name();
-        let take = match Take::from_bakes(&name, bake, FPS, body.as_ref()) {
-            Ok(t) => t,
-            Err(e) => return self.fail(format!("cannot export the line: {e}")),
-        };
-        let bytes = match format {
-            ExportFormat::LivelinkCsv => write_livelink_csv(&take).into_bytes(),
-            ExportFormat::Gltf => {
-                let (glb, place) = match self.body.avatar_file() {
-                    Some(file) => match std::fs::read(file) {
-                        Ok(bytes) => (bytes, file.display().to_string()),
-                        Err(e) => {
-                            return self.fail(format!("cannot read {}: {e}", file.display()));
-                        }
-                    },
-                    None => (
-                        npc_core::procedural::body::avatar_glb(
-                            &npc_core::procedural::head::head_parts(),
-                        ),
-                        "the built-in avatar".to_owned(),
-                    ),
-                };
-                // The selected character's bone map: its avatar and body are the ones baked.
-                let bones = self
-                    .character()
-                    .map(|n| n.avatar.bones.clone())
-                    .unwrap_or_default();
-                match glb_with_take(&glb, &take, &bones) {
-                    Ok(bytes) => bytes,
-                    Err(e) => return self.fail(format!("cannot put the line on {place}: {e}")),
-                }
-            }
-        };
-        match npc_core::atomic::write_atomically(path, &bytes) {
-            Ok(()) => self.say(format!(
-                "exported {:?} ({} frames{}) to {}",
-                take.name,
-                take.times_ms.len(),
-                if take.body.is_some() {
-                    ", with the body"
-                } else {
-                    ""
-                },
-                path.display()
-            )),
-            Err(e) => self.fail(format!("cannot write {}: {e}", path.display())),
-        }
-    }
-
-    /// What an exported line is called: its text (shortened), or the file it came from.
-    fn line_name(&self) -> String {
-        if self.timeline.label == "text" {
-            let text = self.timeline.text.trim();
-            let mut name: String = text.chars().take(40).collect();
-            if text.chars().count() > 40 {
-                name.push_str("...");
-            }
-            name
-        } else {
-            Path::new(&self.timeline.label)
-                .file_stem()
-                .map_or_else(|| "line".to_owned(), |s| s.to_string_lossy().into_owned())
-        }
-    }
-
     /// Puts a line on the timeline (and the view on it), or says why it could not be read.
     /// The voice the timeline's line is spoken (or its script aligned) in: the character's.
     fn line_voice(&self) -> Voice {
@@ -686,108 +594,6 @@ impl Studio {
             gender: Gender::Female,
             ..Voice::default()
         })
-    }
-
-    fn put_line(&mut self, label: String, line: Result<LineSource, LineSourceError>) {
-        match line {
-            Ok(line) => {
-                self.timeline
-                    .set_source(label, line, &self.doc.project, &self.shapes.shapes);
-                self.rebake_body();
-                self.view = ViewSource::Timeline;
-            }
-            Err(e) => self.fail(format!("{e:#}")),
-        }
-    }
-
-    /// Writes the character's head with the project's face shapes to `out` and has the
-    /// character wear it (one undo step puts the old file back).
-    fn transfer_shapes(&mut self, out: &Path) {
-        let (Some(project_file), Some(npc)) = (self.path.clone(), self.character().cloned()) else {
-            return self.fail("save the project first, with a character in it");
-        };
-        // The wizard, open on this character, gives the input and the landmarks moved.
-        let wizard = self.wizard.as_ref().filter(|w| w.npc == npc.id);
-        let (input, options) = match wizard {
-            Some(w) => (w.target_file.clone(), w.options()),
-            None => (
-                Project::resolve(&project_file, worn_file(&npc)),
-                npc_core::transfer::TransferOptions::default(),
-            ),
-        };
-        let made = std::fs::read(&input)
-            .map_err(|e| format!("cannot read {}: {e}", input.display()))
-            .and_then(|bytes| {
-                let source = npc_core::transfer::own_head().map_err(|e| e.to_string())?;
-                npc_core::transfer::transfer_glb(&bytes, input.parent(), &source, &options, false)
-                    .map_err(|e| format!("{}: {e}", input.display()))
-            });
-        let (glb, made) = match made {
-            Ok(m) => m,
-            Err(e) => return self.fail_transfer(format!("cannot give the head shapes: {e}")),
-        };
-        if let Err(e) = npc_core::atomic::write_atomically(out, &glb) {
-            return self.fail_transfer(format!("cannot write {}: {e}", out.display()));
-        }
-        let dir = project_file.parent().unwrap_or(Path::new(""));
-        let file = out
-            .strip_prefix(dir)
-            .map_or_else(|_| out.to_path_buf(), Path::to_path_buf);
-        let mut roster = self.doc.project.npcs.clone();
-        if let Some(wearer) = roster.iter_mut().find(|n| n.id == npc.id) {
-            match &mut wearer.avatar.head {
-                Some(head) => *head = file,
-                None => wearer.avatar.body = file,
-            }
-        }
-        self.apply(Command::SetRoster(roster));
-        self.effects.push(Effect::LoadHead(None));
-        let report = &made.report;
-        let lips = report.seam.as_ref().map_or(String::new(), |s| {
-            format!(
-                ", lips part {:.1} mm with jawOpen",
-                s.jaw_open_gap_mm - s.rest_gap_mm
-            )
-        });
-        let text = format!(
-            "{} wears {}: {} face shapes (face within {:.1} mm of the project's, median{lips})",
-            npc.id,
-            file_name(out),
-            made.shapes.names.len(),
-            report.surface_distance_median_mm
-        );
-        if let Some(w) = self.wizard.as_mut() {
-            w.outcome = Some(text.clone());
-            w.report = Some(made.report.clone());
-        }
-        self.say(text);
-    }
-
-    /// Says why the transfer failed, in the wizard too when it is open.
-    fn fail_transfer(&mut self, text: String) {
-        if let Some(w) = self.wizard.as_mut() {
-            w.outcome = Some(text.clone());
-            w.report = None;
-        }
-        self.fail(text);
-    }
-
-    /// Opens the transfer wizard on the character's head.
-    fn open_transfer_wizard(&mut self) {
-        let (Some(project_file), Some(npc)) = (self.path.clone(), self.character().cloned()) else {
-            return self.fail("save the project first, with a character in it");
-        };
-        let input = Project::resolve(&project_file, worn_file(&npc));
-        match TransferWizard::open(&npc.id, &input) {
-            Ok(w) => {
-                self.wizard = Some(w);
-                self.say(format!(
-                    "drag the landmarks where they belong on both heads, then write {}'s head",
-                    npc.id
-                ));
-            }
-            Err(e) => self.fail(format!("cannot give the head shapes: {e}")),
-        }
     }
 
     fn save_to(&mut self, path: &Path) {
@@ -802,194 +608,9 @@ impl Studio {
         }
     }
 
-    /// The document changes of an edit command.
-    fn edit(&mut self, command: Command) {
-        let project = &mut self.doc.project;
-        let selected = self.selected_npc.as_deref();
-        match command {
-            Command::SetPoseWeight { target, weight } => {
-                self.doc.pose.set(target, weight.clamp(0.0, 1.0));
-                self.view = ViewSource::Pose;
-            }
-            Command::ResetPose => {
-                self.doc.pose = Pose::NEUTRAL;
-                self.view = ViewSource::Pose;
-            }
-            Command::MirrorPose => {
-                self.doc.pose = self.doc.pose.mirrored();
-                self.view = ViewSource::Pose;
-            }
-            Command::SetVisemeWeight {
-                viseme,
-                target,
-                weight,
-            } => {
-                face_mut(project, selected)
-                    .table
-                    .pose_mut(viseme)
-                    .set(target, weight.clamp(0.0, 1.0));
-                self.selected_viseme = Some(viseme);
-                self.view = ViewSource::Viseme;
-            }
-            Command::ResetViseme(viseme) => {
-                let default = *VisemeTable::default_table().pose(viseme);
-                face_mut(project, selected).table.set_pose(viseme, default);
-                self.view = ViewSource::Viseme;
-            }
-            Command::PoseToViseme(viseme) => {
-                face_mut(project, selected)
-                    .table
-                    .set_pose(viseme, self.doc.pose);
-                self.selected_viseme = Some(viseme);
-                self.view = ViewSource::Viseme;
-            }
-            Command::SetOwnVisemeWeight {
-                viseme,
-                target,
-                weight,
-            } => {
-                // The character's face: its shapes become its own once edited.
-                let current = self.shapes.shapes.clone();
-                if let Some(npc) = character_mut(&mut project.npcs, selected) {
-                    let shapes = npc.avatar.shapes.get_or_insert(current);
-                    let row = shapes.visemes.entry(viseme.get()).or_default();
-                    if weight > 0.0 {
-                        row.insert(target, weight.clamp(0.0, 1.0));
-                    } else {
-                        row.remove(&target);
-                    }
-                    if row.is_empty() {
-                        shapes.visemes.remove(&viseme.get());
-                    }
-                }
-                self.selected_viseme = Some(viseme);
-                self.view = ViewSource::Viseme;
-            }
-            Command::SetGaze(g) => face_mut(project, selected).gaze = g,
-            // The character's own settings when it has them (its body is the one shown).
-            Command::SetBody(b) => {
-                match character_mut(&mut project.npcs, selected).and_then(|n| n.body.as_mut()) {
-                    Some(own) => *own = b,
-                    None => project.body = b,
-                }
-            }
-            Command::SetBlink(b) => face_mut(project, selected).blink = b,
-            Command::SetBrows(b) => face_mut(project, selected).brows = b,
-            Command::SetFaceEmotions { enabled, ease_ms } => {
-                // The poses are edited through the pose editor alone.
-                let face = face_mut(project, selected);
-                face.emotions.enabled = enabled;
-                face.emotions.ease_ms = ease_ms;
-            }
-            Command::PoseToEmotion(emotion) => {
-                if let Some(face) = face_mut(project, selected).emotions.face_mut(emotion) {
-                    *face = self.doc.pose;
-                }
-            }
-            Command::EmotionToPose(emotion) => {
-                self.doc.pose = face_mut(project, selected)
-                    .emotions
-                    .face(emotion)
-                    .copied()
-                    .unwrap_or(Pose::NEUTRAL);
-                self.view = ViewSource::Pose;
-            }
-            Command::SetLipSync(l) => face_mut(project, selected).lipsync = l,
-            Command::SetOwnFaceProfile(own) => {
-                let shared = project.face.clone();
-                if let Some(npc) = character_mut(&mut project.npcs, selected) {
-                    npc.face = own.then_some(npc.face.take().unwrap_or(shared));
-                    if !own {
-                        // Back on the project's profile: a file of its own no longer applies.
-                        npc.face_file = None;
-                    }
-                }
-            }
-            Command::SetScene(s) => project.scene = s,
-            Command::SetScreen(s) => project.screen = s,
-            Command::SetListen(l) => project.listen = l,
-            Command::SetRoster(r) => project.npcs = r,
-            Command::SetAgentDir(d) => project.agent_dir = d,
-            Command::SetSpeech(s) => project.speech = s,
-            // Not edits: applied by `apply` before they could get here.
-            Command::Undo
-            | Command::Redo
-            | Command::HeadTargets { .. }
-            | Command::SelectViseme(_)
-            | Command::SelectCharacter(_)
-            | Command::SetPlotTarget { .. }
-            | Command::SetBodyPlotBone { .. }
-            | Command::SetPreviewSpeaking(_)
-            | Command::SetLineText(_)
-            | Command::SetLineEmotion(_)
-            | Command::AddLineGesture(_)
-            | Command::RemoveLineGesture(_)
-            | Command::SetLineGestureWord { .. }
-            | Command::SpeakLine
-            | Command::OpenWav(_)
-            | Command::ListenTo(_)
-            | Command::SetAlignToText(_)
-            | Command::OpenVisemes(_)
-            | Command::Seek(_)
-            | Command::TogglePlay
-            | Command::StepFrames(_)
-            | Command::OpenComparison(_)
-            | Command::CloseComparison
-            | Command::ShowComparison(_)
-            | Command::ExportLine { .. }
-            | Command::New
-            | Command::Open(_)
-            | Command::Save
-            | Command::SaveAs(_)
-            | Command::OpenHead(_)
-            | Command::TransferShapes(_)
-            | Command::OpenTransferWizard
-            | Command::CloseTransferWizard
-            | Command::SeeHeadsFrom(_)
-            | Command::MoveLandmark { .. }
-            | Command::ResetLandmarks(_)
-            | Command::RunInPlayer { .. }
-            | Command::StreamTo(_)
-            | Command::ListenForCapture(_)
-            | Command::CaptureArrived { .. } => {}
-        }
-    }
-
     /// Takes the effects queued since the last call.
     pub fn take_effects(&mut self) -> Vec<Effect> {
         std::mem::take(&mut self.effects)
-    }
-}
-
-/// The face profile the studio edits: the character's own when it has one, else the
-/// project's.
-fn face_mut<'a>(project: &'a mut Project, selected: Option<&str>) -> &'a mut FaceSettings {
-    match character_mut(&mut project.npcs, selected).and_then(|n| n.face.as_mut()) {
-        Some(own) => own,
-        None => &mut project.face,
-    }
-}
-
-/// Edits with the same key in a row are one undo step (a slider drag).
-fn edit_key(command: &Command) -> String {
-    match command {
-        Command::SetPoseWeight { target, .. } => format!("pose {}", target.name()),
-        Command::SetVisemeWeight { viseme, target, .. } => {
-            format!("viseme {} {}", viseme.get(), target.name())
-        }
-        Command::SetOwnVisemeWeight { viseme, target, .. } => {
-            format!("own {} {target}", viseme.get())
-        }
-        Command::SetGaze(_) => "gaze".to_owned(),
-        Command::SetBlink(_) => "blink".to_owned(),
-        Command::SetBrows(_) => "brows".to_owned(),
-        Command::SetFaceEmotions { .. } => "face emotions".to_owned(),
-        Command::SetLipSync(_) => "lipsync".to_owned(),
-        Command::SetScene(_) => "scene".to_owned(),
-        Command::SetScreen(_) => "player screen".to_owned(),
-        Command::SetListen(_) => "listening".to_owned(),
-        Command::SetBody(_) => "body".to_owned(),
-        other => format!("{other:?}"),
     }
 }
 
@@ -1086,6 +707,7 @@ mod tests {
         let mut s = Studio::new(npc_core::project::demo_project(), None);
         s.apply(Command::SetLineText("Bob bought a map.".to_owned()));
         s.apply(Command::SpeakLine);
+        s.finish_jobs();
         let jaw_at = |s: &Studio| {
             s.timeline
                 .bake

@@ -93,6 +93,7 @@ fn editing_viseme_21_and_saving_writes_it_to_the_project_file() {
 fn scrubbing_gives_the_view_the_baked_final_weights() {
     let mut h = harness(Studio::new(demo_project(), None));
     h.state_mut().studio.apply(Command::SpeakLine);
+    h.state_mut().studio.finish_jobs();
     h.run_steps(2);
     let bake_len = h.state().studio.timeline.duration_ms();
     assert!(bake_len > 1500.0, "{bake_len}");
@@ -225,6 +226,7 @@ fn snapshots_of_the_main_panels() {
         return;
     };
     h.state_mut().studio.apply(Command::OpenWav(recording));
+    h.state_mut().studio.finish_jobs();
     h.state_mut().studio.apply(Command::Seek(1_650.0));
     h.state_mut().tab = Tab::Gaze;
     h.run_steps(3);
@@ -413,6 +415,7 @@ fn opening_another_project_over_unsaved_changes_asks_first() {
 fn a_line_spoken_happy_smiles_in_the_timeline_and_the_view() {
     let mut h = harness(Studio::new(demo_project(), None));
     h.state_mut().studio.apply(Command::SpeakLine);
+    h.state_mut().studio.finish_jobs();
     h.run_steps(2);
     let at = 1000.0;
     h.state_mut().studio.apply(Command::Seek(at));
@@ -441,6 +444,7 @@ fn a_gesture_added_at_the_playhead_joins_the_lane_and_moves_the_arm() {
     use npc_core::body::talk::TalkPose;
     let mut h = harness(Studio::new(demo_project(), None));
     h.state_mut().studio.apply(Command::SpeakLine);
+    h.state_mut().studio.finish_jobs();
     h.run_steps(2);
     let words = h
         .state()
@@ -551,6 +555,7 @@ fn a_recording_opened_with_its_text_is_aligned_to_it() {
     ));
     studio.apply(Command::SetAlignToText(true));
     studio.apply(Command::OpenWav(wav.clone()));
+    studio.finish_jobs();
     assert!(
         studio.timeline.label.contains("aligned"),
         "{}",
@@ -573,6 +578,7 @@ fn a_recording_opened_with_its_text_is_aligned_to_it() {
     // Without the switch the same file is lip-synced from its sound alone.
     studio.apply(Command::SetAlignToText(false));
     studio.apply(Command::OpenWav(wav));
+    studio.finish_jobs();
     assert!(
         studio
             .timeline
@@ -637,6 +643,7 @@ fn a_head_without_shapes_is_given_the_projects_and_worn() {
     let mut studio = Studio::new(Project::load(&path).unwrap(), Some(path.clone()));
     let out = dir.path().join("hero.glb");
     studio.apply(Command::TransferShapes(out.clone()));
+    studio.finish_jobs();
     let status = studio.status.clone().unwrap();
     assert!(!status.error, "{}", status.text);
     assert!(status.text.contains("52 face shapes"), "{}", status.text);
@@ -702,6 +709,7 @@ fn the_transfer_wizard_shows_both_heads_and_the_transfer_takes_a_moved_landmark(
     // Written, the transfer went through the moved point; the other landmarks as found.
     let out = dir.path().join("hero.glb");
     studio.apply(Command::TransferShapes(out.clone()));
+    studio.finish_jobs();
     let status = studio.status.clone().unwrap();
     assert!(!status.error, "{}", status.text);
     let wizard = studio.wizard.as_ref().unwrap();
@@ -922,6 +930,7 @@ fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
     }
     // Speaking a line puts a line back on the timeline in its place.
     h.state_mut().studio.apply(Command::SpeakLine);
+    h.state_mut().studio.finish_jobs();
     assert!(h.state().studio.timeline.person.is_none());
 }
 

@@ -8,11 +8,13 @@
 //! Only the player writes here: bytes an agent appends are left alone, with a warning.
 
 use std::fs::{self, OpenOptions};
-use std::io::{self, Cursor, Write};
+use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
+
+use crate::disk::Disk;
 use thiserror::Error;
 
 /// The file of heard utterances, in the agent directory.
@@ -70,6 +72,7 @@ pub struct Heard {
 #[derive(Debug)]
 pub struct HeardLog {
     dir: PathBuf,
+    disk: Disk,
     next_seq: u64,
     /// The file's length after the player's last append (None before its first).
     known_len: Option<u64>,
@@ -79,7 +82,7 @@ impl HeardLog {
     /// The log of the agent directory `dir`, numbering on after the lines already there (a
     /// line that is not the player's is passed over).
     #[must_use]
-    pub fn open(dir: &Path) -> Self {
+    pub fn open(dir: &Path, disk: Disk) -> Self {
         let path = dir.join(HEARD_FILE);
         let next_seq = fs::read(&path).map_or(0, |bytes| {
             bytes
@@ -91,6 +94,7 @@ impl HeardLog {
         });
         Self {
             dir: dir.to_owned(),
+            disk,
             next_seq,
             known_len: None,
         }
@@ -126,10 +130,12 @@ impl HeardLog {
             path: wav_path.clone(),
             why,
         })?;
-        crate::atomic::write_atomically(&wav_path, &bytes).map_err(|e| HeardError::Recording {
-            path: wav_path.clone(),
-            why: e.to_string(),
-        })?;
+        self.disk
+            .write_atomically(&wav_path, &bytes, ".tmp")
+            .map_err(|e| HeardError::Recording {
+                path: wav_path.clone(),
+                why: e.to_string(),
+            })?;
         let line = HeardLine {
             seq,
             to: heard.to,
@@ -172,10 +178,17 @@ impl HeardLog {
         }
         text.push_str(&serde_json::to_string(line).unwrap_or_default());
         text.push('\n');
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.flush())
-            .map_err(failed)?;
-        self.known_len = Some(len + text.len() as u64);
+        let mut bytes = text.into_bytes();
+        let whole = bytes.len() as u64;
+        if let Err(io) = self.disk.append_all(&mut file, &mut bytes) {
+            // A line cut short (the disk filled part way) is taken back, so the file holds
+            // whole lines only and the same line can be written again.
+            if file.set_len(len).is_err() {
+                self.known_len = Some(len + whole - bytes.len() as u64);
+            }
+            return Err(failed(io));
+        }
+        self.known_len = Some(len + whole);
         Ok(warning)
     }
 }
@@ -220,6 +233,8 @@ fn wav_bytes(pcm: &[i16], sample_rate: u32) -> Result<Vec<u8>, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
 
     fn heard(to: Option<&str>) -> Heard {
@@ -243,7 +258,7 @@ mod tests {
     #[test]
     fn each_utterance_is_a_recording_and_a_line() {
         let dir = tempfile::tempdir().expect("temp");
-        let mut log = HeardLog::open(dir.path());
+        let mut log = HeardLog::open(dir.path(), Disk::local());
         let (line, warning) = log
             .write(heard(Some("Elara")), &[0, 1000, -1000], 16_000)
             .expect("write");
@@ -261,7 +276,7 @@ mod tests {
         assert!(written[1]["to"].is_null());
         assert!(written[1]["words"].is_null());
         // A restarted player numbers on.
-        let mut again = HeardLog::open(dir.path());
+        let mut again = HeardLog::open(dir.path(), Disk::local());
         assert_eq!(again.next_seq(), 2);
         let (line, _) = again.write(heard(None), &[0; 10], 16_000).expect("write");
         assert_eq!(line.audio, "heard/0002.wav");
@@ -270,7 +285,7 @@ mod tests {
     #[test]
     fn what_an_agent_appends_is_kept_and_warned_about() {
         let dir = tempfile::tempdir().expect("temp");
-        let mut log = HeardLog::open(dir.path());
+        let mut log = HeardLog::open(dir.path(), Disk::local());
         log.write(heard(None), &[0; 10], 16_000).expect("write");
         let path = dir.path().join(HEARD_FILE);
         let mut f = OpenOptions::new().append(true).open(&path).expect("open");
@@ -288,7 +303,7 @@ mod tests {
     #[test]
     fn an_unwritable_recording_is_an_error_and_loses_nothing() {
         let dir = tempfile::tempdir().expect("temp");
-        let mut log = HeardLog::open(dir.path());
+        let mut log = HeardLog::open(dir.path(), Disk::local());
         log.write(heard(None), &[0; 10], 16_000).expect("write");
         // Something that is not a file stands where the next recording goes (as root, the
         // one failure permissions cannot cause).
@@ -302,7 +317,7 @@ mod tests {
         // A folder that cannot be made.
         let other = tempfile::tempdir().expect("temp");
         fs::write(other.path().join(HEARD_DIR), b"a file").expect("file");
-        let e = HeardLog::open(other.path())
+        let e = HeardLog::open(other.path(), Disk::local())
             .write(heard(None), &[0; 10], 16_000)
             .expect_err("no folder");
         assert!(e.to_string().contains("cannot create"), "{e}");

@@ -24,6 +24,7 @@
 
 pub mod cues;
 pub mod heard;
+pub mod heard_writer;
 pub mod paths;
 pub mod protocol;
 pub mod reader;
@@ -63,7 +64,7 @@ pub const NPC_STATE_FILE: &str = "npc_state.json";
 pub const CONVERSATIONS_DIR: &str = "conversations";
 
 /// Settings of an [`AgentDirectory`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct AgentOptions {
     /// How long a missing seq is waited for before moving on.
     pub gap_timeout: Duration,
@@ -78,6 +79,8 @@ pub struct AgentOptions {
     pub watch: bool,
     /// The polling fallback: [`AgentDirectory::wait`] returns at least this often.
     pub poll_interval: Duration,
+    /// Where `spoken.json` is written (the machine's disk; a benchmark's faulty one).
+    pub disk: crate::disk::Disk,
 }
 
 impl Default for AgentOptions {
@@ -89,6 +92,7 @@ impl Default for AgentOptions {
             max_json_bytes: 1024 * 1024,
             watch: true,
             poll_interval: DEFAULT_POLL_INTERVAL,
+            disk: crate::disk::Disk::local(),
         }
     }
 }
@@ -298,7 +302,7 @@ impl AgentDirectory {
             npc_state: NpcState::default(),
             npc_state_file: JsonFileState::default(),
             spoken: loaded.value,
-            spoken_writer: SpokenWriter::new(spoken_path),
+            spoken_writer: SpokenWriter::new(spoken_path, options.disk.clone()),
             pending: loaded
                 .warnings
                 .into_iter()

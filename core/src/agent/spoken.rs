@@ -71,8 +71,8 @@ pub fn load(path: &Path) -> Parsed<Spoken> {
 
 /// Writes `spoken` to `path` atomically (temporary file in the same folder, flushed, then
 /// renamed over `path`).
-pub fn write_atomic(path: &Path, spoken: &Spoken) -> io::Result<()> {
+pub fn write_atomic(disk: &crate::disk::Disk, path: &Path, spoken: &Spoken) -> io::Result<()> {
     let mut json = serde_json::to_vec_pretty(spoken).map_err(io::Error::other)?;
     json.push(b'\n');
-    crate::atomic::write_atomically_via(path, &json, SPOKEN_TEMP_PREFIX)
+    disk.write_atomically(path, &json, SPOKEN_TEMP_PREFIX)
 }

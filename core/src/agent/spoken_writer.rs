@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::protocol::Spoken;
 use super::spoken;
+use crate::disk::Disk;
 
 /// How often a failed write of `spoken.json` is tried again.
 pub const SPOKEN_RETRY: Duration = Duration::from_millis(500);
@@ -47,6 +48,7 @@ impl Shared {
 #[derive(Debug)]
 pub(crate) struct SpokenWriter {
     path: PathBuf,
+    disk: Disk,
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
 }
@@ -54,13 +56,14 @@ pub(crate) struct SpokenWriter {
 impl SpokenWriter {
     /// A writer of `path`. Without a thread (the system refused one), states are written
     /// on the caller's thread instead.
-    pub(crate) fn new(path: PathBuf) -> Self {
+    pub(crate) fn new(path: PathBuf, disk: Disk) -> Self {
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
         let file = path.clone();
+        let their_disk = disk.clone();
         let thread = thread::Builder::new()
             .name("spoken-writer".to_owned())
-            .spawn(move || run(&file, &theirs));
+            .spawn(move || run(&their_disk, &file, &theirs));
         let thread = match thread {
             Ok(t) => Some(t),
             Err(e) => {
@@ -70,6 +73,7 @@ impl SpokenWriter {
         };
         Self {
             path,
+            disk,
             shared,
             thread,
         }
@@ -82,7 +86,7 @@ impl SpokenWriter {
         let n = state.submitted;
         if self.thread.is_none() {
             drop(state);
-            let result = spoken::write_atomic(&self.path, spoken);
+            let result = spoken::write_atomic(&self.disk, &self.path, spoken);
             let mut state = self.shared.lock();
             settle(&mut state, n, result.map_err(|e| e.to_string()), &self.path);
             return;
@@ -161,7 +165,7 @@ fn settle(state: &mut State, n: u64, result: Result<(), String>, path: &std::pat
     }
 }
 
-fn run(path: &std::path::Path, shared: &Shared) {
+fn run(disk: &Disk, path: &std::path::Path, shared: &Shared) {
     let mut state = shared.lock();
     loop {
         let stopping = state.stop;
@@ -176,7 +180,7 @@ fn run(path: &std::path::Path, shared: &Shared) {
             continue;
         };
         drop(state);
-        let result = spoken::write_atomic(path, &spoken).map_err(|e| e.to_string());
+        let result = spoken::write_atomic(disk, path, &spoken).map_err(|e| e.to_string());
         let failed = result.is_err();
         state = shared.lock();
         settle(&mut state, n, result, path);

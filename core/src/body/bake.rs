@@ -11,7 +11,7 @@ use super::humanoid_pose::PoseReader;
 use super::layer::{Activity, Body, Inhales, LayerInput};
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
-use super::talk::{Hands, TalkMoment, TalkPlan};
+use super::talk::{SpokenBody, TalkMoment, TalkPlan};
 use crate::agent::cues::GestureCue;
 use crate::anim::LineCue;
 use crate::anim::emotion::Emotion;
@@ -112,15 +112,23 @@ pub fn bake_body(
     let mut poses = Vec::with_capacity(frames);
     let mut hips_position = Vec::new();
     let line = options.line.as_ref();
-    let mut inhales = Inhales::new(line.map(LineCue::phrase_starts_ms).unwrap_or_default());
-    let gestures = settings
-        .emotions
-        .gestures(&settings.gestures, options.emotion);
     body.set_emotion(options.emotion);
-    let plan = line.map(|cue| {
-        TalkPlan::speaking(cue, &gestures, seed)
-            .with_requests(&options.gestures, cue, |_| Hands::Right)
+    // No other NPC stands in a bake: a gesture's target is unknown, and the right hand points.
+    let spoken = line.map(|cue| {
+        SpokenBody::new(
+            cue,
+            &settings.gestures,
+            &settings.emotions,
+            options.emotion,
+            &options.gestures,
+            &[],
+            seed,
+        )
     });
+    let (mut inhales, plan) = match spoken {
+        Some(s) => (s.inhales, Some(s.plan)),
+        None => (Inhales::default(), None),
+    };
     let mut emotion = Vec::with_capacity(frames);
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;

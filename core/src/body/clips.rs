@@ -62,21 +62,28 @@ impl ClipLibrary {
             return Ok(AvatarClips::Own);
         }
         Ok(match file {
-            Some(path) => {
-                if let Some(rig) = self.files.get(path) {
-                    AvatarClips::File(Arc::clone(rig))
-                } else {
-                    let asset = Asset::load(path)?;
-                    let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
-                    self.files.insert(path.to_owned(), Arc::clone(&rig));
-                    AvatarClips::File(rig)
-                }
-            }
+            Some(path) => AvatarClips::File(self.file(path)?),
             None => AvatarClips::BuiltIn(Arc::clone(
                 self.built_in
                     .get_or_insert_with(|| Arc::new(crate::procedural::body::clip_rig())),
             )),
         })
+    }
+}
+
+impl ClipLibrary {
+    /// The clips of the file `path` and the rig they were made on (read once per library).
+    ///
+    /// # Errors
+    /// The file cannot be read as glTF.
+    pub fn file(&mut self, path: &Path) -> crate::asset::Result<Arc<ClipRig>> {
+        if let Some(rig) = self.files.get(path) {
+            return Ok(Arc::clone(rig));
+        }
+        let asset = Asset::load(path)?;
+        let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
+        self.files.insert(path.to_owned(), Arc::clone(&rig));
+        Ok(rig)
     }
 }
 

@@ -3,6 +3,7 @@
 //! transforms.
 //! Pure CPU code, so the player, the studio and `bake` run the same bodies.
 
+mod avatar_rig;
 mod bake;
 mod clip_layer;
 mod clips;
@@ -21,6 +22,7 @@ mod space;
 pub mod talk;
 mod two_bone;
 
+pub use avatar_rig::AvatarRig;
 pub use bake::{BodyBake, BodyBakeOptions, bake_body};
 pub use clip_layer::{CROSS_BLEND_S, ClipLayer};
 pub use clips::{AvatarClips, ClipLibrary, ClipSource, Clips, has_activity_clip};

@@ -9,7 +9,7 @@ use crate::anim::OwnShapes;
 use crate::arkit::ARKIT_TARGET_COUNT;
 use crate::asset::Asset;
 use crate::body::humanoid::CORE_BONES;
-use crate::body::{HumanoidBone, HumanoidMap, Skeleton};
+use crate::body::{ClipLibrary, HumanoidBone, HumanoidMap, Skeleton};
 
 /// The clips a body needs for the NPC states.
 pub const BODY_CLIPS: [&str; 3] = ["idle", "walk", "talk"];
@@ -117,6 +117,7 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             .warnings
             .push("the roster has no NPCs: nobody can speak".to_owned());
     }
+    let mut clip_files = ClipLibrary::default();
     for npc in &project.npcs {
         let body = load(
             &npc.avatar.body,
@@ -138,8 +139,22 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             .into_iter()
             .filter(|clip| !body.clips.iter().any(|c| c.to_lowercase().contains(clip)))
             .collect();
-        if npc.avatar.clips.is_some() {
-            // Its clips come from the file it names (loaded with the world).
+        if let Some(file) = &npc.avatar.clips {
+            // Read as the world reads it, so that a file the world would refuse fails here.
+            let path = Project::resolve(project_file, file);
+            match clip_files.file(&path) {
+                Ok(rig) if rig.clips.is_empty() => report.warnings.push(format!(
+                    "npc {}: avatar.clips {} has no animations in it",
+                    npc.id,
+                    path.display()
+                )),
+                Ok(_) => {}
+                Err(e) => report.problems.push(format!(
+                    "npc {}: avatar.clips {} cannot be read: {e}",
+                    npc.id,
+                    path.display()
+                )),
+            }
         } else if missing_clips.len() == BODY_CLIPS.len() {
             report.warnings.push(format!(
                 "npc {}: the body has no idle, walk or talk clip; it plays the built-in body's, retargeted",

@@ -12,7 +12,7 @@ use npc_core::anim::emotion::Emotion;
 use npc_core::anim::face::FaceSettings;
 use npc_core::anim::timeline::{self, BakeOptions, BakeReport};
 use npc_core::asset::Asset;
-use npc_core::body::{BodyBake, BodyBakeOptions, ClipLibrary, HumanoidMap, Skeleton, bake_body};
+use npc_core::body::{AvatarRig, BodyBake, BodyBakeOptions, ClipLibrary, bake_body};
 use npc_core::project::{Npc, Project};
 
 use clap::ArgGroup;
@@ -167,21 +167,23 @@ fn bake_body_of(
             path.display()
         )
     })?;
-    let skeleton = Skeleton::of(&asset);
-    let map = HumanoidMap::with_overrides(&skeleton, &npc.avatar.bones);
     let clip_file = npc
         .avatar
         .clips
         .as_ref()
         .map(|p| Project::resolve(project_file, p));
-    let clips = ClipLibrary::default()
-        .for_avatar(&asset, &map, clip_file.as_deref())
-        .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;
+    let rig = AvatarRig::load(
+        &asset,
+        &npc.avatar.bones,
+        clip_file.as_deref(),
+        &mut ClipLibrary::default(),
+    )
+    .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;
     let settings = project.body_settings(&npc.id);
     Ok(bake_body(
-        &skeleton,
-        &map,
-        clips.source(&asset.clips, settings),
+        &rig.skeleton,
+        &rig.map,
+        rig.clips.source(&asset.clips, settings),
         settings,
         options,
     ))

@@ -32,6 +32,10 @@ pub(super) struct RunArgs {
     /// Seconds to wait for a missing seq before moving on to the next line.
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
     pub(super) gap_timeout: f64,
+    /// Seconds a line's speech may take to synthesise before it is passed over (refused in
+    /// the events file, so its conversation goes on).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::runtime::SYNTHESIS_DEADLINE.as_secs_f64())]
+    pub(super) synthesis_deadline: f64,
     /// Watch this NPC's face closely instead of walking around.
     #[arg(long, value_name = "NPC")]
     pub(super) closeup: Option<String>,
@@ -85,6 +89,12 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
             args.gap_timeout
         );
     }
+    if !(args.synthesis_deadline.is_finite() && args.synthesis_deadline > 0.0) {
+        anyhow::bail!(
+            "--synthesis-deadline must be a number of seconds > 0, not {}",
+            args.synthesis_deadline
+        );
+    }
     if args.no_render && !args.headless {
         anyhow::bail!("--no-render needs --headless (a window always draws)");
     }
@@ -114,6 +124,7 @@ pub(super) fn run(args: RunArgs) -> anyhow::Result<()> {
         duration,
         events: args.events,
         gap_timeout: Duration::from_secs_f64(args.gap_timeout),
+        synthesis_deadline: Duration::from_secs_f64(args.synthesis_deadline),
         closeup: args.closeup,
         width: args.size.0,
         height: args.size.1,

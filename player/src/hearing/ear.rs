@@ -2,6 +2,7 @@
 //! segmenter at once; an utterance's words are recognised as it is spoken, and it is written
 //! for the agents as soon as it ends.
 
+use npc_core::disk::Disk;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -22,6 +23,7 @@ const STOP_CHECK: Duration = Duration::from_millis(50);
 pub(super) struct Ear {
     pub source: MicSource,
     pub agent_dir: PathBuf,
+    pub disk: Disk,
     pub settings: ListenSettings,
     pub language: String,
     pub scene: Arc<Mutex<Scene>>,
@@ -70,6 +72,7 @@ impl Ear {
         };
         let scribe = match Scribe::start(
             self.agent_dir.clone(),
+            self.disk.clone(),
             self.language.clone(),
             self.events.clone(),
         ) {

@@ -16,10 +16,11 @@ use std::thread;
 use std::time::Instant;
 
 use glam::Vec3;
+use npc_core::agent::heard_writer::HeardWritten;
+use npc_core::disk::Disk;
 use npc_core::hearing::{ListenSettings, Person};
 
 use crate::mic::MicSource;
-pub(crate) use writer::Written;
 
 /// What the person did, on the wall clock, and whom it was for.
 #[derive(Debug)]
@@ -39,7 +40,7 @@ pub(crate) enum PersonEvent {
     /// What began as speech to `to` was noise after all.
     Dropped { to: Option<String> },
     /// An utterance was written for the agents (or could not be).
-    Written(Written),
+    Written(HeardWritten),
 }
 
 /// What the ear needs to know of the world, as of the last frame.
@@ -101,6 +102,7 @@ impl Hearing {
     pub(crate) fn new(
         source: MicSource,
         agent_dir: PathBuf,
+        disk: Disk,
         settings: &ListenSettings,
         language: &str,
     ) -> anyhow::Result<Self> {
@@ -112,6 +114,7 @@ impl Hearing {
         let ear = ear::Ear {
             source,
             agent_dir,
+            disk,
             settings: settings.clone(),
             language: language.to_owned(),
             scene: Arc::clone(&scene),

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread;
 
-use npc_core::agent::heard::HeardLog;
+use npc_core::agent::heard_writer::HeardWriter;
+use npc_core::disk::Disk;
 use npc_core::speech::acoustic::{AcousticModel, WordRecognizer};
 
 use super::PersonEvent;
@@ -45,13 +46,14 @@ pub(super) struct Scribe {
 impl Scribe {
     pub(super) fn start(
         agent_dir: PathBuf,
+        disk: Disk,
         language: String,
         events: mpsc::Sender<PersonEvent>,
     ) -> Result<Self, String> {
         let (notes, rx) = mpsc::channel::<Note>();
         let thread = thread::Builder::new()
             .name("npc-scribe".to_owned())
-            .spawn(move || run(&agent_dir, &language, &rx, &events))
+            .spawn(move || run(&agent_dir, disk, &language, &rx, &events))
             .map_err(|e| format!("cannot start the thread that writes heard.jsonl: {e}"))?;
         Ok(Self {
             notes: Some(notes),
@@ -80,12 +82,26 @@ impl Drop for Scribe {
 
 fn run(
     agent_dir: &std::path::Path,
+    disk: Disk,
     language: &str,
     notes: &mpsc::Receiver<Note>,
     events: &mpsc::Sender<PersonEvent>,
 ) {
     let mut recognizer = recognizer(language);
-    let mut log = HeardLog::open(agent_dir);
+    // The writer's outcomes go straight to the frame loop, as the ear's own events do (the
+    // frame loop is gone when the run ends: nothing waits for them then).
+    let forward = events.clone();
+    let writer = match HeardWriter::start(agent_dir, disk, move |outcome| {
+        let _ = forward.send(PersonEvent::Written(outcome));
+    }) {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::warn!(
+                "cannot start the thread that writes heard.jsonl ({e}); the person is not heard"
+            );
+            return;
+        }
+    };
     let mut listening = false;
     for note in notes {
         match note {
@@ -122,8 +138,8 @@ fn run(
                     None
                 };
                 listening = false;
-                let written = writer::write(
-                    &mut log,
+                writer::submit(
+                    &writer,
                     Utterance {
                         to: ended.to,
                         start_ms: ended.start_ms,
@@ -133,8 +149,6 @@ fn run(
                         words,
                     },
                 );
-                // The frame loop is gone when the run ends: nothing waits for the event then.
-                let _ = events.send(PersonEvent::Written(written));
             }
         }
     }

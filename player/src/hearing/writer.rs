@@ -1,23 +1,10 @@
-//! One heard utterance written for the agents: `heard/NNNN.wav` and its line in
-//! `heard.jsonl`, with the words the recognizer heard (times on the run's clock).
+//! One heard utterance handed to the writer of `heard/NNNN.wav` and its line in `heard.jsonl`,
+//! with the words the recognizer heard (times on the run's clock).
 
-use std::time::Instant;
-
-use npc_core::agent::heard::{Heard, HeardLine, HeardLog, HeardWord};
+use npc_core::agent::heard::{Heard, HeardWord};
+use npc_core::agent::heard_writer::HeardWriter;
 use npc_core::hearing::VOICE_RATE;
 use npc_core::speech::acoustic;
-
-/// What became of one utterance.
-#[derive(Debug)]
-pub(crate) enum Written {
-    Line {
-        line: HeardLine,
-        /// When the line was in the file.
-        at: Instant,
-        warning: Option<String>,
-    },
-    Failed(String),
-}
 
 /// One utterance to write: times on the run's clock.
 #[derive(Debug)]
@@ -32,7 +19,7 @@ pub(super) struct Utterance<'a> {
     pub words: Option<Vec<acoustic::HeardWord>>,
 }
 
-pub(super) fn write(log: &mut HeardLog, u: Utterance<'_>) -> Written {
+pub(super) fn submit(writer: &HeardWriter, u: Utterance<'_>) {
     let words: Option<Vec<HeardWord>> = u.words.map(|words| {
         words
             .into_iter()
@@ -61,14 +48,7 @@ pub(super) fn write(log: &mut HeardLog, u: Utterance<'_>) -> Written {
         text,
         words,
     };
-    match log.write(heard, &pcm, VOICE_RATE) {
-        Ok((line, warning)) => Written::Line {
-            line,
-            at: Instant::now(),
-            warning,
-        },
-        Err(e) => Written::Failed(format!("{e}; the utterance is not passed to the agents")),
-    }
+    writer.submit(heard, pcm, VOICE_RATE);
 }
 
 fn round(ms: f64) -> f64 {

@@ -18,9 +18,10 @@ use anyhow::Context;
 use npc_core::LineCue;
 use npc_core::agent::cues::Behaviour;
 use npc_core::agent::{AgentDirectory, AgentEvent, AgentOptions, Line, NpcState};
-use npc_core::anim::lipsync::{TrackReceiver, VisemeTrack, track_channel};
+use npc_core::anim::lipsync::{TrackReceiver, track_channel};
+use npc_core::disk::Disk;
 use npc_core::project::{Gender, Npc, Project, Voice};
-use npc_core::speech::{LineSource, SpeechError, Utterance};
+use npc_core::speech::{LineSource, SpeechError};
 
 use super::events::{EventLog, LineEvent};
 use super::pool::{WorkerPool, workers_for};
@@ -183,11 +184,44 @@ fn overdue(in_flight: &[InFlight], now: Instant, deadline: Duration) -> Vec<usiz
     late
 }
 
+/// A line ready to start, made on a worker by the one path `bake` and the studio take
+/// ([`LineSource`]): its sound and what the face performs (visemes, loudness, stresses and
+/// word starts: a recorded line with a script gets its words' times, as its bake does).
+#[derive(Debug)]
+struct Performed {
+    pcm: Vec<i16>,
+    sample_rate: u32,
+    cue: LineCue,
+}
+
+impl Performed {
+    fn from_source(source: LineSource) -> Result<Self, SpeechError> {
+        let (pcm, sample_rate) = match (source.utterance, source.audio) {
+            (Some(u), _) => (u.pcm, u.sample_rate),
+            (None, Some((samples, rate))) => (
+                samples
+                    .iter()
+                    .map(|&s| (s.clamp(-1.0, 1.0) * 32767.0).round() as i16)
+                    .collect(),
+                rate,
+            ),
+            (None, None) => {
+                return Err(SpeechError::Synthesis("the line has no audio".to_owned()));
+            }
+        };
+        Ok(Self {
+            pcm,
+            sample_rate,
+            cue: source.cue,
+        })
+    }
+}
+
 /// A line whose synthesis ended.
 #[derive(Debug)]
 struct Done {
     job: Job,
-    result: Result<Utterance, SpeechError>,
+    result: Result<Performed, SpeechError>,
     /// The line's audio as a file: the agent's recording, or the synthesised WAV written.
     audio_file: Option<PathBuf>,
 }
@@ -207,6 +241,9 @@ pub struct ConductorOptions {
     pub agent_dir: PathBuf,
     pub events: Option<PathBuf>,
     pub gap_timeout: Duration,
+    /// How long a line's synthesis may take before it is passed over (refused, so that its
+    /// conversation goes on): [`SYNTHESIS_DEADLINE`] unless the user says otherwise.
+    pub synthesis_deadline: Duration,
     /// Wait for synthesis inside [`Conductor::step`] (deterministic frames for `render`).
     pub wait_for_synthesis: bool,
     /// Play lines through the sound device (when there is one); otherwise, and for
@@ -215,6 +252,9 @@ pub struct ConductorOptions {
     /// A folder where each synthesised line's audio is written as a WAV (named in its
     /// `line_started` event as `audio`), so an engine the NPCs are streamed to can play it.
     pub line_audio: Option<PathBuf>,
+    /// Where `spoken.json` and the events file are written (the machine's disk; a
+    /// benchmark's slow or full one).
+    pub disk: Disk,
 }
 
 /// The live speech of a project's NPCs.
@@ -241,6 +281,7 @@ pub struct Conductor {
     /// Lines passed over at their deadline whose results, when they come, are dropped.
     abandoned: Vec<u64>,
     wait_for_synthesis: bool,
+    synthesis_deadline: Duration,
 }
 
 impl Conductor {
@@ -251,12 +292,13 @@ impl Conductor {
             &project.npcs,
             AgentOptions {
                 gap_timeout: options.gap_timeout,
+                disk: options.disk.clone(),
                 ..AgentOptions::default()
             },
         )
         .context("cannot open the agent directory")?;
         let log = match &options.events {
-            Some(path) => Some(EventLog::open(path)?),
+            Some(path) => Some(EventLog::open(path, options.disk.clone())?),
             None => None,
         };
         let cores = thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
@@ -277,13 +319,19 @@ impl Conductor {
                 }
             },
             move |job: Job| {
-                let result = match &job.line.audio {
+                let source = match &job.line.audio {
                     Some(path) => recorded(Path::new(path), &job.line.text, &job.voice),
-                    None => speaker.synthesize(&job.line.text, &job.voice),
+                    None => speaker
+                        .synthesize(&job.line.text, &job.voice)
+                        .and_then(|u| {
+                            LineSource::from_utterance(u)
+                                .map_err(|e| SpeechError::Synthesis(e.to_string()))
+                        }),
                 };
+                let result = source.and_then(Performed::from_source);
                 let audio_file = match (&job.line.audio, &result, &line_audio) {
                     (Some(path), _, _) => Some(PathBuf::from(path)),
-                    (None, Ok(u), Some(dir)) => keep_line_audio(dir, &job, u),
+                    (None, Ok(p), Some(dir)) => keep_line_audio(dir, &job, p),
                     _ => None,
                 };
                 Done {
@@ -313,6 +361,7 @@ impl Conductor {
             in_flight: Vec::new(),
             abandoned: Vec::new(),
             wait_for_synthesis: options.wait_for_synthesis,
+            synthesis_deadline: options.synthesis_deadline,
         })
     }
 
@@ -476,23 +525,13 @@ impl Conductor {
         } else {
             Instant::now().max(now)
         };
-        let performed = result.and_then(|u| {
-            let cue = if job.line.audio.is_some() {
-                // A recording: its visemes come from its sound, and the jaw its loudness.
-                let track = VisemeTrack::from_events(u.visemes.clone())
-                    .map_err(|e| SpeechError::Synthesis(e.to_string()))?;
-                let samples: Vec<f32> = u.pcm.iter().map(|&s| f32::from(s) / 32768.0).collect();
-                LineCue::from_recording(track, &samples, u.sample_rate)
-            } else {
-                LineCue::from_utterance(&u).map_err(|e| SpeechError::Synthesis(e.to_string()))?
-            };
-            Ok((u, cue))
-        });
-        match performed {
-            Ok((utterance, cue)) => {
-                let clock = self
-                    .audio
-                    .play(&utterance.pcm, utterance.sample_rate, 1.0, now);
+        match result {
+            Ok(Performed {
+                pcm,
+                sample_rate,
+                cue,
+            }) => {
+                let clock = self.audio.play(&pcm, sample_rate, 1.0, now);
                 let mut behaviour = job.line.behaviour.clone();
                 let mut warnings = Vec::new();
                 let roster = &self.roster;
@@ -549,14 +588,14 @@ impl Conductor {
         }
     }
 
-    /// Passes over the lines whose synthesis outlasted [`SYNTHESIS_DEADLINE`]: refused with
+    /// Passes over the lines whose synthesis outlasted their deadline: refused with
     /// the reason, so their conversations go on; their results are dropped when they come.
     fn pass_over_late_lines(&mut self, now: Instant) {
-        for i in overdue(&self.in_flight, now, SYNTHESIS_DEADLINE) {
+        for i in overdue(&self.in_flight, now, self.synthesis_deadline) {
             let late = self.in_flight.swap_remove(i);
             let why = format!(
                 "not synthesised within {} s (the speech engine may hang)",
-                SYNTHESIS_DEADLINE.as_secs()
+                self.synthesis_deadline.as_secs_f64()
             );
             tracing::warn!(
                 "{} seq {}: {why}; passing over it",
@@ -822,44 +861,26 @@ fn voice_for(roster: &[Npc], npc: &str, line: &Line) -> Voice {
         })
 }
 
-/// A recorded line as an utterance: its audio, and visemes from its script aligned to its
-/// sound (docs/align.md) when the line has text, else from its sound alone (the phones the acoustic model hears, else its formants).
-fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<Utterance, SpeechError> {
+/// A recorded line: its visemes from its script aligned to its sound (docs/align.md) when the
+/// line has text, else from its sound alone (the phones the acoustic model hears, else its
+/// formants), as `bake --audio [--transcript]` makes them.
+fn recorded(path: &Path, script: &str, voice: &Voice) -> Result<LineSource, SpeechError> {
     if !script.trim().is_empty() {
         match LineSource::from_wav_and_script(path, script, voice) {
-            Ok(LineSource {
-                utterance: Some(aligned),
-                ..
-            }) => return Ok(aligned),
-            Ok(_) => {}
+            Ok(source) => return Ok(source),
             Err(e) => tracing::warn!(
                 "{}: its script cannot be aligned to it ({e:#}); lip-synced from its sound alone",
                 path.display()
             ),
         }
     }
-    let source = LineSource::from_wav(path, &voice.language)
-        .map_err(|e| SpeechError::Synthesis(format!("{e:#}")))?;
-    let Some((samples, sample_rate)) = source.audio else {
-        return Err(SpeechError::Synthesis(format!(
-            "{} has no audio",
-            path.display()
-        )));
-    };
-    Ok(Utterance {
-        pcm: samples
-            .iter()
-            .map(|&s| (s.clamp(-1.0, 1.0) * 32767.0).round() as i16)
-            .collect(),
-        sample_rate,
-        visemes: source.cue.track.events().to_vec(),
-        ..Utterance::default()
-    })
+    LineSource::from_wav(path, &voice.language)
+        .map_err(|e| SpeechError::Synthesis(format!("{e:#}")))
 }
 
 /// Writes a synthesised line's audio into `dir` as `CONVERSATION-SEQ.wav` (the conversation
 /// file's name without `.jsonl`); None, said, when it cannot be written.
-fn keep_line_audio(dir: &Path, job: &Job, utterance: &Utterance) -> Option<PathBuf> {
+fn keep_line_audio(dir: &Path, job: &Job, line: &Performed) -> Option<PathBuf> {
     let stem = Path::new(&job.conversation)
         .file_stem()
         .map_or_else(|| "line".to_owned(), |s| s.to_string_lossy().into_owned());
@@ -867,7 +888,7 @@ fn keep_line_audio(dir: &Path, job: &Job, utterance: &Utterance) -> Option<PathB
     let written = std::fs::create_dir_all(dir)
         .map_err(|e| e.to_string())
         .and_then(|()| {
-            npc_core::speech::wav::write(&path, &utterance.pcm, utterance.sample_rate)
+            npc_core::speech::wav::write(&path, &line.pcm, line.sample_rate)
                 .map_err(|e| e.to_string())
         });
     match written {

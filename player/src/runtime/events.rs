@@ -5,7 +5,6 @@
 //! unwinds) is written before it goes.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -13,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use npc_core::agent::Line;
+use npc_core::disk::Disk;
 use serde_json::{Value, json};
 
 /// One event of the events file.
@@ -189,7 +189,7 @@ pub struct EventLog {
 
 impl EventLog {
     /// Opens (creating if needed) `path` for appending.
-    pub fn open(path: &Path) -> anyhow::Result<Self> {
+    pub fn open(path: &Path, disk: Disk) -> anyhow::Result<Self> {
         crate::output::check_folder(path)?;
         let file = OpenOptions::new()
             .create(true)
@@ -200,7 +200,7 @@ impl EventLog {
         let shown = path.to_owned();
         let writer = std::thread::Builder::new()
             .name("events-writer".to_owned())
-            .spawn(move || write_lines(file, &received, &shown))
+            .spawn(move || write_lines(&disk, file, &received, &shown))
             .context("cannot start the events file's writer")?;
         Ok(Self {
             lines: Some(lines),
@@ -247,7 +247,7 @@ impl Drop for EventLog {
 
 /// The writer's loop: each line appended as it comes; after a failure, the bytes not written
 /// are tried again with what followed, every [`RETRY`].
-fn write_lines(mut file: File, lines: &mpsc::Receiver<String>, path: &Path) {
+fn write_lines(disk: &Disk, mut file: File, lines: &mpsc::Receiver<String>, path: &Path) {
     let mut unwritten: Vec<u8> = Vec::new();
     let mut failing = false;
     loop {
@@ -267,7 +267,7 @@ fn write_lines(mut file: File, lines: &mpsc::Receiver<String>, path: &Path) {
             Err(mpsc::RecvTimeoutError::Timeout) => false,
             Err(mpsc::RecvTimeoutError::Disconnected) => true,
         };
-        match append(&mut file, &mut unwritten) {
+        match disk.append_all(&mut file, &mut unwritten) {
             Ok(()) if failing => {
                 failing = false;
                 tracing::info!("{} written again", path.display());
@@ -296,22 +296,6 @@ fn write_lines(mut file: File, lines: &mpsc::Receiver<String>, path: &Path) {
     }
 }
 
-/// Appends `bytes`, removing what was written, so a write cut short by a full disk is neither
-/// lost nor doubled when tried again.
-fn append(file: &mut File, bytes: &mut Vec<u8>) -> std::io::Result<()> {
-    while !bytes.is_empty() {
-        match file.write(bytes) {
-            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-            Ok(n) => {
-                bytes.drain(..n);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -326,7 +310,7 @@ mod tests {
     fn every_event_handed_over_is_in_the_file_in_order_once_the_log_is_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("events.jsonl");
-        let mut log = EventLog::open(&path).unwrap();
+        let mut log = EventLog::open(&path, Disk::local()).unwrap();
         for i in 0..2_000 {
             log.write(&numbered(i));
         }
@@ -346,34 +330,12 @@ mod tests {
     #[test]
     fn a_full_disk_neither_holds_the_caller_nor_fails_it() {
         // /dev/full (Linux) refuses every write with ENOSPC.
-        let mut log = EventLog::open(Path::new("/dev/full")).unwrap();
+        let mut log = EventLog::open(Path::new("/dev/full"), Disk::local()).unwrap();
         for i in 0..100 {
             log.write(&numbered(i));
         }
         // Dropped while the disk is still full: the writer says what it could not write and
         // goes.
         drop(log);
-    }
-
-    #[test]
-    fn a_write_cut_short_keeps_the_rest_for_the_next_try() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("part.jsonl");
-        let mut file = File::create(&path).unwrap();
-        let mut bytes = b"{\"a\": 1}\n".to_vec();
-        append(&mut file, &mut bytes).unwrap();
-        assert!(bytes.is_empty());
-        let mut full = OpenOptions::new().append(true).open("/dev/full").unwrap();
-        let mut kept = b"{\"b\": 2}\n".to_vec();
-        assert!(append(&mut full, &mut kept).is_err());
-        assert_eq!(
-            kept, b"{\"b\": 2}\n",
-            "nothing was written, nothing is dropped"
-        );
-        append(&mut file, &mut kept).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            "{\"a\": 1}\n{\"b\": 2}\n"
-        );
     }
 }

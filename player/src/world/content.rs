@@ -11,7 +11,7 @@ use npc_core::anim::OwnShapes;
 use npc_core::asset::collision::GroundGrid;
 use npc_core::asset::material::Texture;
 use npc_core::asset::{Asset, FaceRig, TargetRef};
-use npc_core::body::{AvatarClips, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader};
+use npc_core::body::{AvatarClips, AvatarRig, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
 use npc_core::body::Skeleton;
@@ -295,8 +295,17 @@ impl WorldContent {
                 Some(h) => Some(part(h, &format!("head of {}", npc.id), meshes)?),
                 None => None,
             };
-            let skeleton = Skeleton::of(&body.asset);
-            let humanoid = HumanoidMap::with_overrides(&skeleton, &npc.avatar.bones);
+            let AvatarRig {
+                skeleton,
+                map: humanoid,
+                clips,
+            } = AvatarRig::load(
+                &body.asset,
+                &npc.avatar.bones,
+                key.3.as_deref(),
+                &mut clip_library,
+            )
+            .with_context(|| format!("cannot load the clips of {}", npc.id))?;
             for problem in &humanoid.problems {
                 tracing::warn!("{}: avatar bones: {problem}", npc.id);
             }
@@ -307,9 +316,6 @@ impl WorldContent {
                     npc.id
                 );
             }
-            let clips = clip_library
-                .for_avatar(&body.asset, &humanoid, key.3.as_deref())
-                .with_context(|| format!("cannot load the clips of {}", npc.id))?;
             let face_asset = &head.as_ref().unwrap_or(&body).asset;
             let face_meshes = &face_asset.meshes;
             let (set, own_shapes) = OwnShapes::for_asset(npc.avatar.shapes.as_ref(), face_asset);

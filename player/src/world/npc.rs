@@ -9,7 +9,7 @@ use npc_core::asset::FaceRig;
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
 use npc_core::agent::cues::{Behaviour, GestureName, Target};
-use npc_core::body::talk::{Hands, TalkMoment, TalkPlan};
+use npc_core::body::talk::{SpokenBody, TalkMoment, TalkPlan};
 use npc_core::body::{
     Activity, Body, BodyEmotionSettings, BodySettings, GestureSettings, Inhales, LayerInput,
 };
@@ -170,26 +170,21 @@ impl NpcActor {
         self.face.start_line(cue);
         self.face.set_emotion(behaviour.emotion);
         self.body.set_emotion(behaviour.emotion);
-        self.inhales = Inhales::new(cue.phrase_starts_ms());
-        let gestures = self.emotions.gestures(&self.gestures, behaviour.emotion);
         let model_inverse = self.model().inverse();
-        let hand_for = |i: usize| {
-            let side = targets
-                .get(i)
-                .copied()
-                .flatten()
-                .map(|p| model_inverse.transform_point3(p).x);
-            // +X is the avatar's left for a body facing +Z.
-            match side {
-                Some(x) if x > 0.0 => Hands::Left,
-                _ => Hands::Right,
-            }
-        };
-        let plan = TalkPlan::speaking(cue, &gestures, self.seed).with_requests(
-            &behaviour.gestures,
+        let targets: Vec<Option<Vec3>> = targets
+            .iter()
+            .map(|t| t.map(|p| model_inverse.transform_point3(p)))
+            .collect();
+        let SpokenBody { inhales, plan } = SpokenBody::new(
             cue,
-            hand_for,
+            &self.gestures,
+            &self.emotions,
+            behaviour.emotion,
+            &behaviour.gestures,
+            &targets,
+            self.seed,
         );
+        self.inhales = inhales;
         self.talk = Some((plan, 0.0));
         self.look_at = behaviour.look_at.clone();
         self.point_at = behaviour

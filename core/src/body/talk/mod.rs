@@ -7,8 +7,10 @@ mod phases;
 mod plan;
 mod poses;
 mod requests;
+mod spoken;
 
 pub use layer::{GestureLayer, TalkMoment};
 pub use phases::Phases;
 pub use plan::{Beat, Nod, Stroke, TalkPlan};
 pub use poses::{HandPlace, HandShape, Hands, TalkPose};
+pub use spoken::{SpokenBody, pointing_hand};
