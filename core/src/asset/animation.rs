@@ -593,6 +593,52 @@ mod tests {
         (locals, weights)
     }
 
+    /// A clip written with `KHR_animation_pointer` (as newer Ready Player Me exports write
+    /// them) plays as the same clip written with ordinary channels; a channel animating a
+    /// material is skipped with a warning and the rest loads.
+    #[test]
+    fn animation_pointer_channels_play_as_ordinary_ones() {
+        let mut b = Builder::default();
+        let times = b.add("SCALAR", 1, &[0.0, 1.0]);
+        let moves = b.add("VEC3", 3, &[0.0, 0.0, 0.0, 1.0, 2.0, 3.0]);
+        let weights = b.add("SCALAR", 1, &[0.0, 0.0, 1.0, 0.5]);
+        let colour = b.add("VEC4", 4, &[1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]);
+        let samplers = format!(
+            r#""samplers":[{{"input":{times},"output":{moves}}},
+                {{"input":{times},"output":{weights}}},
+                {{"input":{times},"output":{colour}}}]"#
+        );
+        let ordinary = format!(
+            r#"{{"name":"wave",{samplers},"channels":[
+                {{"sampler":0,"target":{{"node":1,"path":"translation"}}}},
+                {{"sampler":1,"target":{{"node":4,"path":"weights"}}}}]}}"#
+        );
+        let pointer = |sampler: usize, p: &str| {
+            format!(
+                r#"{{"sampler":{sampler},"target":{{"path":"pointer","extensions":
+                    {{"KHR_animation_pointer":{{"pointer":"{p}"}}}}}}}}"#
+            )
+        };
+        let pointed = format!(
+            r#"{{"name":"wave",{samplers},"channels":[{},{},{}]}}"#,
+            pointer(0, "/nodes/1/translation"),
+            pointer(1, "/meshes/0/weights"),
+            pointer(2, "/materials/0/pbrMetallicRoughness/baseColorFactor"),
+        );
+        let plain = b.document(NODES, &ordinary);
+        assert!(plain.warnings.is_empty());
+        let resolved = b.document(NODES, &pointed);
+        assert_eq!(resolved.warnings.len(), 1, "{:?}", resolved.warnings);
+        assert!(resolved.warnings[0].contains("baseColorFactor"));
+        let (_, expected) = load(&plain, 2).expect("ordinary");
+        let (_, clips) = load(&resolved, 2).expect("pointed");
+        for t in [0.0, 0.3, 0.5, 1.0] {
+            assert_eq!(sample(&clips[0], t, false), sample(&expected[0], t, false));
+        }
+        let (moved, _) = sample(&clips[0], 0.5, false);
+        assert!(close(moved[1].translation.y, 1.0), "{:?}", moved[1]);
+    }
+
     #[test]
     fn reads_channels() {
         let (_, clips) = full();

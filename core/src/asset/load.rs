@@ -24,6 +24,9 @@ pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
     "KHR_texture_basisu",
     "EXT_texture_webp",
     "EXT_meshopt_compression",
+    // Channels that animate node transforms or morph weights are played; others are skipped
+    // with a warning (animation_pointer.rs).
+    "KHR_animation_pointer",
 ];
 
 /// Everything the tools need from a glTF file, on the CPU.
@@ -75,7 +78,7 @@ impl Asset {
             return Err(AssetError::UnsupportedExtension(ext.clone()));
         }
         let reader = Reader::of(source);
-        let mut warnings = Vec::new();
+        let mut warnings = source.warnings.clone();
         let meshes = read_meshes(&reader, &mut warnings)?;
         let mut nodes = read_nodes(&reader, &mut warnings)?;
         let roots = scene_roots(root, &nodes);

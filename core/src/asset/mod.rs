@@ -5,6 +5,7 @@
 mod accessor;
 pub mod amend;
 pub mod animation;
+mod animation_pointer;
 mod bin_chunk;
 pub mod collision;
 mod compression;

@@ -19,6 +19,8 @@ pub struct Source {
     /// Buffer views decoded from EXT_meshopt_compression, by view index.
     pub decoded_views: Vec<Option<Vec<u8>>>,
     pub base_dir: Option<PathBuf>,
+    /// What was passed over to read it (animation channels the player cannot use).
+    pub warnings: Vec<String>,
 }
 
 impl Source {
@@ -36,12 +38,7 @@ impl Source {
         } else {
             (bytes, None)
         };
-        let root: json::Root =
-            serde_json::from_slice(json_bytes).map_err(|e| AssetError::Json {
-                line: e.line(),
-                column: e.column(),
-                message: e.to_string(),
-            })?;
+        let (root, warnings) = parse_root(json_bytes)?;
         let mut buffers = Vec::with_capacity(root.buffers.len());
         for (index, buffer) in root.buffers.iter().enumerate() {
             buffers.push(load_buffer(index, buffer, blob, base_dir.as_deref())?);
@@ -52,6 +49,7 @@ impl Source {
             buffers,
             decoded_views,
             base_dir,
+            warnings,
         })
     }
 
@@ -66,6 +64,34 @@ impl Source {
         let path = resolve(base, uri)?;
         read_limited(&path).map_err(|e| e.to_string())
     }
+}
+
+/// The document, and what was passed over to read it. A document that does not parse as
+/// glTF because of animation channels without a node (`KHR_animation_pointer`) is read with
+/// those channels resolved or skipped ([`super::animation_pointer`]); any other error is the
+/// parser's, with its line and column.
+fn parse_root(json_bytes: &[u8]) -> Result<(json::Root, Vec<String>)> {
+    let as_error = |e: serde_json::Error| AssetError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    };
+    let first = match serde_json::from_slice::<json::Root>(json_bytes) {
+        Ok(root) => return Ok((root, Vec::new())),
+        Err(e) => e,
+    };
+    let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(json_bytes) else {
+        return Err(as_error(first));
+    };
+    let Some(warning) = super::animation_pointer::resolve(&mut doc) else {
+        return Err(as_error(first));
+    };
+    let root = serde_json::from_value::<json::Root>(doc).map_err(|e| AssetError::Json {
+        line: first.line(),
+        column: first.column(),
+        message: format!("{first} (and with its animation channels resolved: {e})"),
+    })?;
+    Ok((root, vec![warning]))
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>> {
