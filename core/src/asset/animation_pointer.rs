@@ -13,9 +13,7 @@ pub const ANIMATION_POINTER: &str = "KHR_animation_pointer";
 /// Rewrites the animations of `doc` in place; the warning, when channels were skipped.
 pub(super) fn resolve(doc: &mut Value) -> Option<String> {
     let mesh_nodes = mesh_nodes(doc);
-    let Some(animations) = doc.get_mut("animations").and_then(Value::as_array_mut) else {
-        return None;
-    };
+    let animations = doc.get_mut("animations").and_then(Value::as_array_mut)?;
     let mut skipped: Vec<String> = Vec::new();
     for (a, animation) in animations.iter_mut().enumerate() {
         let name = animation
