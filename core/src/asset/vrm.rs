@@ -187,8 +187,10 @@ pub fn humanoid_table(root: &json::Root, warnings: &mut Vec<String>) -> Vec<(Str
         return Vec::new();
     };
     let mut table: Vec<(String, usize)> = Vec::new();
-    if let Some(bones) = extensions
-        .get("VRMC_vrm")
+    // VRM 1.0 avatars and VRM animation files (`.vrma`) write the same table.
+    if let Some(bones) = ["VRMC_vrm", "VRMC_vrm_animation"]
+        .iter()
+        .find_map(|e| extensions.get(*e))
         .and_then(|v| v.pointer("/humanoid/humanBones"))
         .and_then(Value::as_object)
     {
