@@ -10,6 +10,7 @@ use npc_core::agent::DEFAULT_GAP_TIMEOUT;
 use npc_core::project::Project;
 
 use crate::live::Live;
+use crate::progress::Progress;
 use crate::record::Recorder;
 use crate::runtime::{Conductor, ConductorOptions};
 use crate::screen::{self, OverlayPainter, ScreenChoice};
@@ -210,6 +211,7 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
     let dt = (1.0 / options.fps) as f32;
     let start = Instant::now();
     let mut written = Vec::with_capacity(options.frames as usize);
+    let progress = Progress::steps(u64::from(options.frames), "frames");
     for frame in 0..options.frames {
         let world = &live.world;
         let camera = match (&options.closeup, &options.full_body) {
@@ -236,7 +238,9 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
             .save(&path)
             .with_context(|| format!("cannot write {}", path.display()))?;
         written.push(path);
+        progress.step();
     }
+    drop(progress);
     live.finish()?;
     Ok(written)
 }

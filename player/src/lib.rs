@@ -20,6 +20,7 @@ mod mic;
 mod output;
 mod play;
 mod plot;
+mod progress;
 mod record;
 mod runtime;
 mod screen;

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::voice::VoiceArgs;
 use crate::output::write_atomically;
+use crate::progress::Progress;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct AlignArgs {
@@ -73,8 +74,10 @@ pub(super) fn run(args: &AlignArgs) -> anyhow::Result<()> {
     let (samples, rate) = wav::read_mono(&args.audio)
         .with_context(|| format!("cannot read audio {}", args.audio.display()))?;
     let voice = args.voice.voice();
+    let working = Progress::working(&format!("aligning {}", args.audio.display()));
     let synthesis = OfflineEngine::new()?.synthesize(&text, &voice)?;
     let alignment = align::align(&samples, rate, &synthesis, &voice.language)?;
+    drop(working);
     let aligned_by = match &alignment.by {
         align::AlignedBy::AcousticModel => "acoustic model",
         align::AlignedBy::Synthesis { why_not_model } => {

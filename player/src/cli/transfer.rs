@@ -9,6 +9,7 @@ use npc_core::transfer::{Landmarks, TransferOptions, own_head, transfer_glb};
 use serde::Deserialize;
 
 use crate::output::write_atomically;
+use crate::progress::Progress;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct TransferArgs {
@@ -61,6 +62,7 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
         options.source_landmarks = file.source;
         options.target_landmarks = file.target;
     }
+    let working = Progress::working(&format!("giving {} the face shapes", args.target.display()));
     let (glb, made) = transfer_glb(
         &target_bytes,
         args.target.parent(),
@@ -69,6 +71,7 @@ pub(super) fn run(args: &TransferArgs) -> anyhow::Result<()> {
         args.replace_shapes,
     )
     .with_context(|| format!("{}", args.target.display()))?;
+    drop(working);
     write_atomically(&args.out, &glb)?;
     if let Some(path) = &args.report {
         let json =
