@@ -111,14 +111,21 @@ impl Asset {
     /// nothing is drawn.
     #[must_use]
     pub fn rest_height(&self) -> Option<f32> {
-        let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
+        self.rest_bounds().map(|(low, high)| high.y - low.y)
+    }
+
+    /// The corners of the box around the meshes at rest (the scene's space): where the feet
+    /// and the top of the head are, and how wide and deep the avatar stands, for framing it.
+    #[must_use]
+    pub fn rest_bounds(&self) -> Option<(Vec3, Vec3)> {
+        let (mut low, mut high) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
         for primitive in self.rest_placed() {
-            for p in primitive.positions.iter().filter(|p| p.y.is_finite()) {
-                low = low.min(p.y);
-                high = high.max(p.y);
+            for p in primitive.positions.iter().filter(|p| p.is_finite()) {
+                low = low.min(*p);
+                high = high.max(*p);
             }
         }
-        (high > low).then_some(high - low)
+        (high.y > low.y).then_some((low, high))
     }
 }
 

@@ -34,6 +34,9 @@ pub struct AvatarModel {
     pub skeleton: Skeleton,
     /// The body's head joint (for attaching a separate head and placing close-ups).
     pub head_joint: Option<usize>,
+    /// The box around the avatar at rest (its own space), for framing it whole; `None` with
+    /// a separate head (the body alone ends at the neck).
+    pub rest_bounds: Option<(Vec3, Vec3)>,
     /// The body's joints by humanoid bone.
     pub humanoid: HumanoidMap,
     /// Where the body's clips come from.
@@ -345,6 +348,7 @@ impl WorldContent {
                 .with_aliases(face_meshes, &own_shapes.targets);
             let own_refs =
                 npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
+            let rest_bounds = head.is_none().then(|| body.asset.rest_bounds()).flatten();
             let model = AvatarModel {
                 rig,
                 vrm_expressions: face_asset.vrm_expressions.clone(),
@@ -355,6 +359,7 @@ impl WorldContent {
                 head,
                 skeleton,
                 head_joint,
+                rest_bounds,
                 humanoid,
                 clips,
             };

@@ -45,13 +45,14 @@ const OVERVIEW_LOOK_HEIGHT_M: f32 = 1.3;
 const CLOSEUP_DISTANCE_M: f32 = 0.6;
 const CLOSEUP_ABOVE_HEAD_M: f32 = 0.1;
 const CLOSEUP_FOV_DEG: f32 = 35.0;
-/// A whole-body view: how far in front, how much of the height above and below is kept clear,
-/// and the lens.
+/// A whole-body view: how much of the avatar's height is kept clear around it, and the lens.
 const BODY_VIEW_FOV_DEG: f32 = 30.0;
 const BODY_VIEW_MARGIN: f32 = 1.2;
 /// Eye height an avatar's head joint is assumed to be at for sizing a whole-body view
 /// (share of the standing height).
 const HEAD_JOINT_SHARE_OF_HEIGHT: f32 = 0.9;
+/// The least height a whole-body view frames, metres.
+const MIN_BODY_VIEW_HEIGHT_M: f32 = 0.3;
 /// The sun's shadow covers this far around a point this far ahead of the camera, metres.
 const SHADOW_FOCUS_AHEAD_M: f32 = 12.0;
 const SHADOW_REACH_M: f32 = 30.0;
@@ -344,13 +345,30 @@ impl World {
         let npc = &self.npcs[self.npc_index(id)?];
         let avatar = &self.content.avatars[npc.avatar];
         let feet = npc.position;
-        let height = ((npc.head_position(avatar).y - feet.y) / HEAD_JOINT_SHARE_OF_HEIGHT).max(0.5);
-        let centre = feet + Vec3::Y * (height * 0.5);
         let model = npc.model();
+        // The avatar's own measure where it has one (a chibi's head is half its height, a
+        // mascot may be as wide as it is tall); else from its head joint, as an adult's.
+        let (bottom, height, width, depth) = match avatar.rest_bounds {
+            Some((low, high)) => {
+                let y = |v: f32| model.transform_point3(Vec3::Y * v).y;
+                let size = model.transform_vector3(high - low).abs();
+                (y(low.y), size.y, size.x.max(size.z), size.x.min(size.z))
+            }
+            None => (
+                feet.y,
+                (npc.head_position(avatar).y - feet.y) / HEAD_JOINT_SHARE_OF_HEIGHT,
+                0.0,
+                0.0,
+            ),
+        };
+        let height = height.max(MIN_BODY_VIEW_HEIGHT_M);
+        let centre = Vec3::new(feet.x, bottom + height * 0.5, feet.z);
         let front = model.transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
         let side = model.transform_vector3(Vec3::X).normalize_or(Vec3::X);
         let fov = BODY_VIEW_FOV_DEG.to_radians();
-        let distance = height * BODY_VIEW_MARGIN * 0.5 / (fov * 0.5).tan();
+        // Far enough for the taller of its height and width, measured from its front.
+        let extent = height.max(width);
+        let distance = extent * BODY_VIEW_MARGIN * 0.5 / (fov * 0.5).tan() + depth * 0.5;
         let eye = centre + (front + side * 0.35).normalize() * distance;
         let mut camera = Camera::looking_at(eye, centre);
         camera.fov_y = fov;
