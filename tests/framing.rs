@@ -73,3 +73,43 @@ fn whole_body_views_frame_each_avatar_by_its_own_measure() {
         assert_whole(file, framed(Some(&avatar)));
     }
 }
+
+/// Where the head joint and the top of the head land in a 4:3 close-up (NDC y), the camera
+/// placed before the first frame is posed, as `render --closeup` places it for frame 0.
+fn closeup(avatar: Option<&std::path::Path>) -> (f32, f32) {
+    let mut d = common::world_demo();
+    if let Some(a) = avatar {
+        d = d.with_elara_as(a);
+    }
+    let mut meshes = MeshStoreBuilder::default();
+    let world = World::load(&d.project, &mut meshes).unwrap();
+    let camera = world.closeup_camera("Elara").unwrap();
+    let npc = &world.npcs[world.npc_index("Elara").unwrap()];
+    let avatar = &world.content.avatars[npc.avatar];
+    let joint = avatar.rest_head();
+    let top = joint + Vec3::Y * avatar.head_above_joint().unwrap();
+    let clip = camera.view_proj(4.0 / 3.0);
+    let y = |p: Vec3| clip.project_point3(npc.model().transform_point3(p)).y;
+    (y(joint), y(top))
+}
+
+#[test]
+fn close_ups_frame_the_head_from_the_first_frame_by_its_size() {
+    let check = |name: &str, (joint, top): (f32, f32)| {
+        assert!(
+            (-1.0..=1.0).contains(&joint),
+            "{name}: the head joint is out of the close-up ({joint:.2})"
+        );
+        assert!(
+            top <= 1.3 && top > joint,
+            "{name}: the top of the head is far out of the close-up ({joint:.2} to {top:.2})"
+        );
+    };
+    check("the project's avatar", closeup(None));
+    for file in ["catbot.vrm", "suzuha.vrm"] {
+        let Some(avatar) = common::vrm_avatar(file) else {
+            return;
+        };
+        check(file, closeup(Some(&avatar)));
+    }
+}

@@ -54,6 +54,23 @@ pub struct AvatarModel {
 }
 
 impl AvatarModel {
+    /// The head joint at rest, in the avatar's space (the origin without one).
+    #[must_use]
+    pub fn rest_head(&self) -> Vec3 {
+        self.head_joint
+            .and_then(|j| self.skeleton.rest_world().get(j).copied())
+            .map_or(Vec3::ZERO, |m| m.transform_point3(Vec3::ZERO))
+    }
+
+    /// How far the top of the head rises above the head joint at rest, metres of the avatar's
+    /// space; `None` without its own measure (a separate head).
+    #[must_use]
+    pub fn head_above_joint(&self) -> Option<f32> {
+        let (_, high) = self.rest_bounds?;
+        self.head_joint?;
+        Some(high.y - self.rest_head().y).filter(|h| *h > 0.0)
+    }
+
     /// The part carrying the face targets: the separate head when there is one.
     #[must_use]
     pub fn face_part(&self) -> &Part {

@@ -45,6 +45,10 @@ const OVERVIEW_LOOK_HEIGHT_M: f32 = 1.3;
 const CLOSEUP_DISTANCE_M: f32 = 0.6;
 const CLOSEUP_ABOVE_HEAD_M: f32 = 0.1;
 const CLOSEUP_FOV_DEG: f32 = 35.0;
+/// How far the top of an adult's head rises above its head joint, metres: a head that rises
+/// farther is framed from proportionally farther, up to this many times.
+const ADULT_HEAD_ABOVE_JOINT_M: f32 = 0.25;
+const MAX_CLOSEUP_SCALE: f32 = 4.0;
 /// A whole-body view: how much of the avatar's height is kept clear around it, and the lens.
 const BODY_VIEW_FOV_DEG: f32 = 30.0;
 const BODY_VIEW_MARGIN: f32 = 1.2;
@@ -332,9 +336,17 @@ impl World {
     pub fn closeup_camera(&self, id: &str) -> Option<Camera> {
         let npc = &self.npcs[self.npc_index(id)?];
         let avatar = &self.content.avatars[npc.avatar];
-        let head = npc.head_position(avatar) + Vec3::Y * CLOSEUP_ABOVE_HEAD_M;
-        let front = npc.model().transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
-        let mut camera = Camera::looking_at(head + front * CLOSEUP_DISTANCE_M, head);
+        // A head bigger than an adult's (a chibi's, a mascot's) is framed from farther away.
+        let model = npc.model();
+        let scale = avatar
+            .head_above_joint()
+            .map_or(1.0, |h| {
+                model.transform_vector3(Vec3::Y * h).length() / ADULT_HEAD_ABOVE_JOINT_M
+            })
+            .clamp(1.0, MAX_CLOSEUP_SCALE);
+        let head = npc.head_position(avatar) + Vec3::Y * (CLOSEUP_ABOVE_HEAD_M * scale);
+        let front = model.transform_vector3(Vec3::Z).normalize_or(Vec3::Z);
+        let mut camera = Camera::looking_at(head + front * (CLOSEUP_DISTANCE_M * scale), head);
         camera.fov_y = CLOSEUP_FOV_DEG.to_radians();
         Some(camera)
     }

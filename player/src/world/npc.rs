@@ -420,11 +420,14 @@ impl NpcActor {
     /// World position of the head joint (eye height when there is none).
     #[must_use]
     pub fn head_position(&self, avatar: &AvatarModel) -> Vec3 {
+        // Before its first pose (a camera placed for the first frame), where its rest pose
+        // puts the head.
         let local = avatar
             .head_joint
-            .and_then(|j| self.node_world.get(j))
-            .map_or(Vec3::Y * HEADLESS_EYE_HEIGHT_M, |m| {
-                m.transform_point3(Vec3::ZERO)
+            .map_or(Vec3::Y * HEADLESS_EYE_HEIGHT_M, |j| {
+                self.node_world
+                    .get(j)
+                    .map_or_else(|| avatar.rest_head(), |m| m.transform_point3(Vec3::ZERO))
             });
         self.model().transform_point3(local)
     }
