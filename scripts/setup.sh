@@ -46,6 +46,12 @@ NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 NPC_PYTHON_OSC_VERSION=1.10.2
 NPC_PYLIVELINKFACE_VERSION=0.1
 
+# MBROLA voices that speak sentences from phone files fixing every phone's duration: labels
+# for grading lip sync that none of the project's aligners made (core/tests/lipsync_mbrola.rs).
+# Debian ships mbrola in contrib and its voices in non-free; espeak-ng's command line writes
+# the phone files.
+NPC_MBROLA_PACKAGES=(espeak-ng mbrola mbrola-us1 mbrola-fr1 mbrola-de1 mbrola-es1 mbrola-tr1)
+
 # Installs the missing system packages.
 npc_setup() {
   local missing=()
@@ -230,4 +236,45 @@ npc_vrm_avatars() {
     touch "$done"
   fi
   export NPC_VRM_AVATARS="$cache"
+}
+
+# Installs the MBROLA voices (adding Debian's contrib and non-free sections to apt's sources
+# when they are not there) and exports NPC_MBROLA, the folder of the voices.
+npc_mbrola() {
+  local missing=()
+  for pkg in "${NPC_MBROLA_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    if ! apt-cache policy mbrola 2>/dev/null | grep -q "Candidate: [0-9]"; then
+      npc_apt_nonfree || return 1
+    fi
+    npc_apt_install "${missing[@]}"
+  fi
+  export NPC_MBROLA=/usr/share/mbrola
+}
+
+# Adds Debian's contrib and non-free sections for this release to apt's sources (one file of
+# its own, removed by deleting it).
+npc_apt_nonfree() {
+  local list=/etc/apt/sources.list.d/living-npc-nonfree.sources
+  [ -f "$list" ] && return 0
+  local suite
+  suite="$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")"
+  local text
+  text="Types: deb
+URIs: http://deb.debian.org/debian
+Suites: $suite
+Components: contrib non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+  echo "setup: adding Debian contrib and non-free ($list) for the MBROLA voices" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    printf '%s\n' "$text" >"$list"
+  elif command -v sudo >/dev/null 2>&1; then
+    printf '%s\n' "$text" | sudo tee "$list" >/dev/null
+  else
+    echo "setup: the MBROLA voices need Debian's contrib and non-free sections; as root, add" >&2
+    echo "  $list with: $text" >&2
+    return 1
+  fi
 }

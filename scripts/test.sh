@@ -11,6 +11,7 @@ npc_mfa_clips
 npc_basisu
 npc_vrm_avatars
 npc_python_osc
+npc_mbrola
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 # A test whose data or tool is missing says so by name (tests/common/shared_asset.rs, not_run)

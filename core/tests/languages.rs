@@ -110,3 +110,26 @@ fn every_language_marks_stressed_vowels() {
         );
     }
 }
+
+/// Languages as users tag them (BCP 47 with a region espeak-ng has no voice of its own for)
+/// speak the language's voice: "fr-FR" as "fr".
+#[test]
+fn a_region_without_its_own_voice_speaks_the_languages() {
+    let engine = OfflineEngine::new().unwrap();
+    for (tagged, base, text) in [
+        ("fr-FR", "fr", "Papa boit un peu de bonne soupe."),
+        ("de-DE", "de", "Peter mag Bücher über Bonn."),
+        ("es-ES", "es", "Pablo bebe mucho vino bueno."),
+    ] {
+        let region = speak(&engine, tagged, text);
+        let language = speak(&engine, base, text);
+        let phonemes =
+            |u: &Utterance| -> Vec<String> { u.phonemes.iter().map(|p| p.ipa.clone()).collect() };
+        assert!(!region.pcm.is_empty(), "{tagged} speaks");
+        assert_eq!(
+            phonemes(&region),
+            phonemes(&language),
+            "{tagged} speaks as {base}"
+        );
+    }
+}

@@ -414,10 +414,25 @@ impl SpeechEngine for OfflineEngine {
             .lock()
             .map_err(|_| SpeechError::Synthesis("an earlier synthesis panicked".into()))?;
         let name = Self::voice_name(voice);
-        let c_name =
-            CString::new(name.clone()).map_err(|_| SpeechError::UnknownVoice(name.clone()))?;
-        // SAFETY: a valid NUL-terminated string; the library is initialised and locked.
-        if unsafe { sys::espeak_SetVoiceByName(c_name.as_ptr()) } != sys::espeak_ERROR_EE_OK {
+        // A region espeak-ng has no voice for ("fr-FR", "de-DE", "es-ES": BCP 47 as users
+        // write it) speaks the language's own voice ("fr").
+        let base = voice
+            .name
+            .is_none()
+            .then(|| {
+                name.split_once('-')
+                    .map(|(lang, _)| lang)
+                    .zip(name.split_once('+'))
+            })
+            .flatten()
+            .map(|(lang, (_, variant))| format!("{lang}+{variant}"));
+        let set = |name: &str| -> Result<bool, SpeechError> {
+            let c_name = CString::new(name.to_owned())
+                .map_err(|_| SpeechError::UnknownVoice(name.to_owned()))?;
+            // SAFETY: a valid NUL-terminated string; the library is initialised and locked.
+            Ok(unsafe { sys::espeak_SetVoiceByName(c_name.as_ptr()) } == sys::espeak_ERROR_EE_OK)
+        };
+        if !set(&name)? && !base.as_deref().map(set).transpose()?.unwrap_or(false) {
             return Err(SpeechError::UnknownVoice(name));
         }
         let c_text = CString::new(text.replace('\0', " "))

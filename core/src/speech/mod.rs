@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod azure;
 #[cfg(feature = "espeak")]
 mod espeak;
+pub mod eval;
 pub mod formants;
 pub mod growing_wav;
 pub mod ipa;

@@ -1,0 +1,216 @@
+//! Lip sync graded against labels it did not make: MBROLA voices (Debian's mbrola packages,
+//! driven by espeak-ng) speak sentences from phone files (`.pho`) that fix every phone's
+//! duration, so the labels are exact and come from another synthesiser than the one the
+//! aligner listens with. Each sentence is graded by the one measure (npc_core::speech::eval):
+//! frames in the right mouth class, p/b/m closed; from the sound alone and with the script.
+//!
+//! Prints the figures per language (`cargo test --test lipsync_mbrola -- --nocapture`); the
+//! last two sentences of each language are held out of any tuning and printed apart. Asserts
+//! only what must hold whatever the tuning: every sentence is spoken and graded, and the
+//! voice's own labels grade as all right.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use npc_core::anim::lipsync::VisemeEvent;
+use npc_core::project::{Gender, Voice};
+use npc_core::speech::LineSource;
+use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, parse_pho, score};
+use npc_core::viseme::VisemeId;
+
+/// Each language: the MBROLA voice, the NPCs' language tag, and sentences (the last two held
+/// out).
+const LANGUAGES: [(&str, &str, [&str; 6]); 5] = [
+    (
+        "us1",
+        "en-US",
+        [
+            "Bob bought a map from the old man by the bridge.",
+            "We will walk over the hill before the moon is up.",
+            "Five brave farmers moved the boat to the river.",
+            "Please pass me the blue cup of warm milk.",
+            "My brother found a small piece of paper.",
+            "Where have you been all morning, friend?",
+        ],
+    ),
+    (
+        "fr1",
+        "fr-FR",
+        [
+            "Bonjour, mon ami, le marché ouvre bientôt.",
+            "Nous partirons demain matin vers la montagne.",
+            "Le petit bateau bleu flotte sur la rivière.",
+            "Pourquoi veux-tu porter ce vieux manteau?",
+            "Ma mère prépare une bonne soupe aux pommes.",
+            "Le vent souffle fort sur le pont de bois.",
+        ],
+    ),
+    (
+        "de1",
+        "de-DE",
+        [
+            "Guten Morgen, mein Freund, der Markt ist offen.",
+            "Wir wandern morgen früh über den Berg.",
+            "Das kleine blaue Boot schwimmt auf dem Fluss.",
+            "Bitte bring mir eine Tasse warme Milch.",
+            "Mein Bruder fand ein Stück Papier im Wald.",
+            "Warum willst du diesen alten Mantel tragen?",
+        ],
+    ),
+    (
+        "es1",
+        "es-ES",
+        [
+            "Buenos días, amigo, el mercado ya está abierto.",
+            "Mañana por la mañana iremos a la montaña.",
+            "El pequeño barco azul flota en el río.",
+            "Por favor, pásame una taza de leche caliente.",
+            "Mi hermano encontró un papel en el bosque.",
+            "Ven pronto, que la comida se enfría.",
+        ],
+    ),
+    (
+        "tr1",
+        "tr-TR",
+        [
+            "Günaydın dostum, pazar birazdan açılıyor.",
+            "Yarın sabah dağa doğru yürüyeceğiz.",
+            "Küçük mavi bir bot nehirde yüzüyor.",
+            "Lütfen bana bir bardak sıcak süt ver.",
+            "Kardeşim ormanda bir parça kağıt buldu.",
+            "Bu eski paltoyu neden giymek istiyorsun?",
+        ],
+    ),
+];
+
+/// Where Debian's mbrola voices are, when they and the commands are installed.
+fn mbrola_voices() -> Option<PathBuf> {
+    let dir =
+        PathBuf::from(std::env::var_os("NPC_MBROLA").unwrap_or_else(|| "/usr/share/mbrola".into()));
+    let runs = |cmd: &str| Command::new(cmd).arg("--help").output().is_ok();
+    if dir.join("us1/us1").is_file() && runs("espeak-ng") && runs("mbrola") {
+        Some(dir)
+    } else {
+        common::not_run(
+            "the MBROLA voices and espeak-ng's command line",
+            "scripts/setup.sh installs mbrola, its voices and espeak-ng from Debian contrib and non-free",
+        );
+        None
+    }
+}
+
+/// `text` spoken by `voice`: the WAV and its exact phone labels.
+fn speak(
+    voices: &Path,
+    voice: &str,
+    text: &str,
+    dir: &Path,
+    name: &str,
+) -> (PathBuf, Vec<PhoneSpan>) {
+    let pho = dir.join(format!("{name}.pho"));
+    let wav = dir.join(format!("{name}.wav"));
+    let out = Command::new("espeak-ng")
+        .args(["-v", &format!("mb-{voice}"), "-q", "--pho"])
+        .arg(format!("--phonout={}", pho.display()))
+        .arg(text)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("mbrola")
+        .arg("-e")
+        .arg(voices.join(voice).join(voice))
+        .args([&pho, &wav])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let labels = parse_pho(&std::fs::read_to_string(&pho).unwrap()).unwrap();
+    (wav, labels)
+}
+
+/// The labels as a track: a viseme of each phone's class at its start.
+fn labels_as_track(labels: &[PhoneSpan]) -> Vec<VisemeEvent> {
+    labels
+        .iter()
+        .map(|l| VisemeEvent {
+            id: VisemeId::new(match MouthClass::of_sampa(&l.phone) {
+                MouthClass::Silence => 0,
+                MouthClass::Closed => 21,
+                MouthClass::Labiodental => 18,
+                MouthClass::Rounded => 7,
+                MouthClass::Open => 2,
+                MouthClass::Spread => 6,
+                MouthClass::Other => 19,
+            })
+            .unwrap(),
+            offset_ms: l.start_ms,
+        })
+        .collect()
+}
+
+fn line(s: &Score) -> String {
+    format!(
+        "{:5.1}% of {:4} frames, {:3}/{:3} p/b/m closed",
+        s.frame_share() * 100.0,
+        s.frames,
+        s.closed,
+        s.closures
+    )
+}
+
+#[test]
+fn mbrola_voices_grade_lip_sync_in_five_languages() {
+    let Some(voices) = mbrola_voices() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (voice, language, sentences) in LANGUAGES {
+        let npc_voice = Voice {
+            gender: Gender::Female,
+            language: language.to_owned(),
+            ..Voice::default()
+        };
+        let mut graded = [[Score::default(); 2]; 2];
+        for (i, text) in sentences.iter().enumerate() {
+            let (wav, labels) = speak(&voices, voice, text, dir.path(), &format!("{voice}-{i}"));
+            let own = score(&labels_as_track(&labels), &labels, MouthClass::of_sampa);
+            assert!(own.frames > 20, "{voice} {i}: {own:?}");
+            assert_eq!(
+                own.right, own.frames,
+                "{voice} {i}: the labels grade as all right"
+            );
+            assert_eq!(own.closed, own.closures);
+            let held_out = usize::from(i >= 4);
+            let alone = LineSource::from_wav(&wav, language).unwrap();
+            graded[held_out][0] = graded[held_out][0].plus(score(
+                alone.cue.track.events(),
+                &labels,
+                MouthClass::of_sampa,
+            ));
+            let scripted = LineSource::from_wav_and_script(&wav, text, &npc_voice).unwrap();
+            graded[held_out][1] = graded[held_out][1].plus(score(
+                scripted.cue.track.events(),
+                &labels,
+                MouthClass::of_sampa,
+            ));
+        }
+        for (part, name) in [(0, "sentences 1-4"), (1, "held out 5-6")] {
+            eprintln!(
+                "mbrola {voice} ({language}) {name}: sound alone {}; with the script {}",
+                line(&graded[part][0]),
+                line(&graded[part][1])
+            );
+        }
+    }
+}
