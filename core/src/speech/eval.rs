@@ -30,6 +30,29 @@ pub enum MouthClass {
 }
 
 impl MouthClass {
+    /// Every class, in the order of [`Score::confusion`].
+    pub const ALL: [Self; 7] = [
+        Self::Silence,
+        Self::Closed,
+        Self::Labiodental,
+        Self::Rounded,
+        Self::Open,
+        Self::Spread,
+        Self::Other,
+    ];
+
+    /// This class's place in [`Self::ALL`].
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// A vowel's mouth (rounded, open or spread).
+    #[must_use]
+    pub fn is_vowel(self) -> bool {
+        matches!(self, Self::Rounded | Self::Open | Self::Spread)
+    }
+
     /// The class of an Azure viseme id.
     #[must_use]
     pub fn of_viseme(id: u8) -> Self {
@@ -44,22 +67,50 @@ impl MouthClass {
         }
     }
 
-    /// The class of an MBROLA voice's SAMPA phone (`_` is silence). The voices' own symbol
-    /// sets: us1/en1 (English), fr1, de1, es1, tr1 (Turkish, where `y` and `2` are rounded
-    /// front vowels and `@` the unrounded back one).
+    /// The class of an MBROLA voice's SAMPA phone (`_` is silence), in no language in
+    /// particular: [`Self::of_sampa_in`] with no language.
     #[must_use]
     pub fn of_sampa(phone: &str) -> Self {
-        let p = phone.trim_end_matches(':');
+        Self::of_sampa_in("", phone)
+    }
+
+    /// The class of an MBROLA voice's SAMPA phone spoken in `language` (BCP 47). Phones take
+    /// the class of the viseme Azure's documented phone table gives them (ə is viseme 1, open;
+    /// j is 6, spread; English ɹ is 13, rounded; ɝ and ɜ are 5, spread; ʊ is 4, spread), and
+    /// sounds Azure's English table lacks that of the nearest by articulation. Stress and
+    /// length marks (`:`, `/`, digits) and a glottal onset (`?a`) do not change the mouth.
+    /// The voices' own symbols: us1-3 and en1 (English), fr1-4, de1-6, es1-2 and mx1, it3-4,
+    /// pt1 and br1 (whose nasal vowels are `em`, `am`, `om`...), nl2, tr1-2 (where `y` and `@'`
+    /// are the rounded front vowels and `@` the unrounded back one).
+    #[must_use]
+    pub fn of_sampa_in(language: &str, phone: &str) -> Self {
+        let primary = language.split(['-', '_']).next().unwrap_or("");
+        let english = primary.eq_ignore_ascii_case("en");
+        let mut p = phone.trim_start_matches('?').trim_end_matches([':', '/']);
+        // A stress digit after a letter (it3's "a1"); "2", "6" and "9" are vowels themselves.
+        while let [.., before, last] = p.as_bytes()
+            && last.is_ascii_digit()
+            && before.is_ascii_alphabetic()
+        {
+            p = &p[..p.len() - 1];
+        }
         match p {
             "_" | "" => Self::Silence,
+            "r" if english => Self::Rounded,
+            "r=" | "3" if english => Self::Spread,
+            "U" | "U@" if english => Self::Spread,
+            "@" if primary.eq_ignore_ascii_case("tr") => Self::Spread,
             "p" | "p_h" | "b" | "m" => Self::Closed,
             "f" | "v" | "pf" => Self::Labiodental,
             "u" | "U" | "o" | "O" | "@U" | "OI" | "w" | "y" | "Y" | "2" | "9" | "o~" | "9~"
-            | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" => Self::Rounded,
-            "a" | "A" | "{" | "V" | "AI" | "aI" | "aU" | "a~" | "a^" | "6" | "E~" | "E^" => {
-                Self::Open
-            }
-            "i" | "I" | "e" | "E" | "EI" | "eI" | "I@" | "e@" | "e~" => Self::Spread,
+            | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" | "9y" | "om" | "um" | "oo" | "O2"
+            | "&" => Self::Rounded,
+            "a" | "A" | "{" | "V" | "AI" | "aI" | "aU" | "Au" | "a~" | "a^" | "6" | "E~" | "E^"
+            | "@" | "am" => Self::Open,
+            "i" | "I" | "e" | "E" | "EI" | "Ei" | "eI" | "I@" | "e@" | "e~" | "j" | "jj" | "em"
+            | "im" | "ee" | "3" | "r=" => Self::Spread,
+            _ if p.starts_with("6~") => Self::Open,
+            _ if p.len() > 1 && p.ends_with('~') => Self::of_sampa_in(language, &p[..p.len() - 1]),
             _ => Self::Other,
         }
     }
@@ -118,6 +169,12 @@ pub struct Score {
     /// p, b and m labelled, and those a closed viseme closed.
     pub closures: usize,
     pub closed: usize,
+    /// Closed visemes that start inside a vowel, farther than the closure reach from any
+    /// p, b or m: lips shut on a vowel.
+    pub false_closures: usize,
+    /// Frames scored by labelled class (row) and the class of the viseme in force (column),
+    /// in [`MouthClass::ALL`]'s order.
+    pub confusion: [[usize; 7]; 7],
 }
 
 impl Score {
@@ -141,6 +198,10 @@ impl Score {
             right: self.right + other.right,
             closures: self.closures + other.closures,
             closed: self.closed + other.closed,
+            false_closures: self.false_closures + other.false_closures,
+            confusion: std::array::from_fn(|r| {
+                std::array::from_fn(|c| self.confusion[r][c] + other.confusion[r][c])
+            }),
         }
     }
 }
@@ -172,8 +233,10 @@ pub fn score(
             && t - label.start_ms >= BOUNDARY_GUARD_MS
             && label.end_ms - t >= BOUNDARY_GUARD_MS
         {
+            let (labelled, heard) = (class_of(&label.phone), MouthClass::of_viseme(id_at(t)));
             s.frames += 1;
-            s.right += usize::from(MouthClass::of_viseme(id_at(t)) == class_of(&label.phone));
+            s.right += usize::from(heard == labelled);
+            s.confusion[labelled.index()][heard.index()] += 1;
         }
         t += FRAME_MS;
     }
@@ -189,6 +252,22 @@ pub fn score(
         });
         s.closed += usize::from(closed);
     }
+    let near_closure = |t: f64| {
+        labels.iter().any(|l| {
+            class_of(&l.phone) == MouthClass::Closed
+                && t >= l.start_ms - CLOSURE_REACH_MS
+                && t <= l.end_ms + CLOSURE_REACH_MS
+        })
+    };
+    s.false_closures = events
+        .iter()
+        .filter(|e| e.id.get() == 21 && !near_closure(e.offset_ms))
+        .filter(|e| {
+            labels.iter().any(|l| {
+                class_of(&l.phone).is_vowel() && l.start_ms <= e.offset_ms && e.offset_ms < l.end_ms
+            })
+        })
+        .count();
     s
 }
 
@@ -233,6 +312,18 @@ mod tests {
         assert!(s.frames > 20, "{s:?}");
         assert_eq!(s.right, s.frames);
         assert_eq!((s.closures, s.closed), (2, 2));
+        assert_eq!(s.false_closures, 0);
+        assert_eq!(
+            s.confusion.iter().flatten().sum::<usize>(),
+            s.frames,
+            "every frame counted once"
+        );
+        // Lips shut in the middle of the u: a false closure (the m is too far).
+        let shut = [event(0, 0.0), event(7, 320.0), event(21, 370.0)];
+        assert_eq!(
+            score(&shut, &labels, MouthClass::of_sampa).false_closures,
+            1
+        );
         // One open mouth throughout: only the a's frames are right, no closure.
         let open = score(&[event(2, 0.0)], &labels, MouthClass::of_sampa);
         assert_eq!(open.frames, s.frames);
@@ -251,5 +342,19 @@ mod tests {
         assert_eq!(MouthClass::of_sampa("y:"), MouthClass::Rounded);
         assert_eq!(MouthClass::of_sampa("pf"), MouthClass::Labiodental);
         assert_eq!(MouthClass::of_sampa("S"), MouthClass::Other);
+        // Azure's table: ə open, j spread; English ɹ rounded, elsewhere a tongue sound.
+        assert_eq!(MouthClass::of_sampa("@"), MouthClass::Open);
+        assert_eq!(MouthClass::of_sampa("j"), MouthClass::Spread);
+        assert_eq!(MouthClass::of_sampa_in("en-US", "r"), MouthClass::Rounded);
+        assert_eq!(MouthClass::of_sampa_in("es-ES", "r"), MouthClass::Other);
+        assert_eq!(MouthClass::of_sampa_in("tr-TR", "@"), MouthClass::Spread);
+        // Marks pass over; vowels named by digits stay vowels.
+        assert_eq!(MouthClass::of_sampa("o/"), MouthClass::Rounded);
+        assert_eq!(MouthClass::of_sampa("a1"), MouthClass::Open);
+        assert_eq!(MouthClass::of_sampa("?E:"), MouthClass::Spread);
+        assert_eq!(MouthClass::of_sampa("2:"), MouthClass::Rounded);
+        assert_eq!(MouthClass::of_sampa("6"), MouthClass::Open);
+        assert_eq!(MouthClass::of_sampa("u~"), MouthClass::Rounded);
+        assert_eq!(MouthClass::of_sampa("6~j~"), MouthClass::Open);
     }
 }

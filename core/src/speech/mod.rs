@@ -18,6 +18,7 @@ pub mod ipa;
 mod line_source;
 mod loudness;
 mod mfcc;
+pub mod mouth_net;
 mod resample;
 mod stress;
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::acoustic::{AcousticModel, HeardPhone};
 use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use super::ipa::visemes_for_ipa;
 use super::loudness::{energy_db, with_releases};
+use super::mouth_net::{Decoding, MouthNet, frame_inputs, track};
 use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
 
@@ -26,11 +27,53 @@ pub struct Unscripted {
     pub by: HeardBy,
 }
 
-/// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47).
+/// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47): the
+/// phones recognised ([`recognised`]); in a language other than English, each frame's mouth
+/// class then read by the project's network ([`super::mouth_net`]) from the sound and what
+/// was recognised around it. (On English the recogniser's phones did better alone on real
+/// speech; on other languages the network put 10-30 points more frames right: docs/align.md.)
 #[must_use]
 pub fn visemes_from_sound(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
-    let by_model = AcousticModel::for_language(language)
-        .and_then(|model| model.recognize(samples, sample_rate));
+    let heard = recognised(samples, sample_rate, language);
+    if heard.by != HeardBy::AcousticModel || is_english(language) {
+        return heard;
+    }
+    visemes_by_net(samples, sample_rate, heard, &Decoding::default())
+}
+
+/// The visemes of `samples` from what was `heard` in it, each frame's class read by the
+/// project's network and decoded with `decoding`.
+#[must_use]
+pub fn visemes_by_net(
+    samples: &[f32],
+    sample_rate: u32,
+    heard: Unscripted,
+    decoding: &Decoding,
+) -> Unscripted {
+    let net = MouthNet::trained();
+    let classes = net.classes(
+        &frame_inputs(samples, sample_rate, &heard.visemes),
+        decoding,
+    );
+    Unscripted {
+        visemes: with_releases(
+            track(&classes, &heard.visemes),
+            &energy_db(samples, sample_rate),
+        ),
+        by: heard.by,
+    }
+}
+
+/// The visemes of the phones the acoustic model hears in `samples`, any language (its
+/// phones tell mouth shapes apart in other languages too), or without the model the
+/// recording's formants; each lip closure on the sound's own stop.
+#[must_use]
+pub fn recognised(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
+    if !is_english(language) {
+        tracing::debug!("the mouth shapes of {language} speech heard by the English phone model");
+    }
+    let by_model =
+        AcousticModel::installed().and_then(|model| model.recognize(samples, sample_rate));
     let (visemes, by) = match by_model {
         Ok(phones) => (visemes_of_phones(&phones), HeardBy::AcousticModel),
         Err(why_not_model) => {
@@ -44,6 +87,11 @@ pub fn visemes_from_sound(samples: &[f32], sample_rate: u32, language: &str) -> 
         visemes: with_releases(visemes, &energy_db(samples, sample_rate)),
         by,
     }
+}
+
+fn is_english(language: &str) -> bool {
+    let primary = language.split(['-', '_']).next().unwrap_or("");
+    primary.eq_ignore_ascii_case("en")
 }
 
 /// The viseme track of the phones heard: each phone's visemes share its span (a diphthong's

@@ -62,6 +62,16 @@ impl AcousticModel {
         if !primary.eq_ignore_ascii_case("en") {
             return Err(format!("no acoustic model speaks {language}"));
         }
+        Self::installed()
+    }
+
+    /// The installed model, whatever the language: its phones still tell the mouth's shapes
+    /// apart in speech of other languages (a closure, a rounded or an open vowel sound alike
+    /// across languages), which the phone recogniser uses when there is no script.
+    ///
+    /// # Errors
+    /// No model installed (the reason, in words).
+    pub fn installed() -> Result<Self, String> {
         let dir =
             std::env::var_os(MODEL_ENV).map_or_else(|| PathBuf::from(DEBIAN_MODEL), PathBuf::from);
         Self::at(&dir)

@@ -53,8 +53,10 @@ fn check(samples: &[f32], sample_rate: u32, synthesis: &Utterance) -> Result<(),
 
 /// `synthesis` (the script spoken by the offline engine in a voice of `language`) with its
 /// timing carried onto the recording (`samples` in -1..1 at `sample_rate`), and the recording
-/// as its audio. The acoustic model finds the phones where it speaks the language and is
-/// installed; otherwise the synthesis is warped onto the recording, and the reason is logged.
+/// as its audio. The acoustic model finds the phones where it is installed, in any language
+/// (another language's phones are sought as the nearest English ones: the mouth's shapes are
+/// what matter); otherwise the synthesis is warped onto the recording, and the reason is
+/// logged.
 ///
 /// # Errors
 /// An empty recording, or a synthesis with no sound.
@@ -65,7 +67,8 @@ pub fn align(
     language: &str,
 ) -> Result<Alignment, AlignError> {
     check(samples, sample_rate, synthesis)?;
-    let by_model = AcousticModel::for_language(language)
+    tracing::debug!("aligning a recording in {language}");
+    let by_model = AcousticModel::installed()
         .and_then(|model| align_by_model(&model, samples, sample_rate, synthesis));
     match by_model {
         Ok(utterance) => Ok(Alignment {

@@ -1,0 +1,74 @@
+//! Grades lip sync from the sound alone on a list of labelled sounds (lines `WAV PHO
+//! LANGUAGE`, as `scripts/mouth_net/make_data.py` writes them) by the measure, per
+//! language: the phones recognised alone, and decoded by the mouth network with the given
+//! switch cost and closure bias. For choosing the decoding on voices that are not graded.
+//!
+//! `cargo run --example lipsync_eval -- LIST [SWITCH_COST CLOSED_BIAS]`
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use npc_core::speech::eval::{MouthClass, Score, parse_pho, score};
+use npc_core::speech::mouth_net::Decoding;
+use npc_core::speech::unscripted::{recognised, visemes_by_net};
+use npc_core::speech::wav;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(list) = args.first() else {
+        eprintln!("usage: lipsync_eval LIST [SWITCH_COST CLOSED_BIAS]");
+        return ExitCode::FAILURE;
+    };
+    let mut decoding = Decoding::default();
+    if let [_, cost, bias] = &args[..] {
+        decoding.switch_cost = cost.parse().unwrap_or(decoding.switch_cost);
+        decoding.bias[MouthClass::Closed.index()] = bias.parse().unwrap_or(0.0);
+    }
+    let Ok(text) = std::fs::read_to_string(list) else {
+        eprintln!("cannot read {list}");
+        return ExitCode::FAILURE;
+    };
+    let mut by_language: BTreeMap<String, [Score; 2]> = BTreeMap::new();
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [wav_path, pho_path, .., language] = parts[..] else {
+            continue;
+        };
+        let Ok((samples, rate)) = wav::read_mono(Path::new(wav_path)) else {
+            eprintln!("cannot read {wav_path}");
+            continue;
+        };
+        let Some(labels) = std::fs::read_to_string(pho_path)
+            .ok()
+            .and_then(|t| parse_pho(&t).ok())
+        else {
+            eprintln!("cannot read {pho_path}");
+            continue;
+        };
+        let class_of = |p: &str| MouthClass::of_sampa_in(language, p);
+        let heard = recognised(&samples, rate, language);
+        let alone = score(&heard.visemes, &labels, class_of);
+        let by_net = visemes_by_net(&samples, rate, heard, &decoding);
+        let netted = score(&by_net.visemes, &labels, class_of);
+        let entry = by_language.entry(language.to_owned()).or_default();
+        entry[0] = entry[0].plus(alone);
+        entry[1] = entry[1].plus(netted);
+    }
+    for (language, [alone, netted]) in &by_language {
+        println!(
+            "{language}: recognised {:.1}% {}/{} ({} false); network {:.1}% {}/{} ({} false)",
+            alone.frame_share() * 100.0,
+            alone.closed,
+            alone.closures,
+            alone.false_closures,
+            netted.frame_share() * 100.0,
+            netted.closed,
+            netted.closures,
+            netted.false_closures
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,96 @@
+//! Writes the mouth network's training frames: for each line `WAV PHO OUT LANGUAGE` of a
+//! list file, OUT gets one CSV row per 10 ms frame of WAV: the class of the phone labelled at
+//! the frame's centre in PHO (an MBROLA phone file, read in LANGUAGE; an index into
+//! `MouthClass::ALL`), then the frame's inputs exactly as the network reads them at run time
+//! (`npc_core::speech::mouth_net::frame_inputs`); OUT.w0.9 and OUT.w1.1 the same with the
+//! mel bands scaled as a longer and a shorter vocal tract would (more voices to learn from).
+//! Used by `scripts/mouth_net/make_data.py`.
+//!
+//! `cargo run --example mouth_frames -- LIST`
+
+#![allow(clippy::print_stderr)]
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use npc_core::speech::eval::{MouthClass, parse_pho};
+use npc_core::speech::mouth_net::{frame_centre_ms, frame_inputs_warped};
+use npc_core::speech::unscripted::recognised;
+use npc_core::speech::wav;
+
+/// The vocal tract scalings each sound's frames are written at (1.0 to OUT, others to
+/// OUT.wWARP).
+const WARPS: [f32; 3] = [1.0, 0.9, 1.1];
+
+fn frames(wav_path: &Path, pho_path: &Path, language: &str) -> Result<Vec<String>, String> {
+    let (samples, rate) = wav::read_mono(wav_path).map_err(|e| e.to_string())?;
+    let pho = std::fs::read_to_string(pho_path).map_err(|e| e.to_string())?;
+    let labels = parse_pho(&pho)?;
+    let heard = recognised(&samples, rate, language);
+    let mut files = Vec::new();
+    for warp in WARPS {
+        let mut out = String::new();
+        let inputs = frame_inputs_warped(&samples, rate, &heard.visemes, warp);
+        for (f, inputs) in inputs.iter().enumerate() {
+            let t = frame_centre_ms(f);
+            let class = labels
+                .iter()
+                .find(|l| l.start_ms <= t && t < l.end_ms)
+                .map_or(MouthClass::Silence, |l| {
+                    MouthClass::of_sampa_in(language, &l.phone)
+                });
+            let _ = write!(out, "{}", class.index());
+            for v in inputs {
+                let _ = write!(out, ",{v:.5}");
+            }
+            out.push('\n');
+        }
+        files.push(out);
+    }
+    Ok(files)
+}
+
+fn main() -> ExitCode {
+    let Some(list) = std::env::args().nth(1) else {
+        eprintln!("usage: mouth_frames LIST (lines of WAV PHO OUT LANGUAGE)");
+        return ExitCode::FAILURE;
+    };
+    let Ok(text) = std::fs::read_to_string(&list) else {
+        eprintln!("cannot read {list}");
+        return ExitCode::FAILURE;
+    };
+    let mut failed = false;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [wav_path, pho_path, out, language] = parts[..] else {
+            eprintln!("not WAV PHO OUT LANGUAGE: {line}");
+            failed = true;
+            continue;
+        };
+        match frames(Path::new(wav_path), Path::new(pho_path), language) {
+            Ok(files) => {
+                for (warp, csv) in WARPS.iter().zip(files) {
+                    let path = if *warp == 1.0 {
+                        out.to_owned()
+                    } else {
+                        format!("{out}.w{warp}")
+                    };
+                    if let Err(e) = std::fs::write(&path, csv) {
+                        eprintln!("cannot write {path}: {e}");
+                        failed = true;
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("{wav_path}: {e}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,341 @@
+//! The mouth's class read from the sound frame by frame: a small network over each 10 ms
+//! frame's mel cepstra, with what the phone recogniser heard there, in a window of 100 ms
+//! either side (the look-ahead a stream waits for). It was trained by the project on voices
+//! and text it is never graded on (`scripts/mouth_net/`: the data recipe and the training
+//! script; the weights are `mouth_net.bin` beside this file).
+//!
+//! The classes are then decoded as a whole (a class changes only where the sound pays for
+//! it, as an HMM's path would) and become visemes: where the recogniser's phone has the class
+//! the network found, its own viseme; elsewhere the class's plainest viseme.
+
+use super::eval::MouthClass;
+use super::mfcc::{self, HOP_MS};
+use crate::anim::lipsync::VisemeEvent;
+use crate::viseme::VisemeId;
+
+/// The weights the project trained (see the module's text).
+const TRAINED: &[u8] = include_bytes!("mouth_net.bin");
+/// The frames each decision looks at, relative to its own.
+pub const CONTEXT: [isize; 11] = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10];
+/// Per frame: 26 cepstral features and the recogniser's class, one of seven.
+pub const FRAME_INPUTS: usize = 26 + CLASSES;
+const CLASSES: usize = MouthClass::ALL.len();
+/// How the network's frame scores are decoded into classes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decoding {
+    /// What one change of class costs, in log probability.
+    pub switch_cost: f32,
+    /// Added to each class's log probability, in [`MouthClass::ALL`]'s order: a closure is
+    /// rarer than the consonants it is confused with, and a missed one shows more.
+    pub bias: [f32; CLASSES],
+}
+
+impl Default for Decoding {
+    fn default() -> Self {
+        Self {
+            switch_cost: 1.0,
+            bias: [0.0; CLASSES],
+        }
+    }
+}
+/// Frame f's centre, ms after the sound's start (the cepstra's 25 ms window from f * 10 ms).
+const CENTRE_MS: f64 = 12.5;
+
+/// Each frame's inputs: its cepstral features and a one-hot of the class of the viseme the
+/// recogniser put in force at its centre.
+#[must_use]
+pub fn frame_inputs(samples: &[f32], sample_rate: u32, heard: &[VisemeEvent]) -> Vec<Vec<f32>> {
+    frame_inputs_warped(samples, sample_rate, heard, 1.0)
+}
+
+/// [`frame_inputs`] with the mel bands scaled by `warp`, as a longer or shorter vocal tract
+/// would move them: more voices to train on from the same sounds.
+#[must_use]
+pub fn frame_inputs_warped(
+    samples: &[f32],
+    sample_rate: u32,
+    heard: &[VisemeEvent],
+    warp: f32,
+) -> Vec<Vec<f32>> {
+    mfcc::features_warped(samples, sample_rate, warp)
+        .into_iter()
+        .enumerate()
+        .map(|(f, mut row)| {
+            row.resize(26, 0.0);
+            let class = class_in_force(heard, frame_centre_ms(f));
+            row.extend(
+                MouthClass::ALL
+                    .iter()
+                    .map(|&c| f32::from(u8::from(c == class))),
+            );
+            row
+        })
+        .collect()
+}
+
+/// Frame `f`'s centre, ms.
+#[must_use]
+pub fn frame_centre_ms(f: usize) -> f64 {
+    f as f64 * HOP_MS + CENTRE_MS
+}
+
+fn class_in_force(events: &[VisemeEvent], t: f64) -> MouthClass {
+    let i = events.partition_point(|e| e.offset_ms <= t);
+    MouthClass::of_viseme(if i == 0 { 0 } else { events[i - 1].id.get() })
+}
+
+/// Frame `f`'s window: the inputs of the frames at [`CONTEXT`] around it, the sound's first
+/// and last frames standing in for those beyond its ends.
+#[must_use]
+pub fn window(frames: &[Vec<f32>], f: usize) -> Vec<f32> {
+    let last = frames.len().saturating_sub(1) as isize;
+    CONTEXT
+        .iter()
+        .flat_map(|&d| {
+            frames[(f as isize + d).clamp(0, last) as usize]
+                .iter()
+                .copied()
+        })
+        .collect()
+}
+
+/// One fully connected layer: `outputs` rows of `inputs` weights, a bias each.
+#[derive(Clone, Debug, PartialEq)]
+struct Dense {
+    inputs: usize,
+    weights: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Dense {
+    fn apply(&self, x: &[f32], relu: bool) -> Vec<f32> {
+        self.bias
+            .iter()
+            .zip(self.weights.chunks_exact(self.inputs))
+            .map(|(b, row)| {
+                let y = b + row.iter().zip(x).map(|(w, v)| w * v).sum::<f32>();
+                if relu { y.max(0.0) } else { y }
+            })
+            .collect()
+    }
+}
+
+/// A trained network: dense layers, rectified between them, the last giving the seven
+/// classes' log probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MouthNet {
+    layers: Vec<Dense>,
+}
+
+impl MouthNet {
+    /// The network the project trained.
+    ///
+    /// # Panics
+    /// Never: the committed weights are read by a unit test.
+    #[must_use]
+    #[allow(clippy::expect_used)]
+    pub fn trained() -> Self {
+        Self::from_bytes(TRAINED).expect("the committed mouth network reads")
+    }
+
+    /// A network from its file: "NPCMOUTH", then little-endian u32 layer count and per layer
+    /// u32 inputs, u32 outputs, the weights row by row and the biases, all f32.
+    ///
+    /// # Errors
+    /// Not such a file, or its layers do not chain from [`FRAME_INPUTS`] x [`CONTEXT`] to the
+    /// seven classes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let rest = bytes
+            .strip_prefix(b"NPCMOUTH")
+            .ok_or("not a mouth network (no NPCMOUTH header)")?;
+        let mut words = rest
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect::<Vec<_>>()
+            .into_iter();
+        let mut next_u32 = || {
+            words
+                .next()
+                .map(u32::from_le_bytes)
+                .ok_or_else(|| "the mouth network ends early".to_owned())
+        };
+        let count = next_u32()?;
+        let mut layers = Vec::new();
+        let mut width = FRAME_INPUTS * CONTEXT.len();
+        for _ in 0..count {
+            let (inputs, outputs) = (next_u32()? as usize, next_u32()? as usize);
+            if inputs != width {
+                return Err(format!("a layer takes {inputs} inputs where {width} come"));
+            }
+            let mut floats = |n: usize| -> Result<Vec<f32>, String> {
+                (0..n).map(|_| next_u32().map(f32::from_bits)).collect()
+            };
+            let weights = floats(inputs * outputs)?;
+            let bias = floats(outputs)?;
+            layers.push(Dense {
+                inputs,
+                weights,
+                bias,
+            });
+            width = outputs;
+        }
+        if width != CLASSES || layers.is_empty() {
+            return Err(format!("the network gives {width} outputs, not {CLASSES}"));
+        }
+        Ok(Self { layers })
+    }
+
+    /// Each class's log probability for one window.
+    #[must_use]
+    pub fn log_probs(&self, window: &[f32]) -> [f32; CLASSES] {
+        let mut x = window.to_vec();
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.apply(&x, i + 1 < self.layers.len());
+        }
+        let top = x.iter().fold(f32::MIN, |m, &v| m.max(v));
+        let sum: f32 = x.iter().map(|v| (v - top).exp()).sum();
+        std::array::from_fn(|c| x[c] - top - sum.ln())
+    }
+
+    /// Every frame's class: the network's log probabilities decoded as a whole.
+    #[must_use]
+    pub fn classes(&self, frames: &[Vec<f32>], decoding: &Decoding) -> Vec<MouthClass> {
+        let scores: Vec<[f32; CLASSES]> = (0..frames.len())
+            .map(|f| {
+                let p = self.log_probs(&window(frames, f));
+                std::array::from_fn(|c| p[c] + decoding.bias[c])
+            })
+            .collect();
+        decode(&scores, decoding.switch_cost)
+    }
+}
+
+/// The class sequence of greatest total log probability, less `switch_cost` per change
+/// (Viterbi over seven states).
+#[must_use]
+pub fn decode(scores: &[[f32; CLASSES]], switch_cost: f32) -> Vec<MouthClass> {
+    let Some(first) = scores.first() else {
+        return Vec::new();
+    };
+    let mut total = *first;
+    let mut from: Vec<[u8; CLASSES]> = Vec::with_capacity(scores.len());
+    from.push([0; CLASSES]);
+    for s in &scores[1..] {
+        let (best, best_total) = total
+            .iter()
+            .enumerate()
+            .fold((0, f32::MIN), |b, (c, &t)| if t > b.1 { (c, t) } else { b });
+        let mut next = [0.0; CLASSES];
+        let mut back = [0u8; CLASSES];
+        for c in 0..CLASSES {
+            let (stay, switch) = (total[c], best_total - switch_cost);
+            (next[c], back[c]) = if stay >= switch {
+                (stay + s[c], c as u8)
+            } else {
+                (switch + s[c], best as u8)
+            };
+        }
+        total = next;
+        from.push(back);
+    }
+    let mut c = (0..CLASSES)
+        .max_by(|&a, &b| total[a].total_cmp(&total[b]))
+        .unwrap_or(0);
+    let mut path = vec![MouthClass::ALL[c]; scores.len()];
+    for f in (1..scores.len()).rev() {
+        c = usize::from(from[f][c]);
+        path[f - 1] = MouthClass::ALL[c];
+    }
+    path
+}
+
+/// The plainest viseme of each class.
+fn plain_viseme(class: MouthClass) -> u8 {
+    match class {
+        MouthClass::Silence => 0,
+        MouthClass::Closed => 21,
+        MouthClass::Labiodental => 18,
+        MouthClass::Rounded => 7,
+        MouthClass::Open => 2,
+        MouthClass::Spread => 6,
+        MouthClass::Other => 19,
+    }
+}
+
+/// The viseme track of each frame's class: the recogniser's own viseme where it is of that
+/// class, the class's plainest elsewhere; an event where the viseme changes, between the
+/// frames' centres.
+#[must_use]
+pub fn track(classes: &[MouthClass], heard: &[VisemeEvent]) -> Vec<VisemeEvent> {
+    let mut out: Vec<VisemeEvent> = vec![VisemeEvent::new(VisemeId::SILENCE, 0.0)];
+    for (f, &class) in classes.iter().enumerate() {
+        let centre = frame_centre_ms(f);
+        let i = heard.partition_point(|e| e.offset_ms <= centre);
+        let own = i.checked_sub(1).map(|i| heard[i].id);
+        let id = match own {
+            Some(id) if MouthClass::of_viseme(id.get()) == class => id,
+            _ => VisemeId::new(u32::from(plain_viseme(class))).unwrap_or(VisemeId::SILENCE),
+        };
+        if out.last().is_some_and(|e| e.id != id) {
+            out.push(VisemeEvent::new(id, (centre - HOP_MS / 2.0).max(0.0)));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_weights_read_and_give_probabilities() {
+        let net = MouthNet::trained();
+        let p = net.log_probs(&vec![0.0; FRAME_INPUTS * CONTEXT.len()]);
+        let sum: f32 = p.iter().map(|l| l.exp()).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{p:?}");
+        assert!(MouthNet::from_bytes(b"NPCMOUTH\x01\x00\x00\x00").is_err());
+        assert!(MouthNet::from_bytes(b"nothing").is_err());
+    }
+
+    #[test]
+    fn decoding_changes_class_only_where_the_sound_pays_for_it() {
+        let (lo, hi) = (-3.0, -0.1);
+        let frame = |c: usize| std::array::from_fn(|k| if k == c { hi } else { lo });
+        // A one-frame blip of "open" in a run of "closed" is not worth two changes ...
+        let scores = [frame(1), frame(1), frame(4), frame(1), frame(1)];
+        assert!(
+            decode(&scores, 6.0)
+                .iter()
+                .all(|&c| c == MouthClass::Closed)
+        );
+        // ... but three frames of it are, and a free switch follows every frame.
+        let scores = [frame(1), frame(4), frame(4), frame(4), frame(1)];
+        let path = decode(&scores, 6.0);
+        assert_eq!(path[2], MouthClass::Open);
+        assert_eq!(path[0], MouthClass::Closed);
+        let free = decode(&[frame(1), frame(4), frame(1)], 0.0);
+        assert_eq!(free[1], MouthClass::Open);
+    }
+
+    #[test]
+    fn the_track_keeps_the_recognisers_viseme_where_the_classes_agree() {
+        let v = |id: u8, at: f64| {
+            VisemeEvent::new(
+                VisemeId::new(u32::from(id)).unwrap_or(VisemeId::SILENCE),
+                at,
+            )
+        };
+        // Heard: silence, then viseme 8 (o, rounded) from 20 ms, 21 (closed) from 30 ms.
+        let heard = [v(0, 0.0), v(8, 20.0), v(21, 30.0)];
+        let classes = [
+            MouthClass::Silence,
+            MouthClass::Rounded,
+            MouthClass::Rounded,
+            MouthClass::Open,
+        ];
+        let ids: Vec<u8> = track(&classes, &heard).iter().map(|e| e.id.get()).collect();
+        // Rounded where 8 was heard keeps 8; rounded where the lips were heard shut is the
+        // plain 7; open is 2.
+        assert_eq!(ids, [0, 8, 7, 2]);
+    }
+}
