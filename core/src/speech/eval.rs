@@ -1,7 +1,9 @@
 //! Grading lip sync against phone labels that come from somewhere else, by one measure (issue
 //! "lip sync from the sound alone"): the viseme in force at each 10 ms frame between the first
 //! and last labelled speech, frames within 20 ms of a label boundary not scored, in seven mouth
-//! classes; a p, b or m counts as closed when a closed viseme starts within 30 ms of its span.
+//! classes; a p, b or m counts as closed when a closed viseme starts within 30 ms of its span;
+//! a rounding onset (the first of a run of rounded phones) is found when a rounded viseme
+//! starts within 50 ms of it.
 //!
 //! Labels here come from MBROLA's phone files (`.pho`: each phone and its duration, which the
 //! synthesiser then keeps exactly), read with the SAMPA symbols of the voice that speaks them.
@@ -16,6 +18,9 @@ pub const FRAME_MS: f64 = 10.0;
 pub const BOUNDARY_GUARD_MS: f64 = 20.0;
 /// A closed viseme this close to a p, b or m closes it, ms.
 pub const CLOSURE_REACH_MS: f64 = 30.0;
+/// A rounded viseme starting this close to the start of a run of rounded phones finds its
+/// onset, ms.
+pub const ROUNDING_REACH_MS: f64 = 50.0;
 
 /// The seven mouth classes the measure compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,8 +108,9 @@ impl MouthClass {
             "p" | "p_h" | "b" | "m" => Self::Closed,
             "f" | "v" | "pf" => Self::Labiodental,
             "u" | "U" | "o" | "O" | "@U" | "OI" | "w" | "y" | "Y" | "2" | "9" | "o~" | "9~"
-            | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" | "9y" | "om" | "um" | "oo" | "O2"
-            | "&" => Self::Rounded,
+            | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" | "9y" | "om" | "um" | "oo" | "O2" => {
+                Self::Rounded
+            }
             "a" | "A" | "{" | "V" | "AI" | "aI" | "aU" | "Au" | "a~" | "a^" | "6" | "E~" | "E^"
             | "@" | "am" => Self::Open,
             "i" | "I" | "e" | "E" | "EI" | "Ei" | "eI" | "I@" | "e@" | "e~" | "j" | "jj" | "em"
@@ -172,6 +178,9 @@ pub struct Score {
     /// Closed visemes that start inside a vowel, farther than the closure reach from any
     /// p, b or m: lips shut on a vowel.
     pub false_closures: usize,
+    /// Runs of rounded phones (their onsets), and those a rounded viseme starts near.
+    pub roundings: usize,
+    pub rounded: usize,
     /// Frames scored by labelled class (row) and the class of the viseme in force (column),
     /// in [`MouthClass::ALL`]'s order.
     pub confusion: [[usize; 7]; 7],
@@ -182,6 +191,12 @@ impl Score {
     #[must_use]
     pub fn frame_share(&self) -> f64 {
         self.right as f64 / self.frames.max(1) as f64
+    }
+
+    /// Share of rounding onsets found, 0-1.
+    #[must_use]
+    pub fn rounding_share(&self) -> f64 {
+        self.rounded as f64 / self.roundings.max(1) as f64
     }
 
     /// Share of p, b and m closed, 0-1.
@@ -199,6 +214,8 @@ impl Score {
             closures: self.closures + other.closures,
             closed: self.closed + other.closed,
             false_closures: self.false_closures + other.false_closures,
+            roundings: self.roundings + other.roundings,
+            rounded: self.rounded + other.rounded,
             confusion: std::array::from_fn(|r| {
                 std::array::from_fn(|c| self.confusion[r][c] + other.confusion[r][c])
             }),
@@ -251,6 +268,18 @@ pub fn score(
                 && e.offset_ms <= label.end_ms + CLOSURE_REACH_MS
         });
         s.closed += usize::from(closed);
+    }
+    for (i, label) in labels.iter().enumerate() {
+        let rounded = class_of(&label.phone) == MouthClass::Rounded;
+        let onset = i == 0 || class_of(&labels[i - 1].phone) != MouthClass::Rounded;
+        if rounded && onset {
+            s.roundings += 1;
+            let found = events.iter().any(|e| {
+                MouthClass::of_viseme(e.id.get()) == MouthClass::Rounded
+                    && (e.offset_ms - label.start_ms).abs() <= ROUNDING_REACH_MS
+            });
+            s.rounded += usize::from(found);
+        }
     }
     let near_closure = |t: f64| {
         labels.iter().any(|l| {
@@ -313,6 +342,7 @@ mod tests {
         assert_eq!(s.right, s.frames);
         assert_eq!((s.closures, s.closed), (2, 2));
         assert_eq!(s.false_closures, 0);
+        assert_eq!((s.roundings, s.rounded), (1, 1), "the u's onset");
         assert_eq!(
             s.confusion.iter().flatten().sum::<usize>(),
             s.frames,
@@ -329,6 +359,10 @@ mod tests {
         assert_eq!(open.frames, s.frames);
         assert!(open.frame_share() < 0.4, "{open:?}");
         assert_eq!(open.closed, 0);
+        assert_eq!(open.rounded, 0);
+        // Rounding 60 ms late misses the onset.
+        let late = [event(0, 0.0), event(7, 380.0)];
+        assert_eq!(score(&late, &labels, MouthClass::of_sampa).rounded, 0);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub struct Decoding {
 impl Default for Decoding {
     fn default() -> Self {
         Self {
-            switch_cost: 1.0,
+            switch_cost: 0.5,
             bias: [0.0; CLASSES],
         }
     }

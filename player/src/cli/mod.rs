@@ -7,6 +7,7 @@ mod bake;
 mod bench_render;
 mod capture;
 mod check;
+mod eval_lipsync;
 mod export;
 mod generate_assets;
 mod inspect;
@@ -36,6 +37,9 @@ enum Command {
     /// Align a recording's script to its sound: viseme events, words and phones with their
     /// times, as JSON.
     Align(align::AlignArgs),
+    /// Grade lip sync against phone labels made elsewhere (MBROLA phone files), per language:
+    /// frames in the right mouth class, p/b/m closed, false closures, rounding onsets, speed.
+    EvalLipsync(eval_lipsync::EvalLipsyncArgs),
     /// Write a baked or recorded line as Live Link Face CSV, or into an avatar as a glTF clip.
     Export(export::ExportArgs),
     /// Validate a project and every asset it references (exit 1 with one line per problem).
@@ -100,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bake(args) => bake::run(&args),
         Command::Align(args) => align::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::EvalLipsync(args) => eval_lipsync::run(&args),
         Command::Export(args) => export::run(&args),
         Command::GenerateAssets(args) => generate_assets::run(&args),
         Command::Say(args) => say::run(&args),

@@ -1,0 +1,97 @@
+//! `npc-player eval-lipsync` as a user runs it: an MBROLA voice (Debian's us1) speaks a
+//! sentence from espeak-ng's phone file, and the command grades the lip sync of the sound
+//! alone and with its script against those exact labels.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::Command;
+
+use common::{not_run, npc_player, one_line_failure};
+
+const SENTENCE: &str = "Bob bought a map from the old man by the bridge.";
+
+/// The sentence spoken by us1 into `dir`: (WAV, PHO) names, or None when MBROLA is missing.
+fn spoken(dir: &std::path::Path) -> Option<(String, String)> {
+    let voice = std::path::Path::new("/usr/share/mbrola/us1/us1");
+    if !voice.is_file() || Command::new("mbrola").arg("-h").output().is_err() {
+        not_run(
+            "eval-lipsync on an MBROLA voice",
+            "scripts/setup.sh installs mbrola and mbrola-us1 from Debian contrib and non-free",
+        );
+        return None;
+    }
+    let pho = dir.join("bob.pho");
+    let ok = Command::new("espeak-ng")
+        .args(["-v", "mb-us1", "-q", "--pho"])
+        .arg(format!("--phonout={}", pho.display()))
+        .arg(SENTENCE)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let ok = Command::new("mbrola")
+        .arg("-e")
+        .arg(voice)
+        .arg(&pho)
+        .arg(dir.join("bob.wav"))
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    Some(("bob.wav".into(), "bob.pho".into()))
+}
+
+/// The share of frames right that a printed line reports.
+fn share(stdout: &str, prefix: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} in {stdout}"));
+    line[prefix.len()..]
+        .trim()
+        .split('%')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_list_of_labelled_recordings_is_graded_per_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((wav, pho)) = spoken(dir.path()) else {
+        return;
+    };
+    let list = dir.path().join("list.tsv");
+    std::fs::write(
+        &list,
+        format!("# a comment\n{wav}\t{pho}\ten-US\t{SENTENCE}\n"),
+    )
+    .unwrap();
+    let out = npc_player(&["eval-lipsync", list.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Measured 2026-12-04 on this sentence: about 60% alone, 90% with the script.
+    assert!(share(&stdout, "en-US sound alone:") > 40.0, "{stdout}");
+    assert!(share(&stdout, "en-US with the script:") > 75.0, "{stdout}");
+    assert!(stdout.contains("real time"), "{stdout}");
+}
+
+#[test]
+fn a_list_naming_a_missing_phone_file_fails_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.tsv");
+    std::fs::write(&list, "a.wav\tmissing.pho\ten-US\n").unwrap();
+    let line = one_line_failure(&npc_player(&["eval-lipsync", list.to_str().unwrap()]));
+    assert!(line.contains("missing.pho"), "{line}");
+    std::fs::write(&list, "only one field\n").unwrap();
+    let line = one_line_failure(&npc_player(&["eval-lipsync", list.to_str().unwrap()]));
+    assert!(line.contains("line 1"), "{line}");
+}
