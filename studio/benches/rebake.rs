@@ -20,6 +20,7 @@ fn thirty_seconds() -> LineSource {
         cue: LineCue::from_track(VisemeTrack::from_events(events).expect("track")),
         audio: None,
         utterance: None,
+        heard: Vec::new(),
     }
 }
 

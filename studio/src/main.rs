@@ -1,4 +1,5 @@
-//! `npc-studio [PROJECT] [--speak TEXT | --listen FILE.wav] [--compare CAPTURE | --capture-from URL]
+//! `npc-studio [PROJECT] [--speak TEXT | --listen FILE.wav | --wav FILE.wav]
+//! [--compare CAPTURE | --capture-from URL]
 //! [--screenshot FILE]`.
 
 use std::path::PathBuf;
@@ -29,6 +30,10 @@ struct Args {
     /// the timeline.
     #[arg(long, value_name = "FILE.wav", conflicts_with = "speak")]
     listen: Option<PathBuf>,
+    /// Open this recording as the line at start, lip-synced from its sound alone (as "Open
+    /// WAV or visemes..." does).
+    #[arg(long, value_name = "FILE.wav", conflicts_with_all = ["speak", "listen"])]
+    wav: Option<PathBuf>,
     /// Stream the character's face, as the 3D view shows it, to another engine from the start:
     /// livelink://HOST:PORT or vmc://HOST:PORT.
     #[arg(long, value_name = "URL")]
@@ -93,6 +98,11 @@ fn main() -> ExitCode {
     if let Some(text) = &args.speak {
         studio.apply(npc_studio::command::Command::SetLineText(text.clone()));
         studio.apply(npc_studio::command::Command::SpeakLine);
+        studio.finish_jobs();
+        studio.apply(npc_studio::command::Command::Seek(900.0));
+    }
+    if let Some(wav) = &args.wav {
+        studio.apply(npc_studio::command::Command::OpenWav(wav.clone()));
         studio.finish_jobs();
         studio.apply(npc_studio::command::Command::Seek(900.0));
     }

@@ -151,6 +151,7 @@ mod tests {
             cue: LineCue::from_recording(track, &samples, RATE),
             audio: Some((samples, RATE)),
             utterance: None,
+            heard: Vec::new(),
         };
         let mut timeline = Timeline::default();
         timeline.set_source(

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::Utterance;
+use super::mouth_net::HeardFrame;
 use super::unscripted::visemes_from_sound;
 use super::wav;
 use crate::anim::LineCue;
@@ -49,6 +50,9 @@ pub struct LineSource {
     pub audio: Option<(Vec<f32>, u32)>,
     /// The synthesised utterance, when the line was spoken from text.
     pub utterance: Option<Utterance>,
+    /// A recording lip-synced from its sound alone: each 10 ms frame's mouth class as heard,
+    /// with the mouth network's belief in it (empty otherwise).
+    pub heard: Vec<HeardFrame>,
 }
 
 impl LineSource {
@@ -71,6 +75,7 @@ impl LineSource {
             cue: LineCue::from_utterance(&utterance)?,
             audio: Some((samples, utterance.sample_rate)),
             utterance: Some(utterance),
+            heard: Vec::new(),
         })
     }
 
@@ -81,11 +86,12 @@ impl LineSource {
             path: path.to_owned(),
             source,
         })?;
-        let events = visemes_from_sound(&samples, rate, language).visemes;
+        let heard = visemes_from_sound(&samples, rate, language);
         Ok(Self {
-            cue: LineCue::from_recording(VisemeTrack::from_events(events)?, &samples, rate),
+            cue: LineCue::from_recording(VisemeTrack::from_events(heard.visemes)?, &samples, rate),
             audio: Some((samples, rate)),
             utterance: None,
+            heard: heard.frames,
         })
     }
 
@@ -113,6 +119,7 @@ impl LineSource {
             cue: LineCue::from_track(read_track(path)?),
             audio: None,
             utterance: None,
+            heard: Vec::new(),
         })
     }
 }

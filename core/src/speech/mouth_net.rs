@@ -197,17 +197,47 @@ impl MouthNet {
         std::array::from_fn(|c| x[c] - top - sum.ln())
     }
 
-    /// Every frame's class: the network's log probabilities decoded as a whole.
+    /// Every frame's log probabilities, each frame read in its window.
     #[must_use]
-    pub fn classes(&self, frames: &[Vec<f32>], decoding: &Decoding) -> Vec<MouthClass> {
-        let scores: Vec<[f32; CLASSES]> = (0..frames.len())
-            .map(|f| {
-                let p = self.log_probs(&window(frames, f));
-                std::array::from_fn(|c| p[c] + decoding.bias[c])
-            })
-            .collect();
-        decode(&scores, decoding.switch_cost)
+    pub fn frame_log_probs(&self, frames: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
+        (0..frames.len())
+            .map(|f| self.log_probs(&window(frames, f)))
+            .collect()
     }
+}
+
+/// Every frame's class: the network's log probabilities decoded as a whole.
+#[must_use]
+pub fn classes(log_probs: &[[f32; CLASSES]], decoding: &Decoding) -> Vec<MouthClass> {
+    let scores: Vec<[f32; CLASSES]> = log_probs
+        .iter()
+        .map(|p| std::array::from_fn(|c| p[c] + decoding.bias[c]))
+        .collect();
+    decode(&scores, decoding.switch_cost)
+}
+
+/// One 10 ms frame of a recording's mouth as heard: the class of the viseme in force at its
+/// centre, and how sure the network is of it (its probability of that class, 0-1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeardFrame {
+    pub class: MouthClass,
+    pub confidence: f32,
+}
+
+/// Each frame of `track` with the network's probability of its class (`log_probs` per frame).
+#[must_use]
+pub fn heard_frames(log_probs: &[[f32; CLASSES]], track: &[VisemeEvent]) -> Vec<HeardFrame> {
+    log_probs
+        .iter()
+        .enumerate()
+        .map(|(f, p)| {
+            let class = class_in_force(track, frame_centre_ms(f));
+            HeardFrame {
+                class,
+                confidence: p[class.index()].exp(),
+            }
+        })
+        .collect()
 }
 
 /// The class sequence of greatest total log probability, less `switch_cost` per change
@@ -316,6 +346,21 @@ mod tests {
         assert_eq!(path[0], MouthClass::Closed);
         let free = decode(&[frame(1), frame(4), frame(1)], 0.0);
         assert_eq!(free[1], MouthClass::Open);
+    }
+
+    #[test]
+    fn each_heard_frame_has_its_class_and_the_networks_belief_in_it() {
+        let sure_open: [f32; CLASSES] = std::array::from_fn(|c| if c == 4 { -0.05 } else { -4.0 });
+        let track = [
+            VisemeEvent::new(VisemeId::SILENCE, 0.0),
+            VisemeEvent::new(VisemeId::new(2).unwrap_or(VisemeId::SILENCE), 15.0),
+        ];
+        let frames = heard_frames(&[sure_open, sure_open], &track);
+        // Frame 0 (centre 12.5 ms) is silence, which the network doubts; frame 1 is open.
+        assert_eq!(frames[0].class, MouthClass::Silence);
+        assert!(frames[0].confidence < 0.05, "{frames:?}");
+        assert_eq!(frames[1].class, MouthClass::Open);
+        assert!(frames[1].confidence > 0.9, "{frames:?}");
     }
 
     #[test]

@@ -7,7 +7,9 @@ use super::acoustic::{AcousticModel, HeardPhone};
 use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use super::ipa::visemes_for_ipa;
 use super::loudness::{energy_db, with_releases};
-use super::mouth_net::{Decoding, MouthNet, frame_inputs, track};
+use super::mouth_net::{
+    Decoding, HeardFrame, MouthNet, classes, frame_inputs, heard_frames, track,
+};
 use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
 
@@ -25,6 +27,9 @@ pub enum HeardBy {
 pub struct Unscripted {
     pub visemes: Vec<VisemeEvent>,
     pub by: HeardBy,
+    /// Each 10 ms frame's class as heard and the mouth network's belief in it (none when the
+    /// formants were read).
+    pub frames: Vec<HeardFrame>,
 }
 
 /// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47): the
@@ -35,10 +40,15 @@ pub struct Unscripted {
 #[must_use]
 pub fn visemes_from_sound(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
     let heard = recognised(samples, sample_rate, language);
-    if heard.by != HeardBy::AcousticModel || is_english(language) {
+    if heard.by != HeardBy::AcousticModel {
         return heard;
     }
-    visemes_by_net(samples, sample_rate, heard, &Decoding::default())
+    let decoding = if is_english(language) {
+        None
+    } else {
+        Some(Decoding::default())
+    };
+    read_by_net(samples, sample_rate, heard, decoding.as_ref())
 }
 
 /// The visemes of `samples` from what was `heard` in it, each frame's class read by the
@@ -50,16 +60,29 @@ pub fn visemes_by_net(
     heard: Unscripted,
     decoding: &Decoding,
 ) -> Unscripted {
-    let net = MouthNet::trained();
-    let classes = net.classes(
-        &frame_inputs(samples, sample_rate, &heard.visemes),
-        decoding,
-    );
-    Unscripted {
-        visemes: with_releases(
-            track(&classes, &heard.visemes),
+    read_by_net(samples, sample_rate, heard, Some(decoding))
+}
+
+/// What was `heard`, each frame given the network's belief in its class; with a `decoding`,
+/// the classes are the network's, decoded so.
+fn read_by_net(
+    samples: &[f32],
+    sample_rate: u32,
+    heard: Unscripted,
+    decoding: Option<&Decoding>,
+) -> Unscripted {
+    let log_probs =
+        MouthNet::trained().frame_log_probs(&frame_inputs(samples, sample_rate, &heard.visemes));
+    let visemes = match decoding {
+        Some(decoding) => with_releases(
+            track(&classes(&log_probs, decoding), &heard.visemes),
             &energy_db(samples, sample_rate),
         ),
+        None => heard.visemes,
+    };
+    Unscripted {
+        frames: heard_frames(&log_probs, &visemes),
+        visemes,
         by: heard.by,
     }
 }
@@ -86,6 +109,7 @@ pub fn recognised(samples: &[f32], sample_rate: u32, language: &str) -> Unscript
     Unscripted {
         visemes: with_releases(visemes, &energy_db(samples, sample_rate)),
         by,
+        frames: Vec::new(),
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod body;
 pub mod character_picker;
 pub mod gaze;
+pub mod heard_lane;
 pub mod lanes;
 pub mod listener_lane;
 pub mod listening;

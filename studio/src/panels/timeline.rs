@@ -11,6 +11,7 @@ use npc_core::body::BodyBake;
 
 use crate::command::Command;
 use crate::file_dialog::Prompt;
+use crate::panels::heard_lane;
 use crate::panels::lanes::{self, LaneView};
 use crate::panels::listener_lane;
 use crate::timeline::{FPS, Timeline};
@@ -237,6 +238,14 @@ pub fn panel(
                 end_ms: end,
                 playhead_ms: playhead,
             };
+            if let Some(heard) = timeline
+                .source
+                .as_ref()
+                .map(|s| s.heard.as_slice())
+                .filter(|h| !h.is_empty())
+            {
+                lane_seek = heard_lane::heard_lane(ui, heard, &view);
+            }
             if let Some(listened) = timeline.person.as_ref().and_then(|p| p.listened.as_ref()) {
                 lane_seek = listener_lane::listener_lane(ui, listened, &view);
             }
