@@ -33,7 +33,7 @@ fn webp_textures_of_a_real_avatar_decode_to_their_colours() {
     let textured: Vec<_> = asset
         .materials
         .iter()
-        .filter_map(|m| m.base_color_texture)
+        .filter_map(|m| m.base_color_texture.map(|t| t.texture))
         .collect();
     assert!(!textured.is_empty(), "its materials are textured");
     for t in textured {
@@ -86,7 +86,7 @@ fn the_face_cap_heads_ktx2_texture_decodes_as_binomials_own_tool_unpacks_it() {
     let textured: Vec<usize> = asset
         .materials
         .iter()
-        .filter_map(|m| m.base_color_texture)
+        .filter_map(|m| m.base_color_texture.map(|t| t.texture))
         .collect();
     assert!(!textured.is_empty(), "its materials are textured");
     let texture = asset.textures[textured[0]].as_ref().expect("decoded");
@@ -234,7 +234,10 @@ fn ktx2_files_the_basis_encoder_writes_decode_close_to_their_picture() {
         loaded.warnings
     );
     for (m, (name, _, floor)) in forms.iter().enumerate() {
-        let t = loaded.materials[m].base_color_texture.expect("textured");
+        let t = loaded.materials[m]
+            .base_color_texture
+            .expect("textured")
+            .texture;
         let texture = loaded.textures[t].as_ref().expect("decoded");
         assert_eq!((texture.width, texture.height), (256, 256), "{name}");
         let db = psnr(&texture.rgba, picture.as_raw());

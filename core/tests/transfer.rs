@@ -356,15 +356,7 @@ fn merged_head() -> (Vec<u8>, Shapes) {
     }
     let mut writer = GlbWriter::new();
     let mesh = writer.add_mesh("Mesh", &[merged], &[], &[]);
-    let node = writer.add_node(&Node {
-        name: Some("Mesh".to_owned()),
-        parent: None,
-        children: Vec::new(),
-        transform: npc_core::asset::Transform::IDENTITY,
-        mesh: Some(mesh),
-        skin: None,
-        gpu_instances: Vec::new(),
-    });
+    let node = writer.add_node(&Node::showing("Mesh", mesh));
     writer.set_roots(vec![node]);
     (writer.to_glb(), truth)
 }

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use npc_player::{LinkOut, SpeakingCrowd, Stream, StreamTarget};
+use npc_io::{Stream, StreamTarget};
+use npc_player::{LinkOut, SpeakingCrowd};
 
 /// The system allocator, counting allocations while `COUNTING` is set.
 struct Counting;

@@ -1,20 +1,18 @@
 //! `npc-player`: plays Living NPC projects. The library is the world (NPCs standing, walking
 //! and talking in the scene), the live runtime (the conductor that speaks the agent
 //! directory's lines and the one loop that applies its cues), the microphone and what the
-//! NPCs hear of the person in front of the player, sound output, the screen over the world
+//! NPCs hear of the person in front of the player, the screen over the world
 //! (subtitles, names, microphone light, help and menu), offscreen frames,
 //! the frame record, and the command line around them ([`main`]). It draws with `npc-render`
 //! and animates with `npc-core`.
 
 mod agent_sim;
-mod audio;
 mod bench_render;
 mod cli;
 mod first_person;
 mod frames;
 mod hearing;
 mod link;
-mod link_in;
 mod live;
 mod mic;
 mod output;
@@ -30,16 +28,12 @@ mod world;
 pub use agent_sim::{
     ANSWER_CONVERSATION, Naming, Script, answer as run_answerer, load_script, run as run_agent_sim,
 };
-pub use audio::{AudioOut, PlayingLine, distance_volume};
 pub use bench_render::{BenchOptions, BenchReport, SpeakingCrowd, run as bench_render};
 pub use cli::{main, run_from};
 pub use frames::{
-    RenderOptions, draw_live_with_screen, draw_world, open as open_offscreen, parse_size, render,
+    RenderOptions, draw_live_with_screen, draw_world, open as open_offscreen, render,
 };
-pub use link::{
-    BodyFrame, FaceSender, LinkOut, LiveLinkOut, Stream, StreamTarget, VmcOut, parse_stream,
-};
-pub use link_in::{CaptureListener, CaptureTake, Heard};
+pub use link::{LinkOut, LiveLinkOut, VmcOut};
 pub use live::Live;
 pub use mic::{Mic, MicChunk, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};

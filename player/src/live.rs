@@ -10,7 +10,6 @@ use npc_core::disk::Disk;
 use npc_core::hearing::Person;
 use serde_json::json;
 
-use crate::audio::distance_volume;
 use crate::hearing::{Hearing, PersonEvent};
 use crate::link::LinkOut;
 use crate::mic::MicSource;
@@ -18,6 +17,7 @@ use crate::record::Recorder;
 use crate::runtime::{Conductor, Cue, LineEvent};
 use crate::screen::{LineClock, MicLight, MicTracker, SubtitleLine, Subtitles};
 use crate::world::World;
+use npc_io::distance_volume;
 
 /// The world and, when an agent directory is watched, its conductor.
 #[derive(Debug)]

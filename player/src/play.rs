@@ -12,13 +12,14 @@ use anyhow::Context;
 use npc_core::project::Project;
 
 use crate::agent_sim;
-use crate::link::{LinkOut, Stream, parse_stream};
+use crate::link::LinkOut;
 use crate::live::Live;
 use crate::mic::MicSource;
 use crate::record::Recorder;
 use crate::runtime::{self, Conductor, ConductorOptions, RunOptions};
 use crate::window::{self, WindowOptions};
 use crate::world::World;
+use npc_io::{Stream, parse_stream};
 use npc_render::Headless;
 use npc_render::MeshStoreBuilder;
 

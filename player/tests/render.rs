@@ -516,13 +516,18 @@ fn cubes(groups: &[(Material, Vec<Vec3>)]) -> Asset {
     Asset::from_bytes(&writer.to_glb(), None).unwrap()
 }
 
-/// A renderer holding `asset` and a draw list of all its instances.
-fn draw_cubes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
+/// An offscreen renderer of `w` x `h` holding `asset` under the project's skies.
+fn renderer_for(asset: &Asset, w: u32, h: u32) -> (Headless, npc_render::StoredAsset) {
     let mut meshes = MeshStoreBuilder::default();
     let stored = meshes.add(asset).unwrap();
     let skies =
         npc_core::procedural::sky::SkyKind::ALL.map(|k| npc_core::procedural::sky::cubemap(k, 8));
-    let headless = Headless::new(meshes, &skies, w, h, 1024).unwrap();
+    (Headless::new(meshes, &skies, w, h, 1024).unwrap(), stored)
+}
+
+/// A renderer holding `asset` and a draw list of all its instances.
+fn draw_cubes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
+    let (headless, stored) = renderer_for(asset, w, h);
     let mut list = DrawList::default();
     for (group, ids) in asset.instances.iter().zip(&stored.meshes) {
         let id = ids[0];
@@ -544,6 +549,7 @@ fn cube_view(camera: Camera) -> npc_render::FrameView {
             center: Vec3::ZERO,
             radius: 15.0,
         },
+        exposure: 1.0,
     }
 }
 
@@ -582,4 +588,378 @@ fn a_blended_surface_lets_what_is_behind_show_through() {
         both != glass_alone,
         "{both:?} vs glass over sky {glass_alone:?}"
     );
+}
+
+/// A 2 m square facing +Z at the origin, textured top-left (u right, v down the image as
+/// glTF lays it: v grows toward -Y), in `material` with `textures`.
+fn plane(material: &Material, textures: &[Option<npc_core::asset::material::Texture>]) -> Asset {
+    one_mesh(
+        "plane",
+        Primitive {
+            positions: vec![
+                [-1.0, 1.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [1.0, -1.0, 0.0],
+                [-1.0, -1.0, 0.0],
+            ],
+            normals: vec![[0.0, 0.0, 1.0]; 4],
+            uvs: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+            indices: vec![0, 2, 1, 0, 3, 2],
+            ..Primitive::default()
+        },
+        material,
+        textures,
+    )
+}
+
+/// An asset of one node showing `primitive` in `material` (with `textures`), at the origin.
+fn one_mesh(
+    name: &str,
+    primitive: Primitive,
+    material: &Material,
+    textures: &[Option<npc_core::asset::material::Texture>],
+) -> Asset {
+    let mut writer = GlbWriter::new();
+    let material = writer.add_material(material, textures);
+    let primitive = Primitive {
+        material: Some(material),
+        ..primitive
+    };
+    let mesh = writer.add_mesh(name, &[primitive], &[], &[]);
+    let root = writer.add_node(&Node::showing(name, mesh));
+    writer.set_roots(vec![root]);
+    Asset::from_bytes(&writer.to_glb(), None).unwrap()
+}
+
+/// A renderer holding `asset`, its nodes in the draw list as placed.
+fn draw_nodes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
+    let (headless, stored) = renderer_for(asset, w, h);
+    let mut list = DrawList::default();
+    for node in &asset.nodes {
+        let Some(mesh) = node.mesh else { continue };
+        for &id in &stored.meshes[mesh] {
+            let prim = headless.renderer.store.primitives[id as usize];
+            list.push_instances(id, &prim, &[node.transform.to_mat4()]);
+        }
+    }
+    (headless, list)
+}
+
+/// The plane's mean luminance at the middle of the image, lit from `light` (toward it), seen
+/// head-on from 3 m.
+fn plane_brightness(asset: &Asset, light: Vec3) -> f64 {
+    let (w, h) = (96, 96);
+    let (mut headless, list) = draw_nodes(asset, w, h);
+    let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
+    view.shadows = false;
+    view.daylight.light_direction = light.normalize();
+    let image = headless.draw_list(&list, &view).unwrap();
+    patch(&image, i64::from(w / 2), i64::from(h / 2), 10)
+}
+
+/// One texel repeated: a texture of `size` x `size`.
+fn flat_texture(size: u32, texel: [u8; 4]) -> npc_core::asset::material::Texture {
+    npc_core::asset::material::Texture {
+        width: size,
+        height: size,
+        rgba: texel.repeat((size * size) as usize),
+    }
+}
+
+#[test]
+fn a_normal_map_turns_the_shading_toward_the_light() {
+    // Every texel's normal tilted 40 degrees toward the map's +Y (up the image, which is up on
+    // this plane) or +X (along u: right): lit from that side the surface faces the light more
+    // than the bare plane does, lit from the other side less. Without the map, or with either
+    // sign of glTF's tangent frame wrong, the two would not part that way.
+    let tilt = 40f32.to_radians();
+    let (lean, out) = (
+        (128.0 + 127.0 * tilt.sin()).round() as u8,
+        (128.0 + 127.0 * tilt.cos()).round() as u8,
+    );
+    let matte = Material {
+        base_color: [0.6, 0.6, 0.6, 1.0],
+        ..Material::default()
+    };
+    let bumped = Material {
+        surface: npc_core::asset::material::Surface {
+            normal_texture: Some(npc_core::asset::material::TextureRef::plain(0)),
+            ..matte.surface.clone()
+        },
+        ..matte.clone()
+    };
+    let bare = plane(&matte, &[]);
+    for (texel, toward) in [
+        ([128, lean, out, 255], Vec3::Y),
+        ([lean, 128, out, 255], Vec3::X),
+    ] {
+        let mapped = plane(&bumped, &[Some(flat_texture(8, texel))]);
+        assert!(mapped.materials[0].surface.normal_texture.is_some());
+        let (with, against) = (toward + Vec3::Z * 0.6, -toward + Vec3::Z * 0.6);
+        let (bare_with, bare_against) = (
+            plane_brightness(&bare, with),
+            plane_brightness(&bare, against),
+        );
+        let (mapped_with, mapped_against) = (
+            plane_brightness(&mapped, with),
+            plane_brightness(&mapped, against),
+        );
+        assert!(
+            (bare_with - bare_against).abs() < 2.0,
+            "the bare plane is lit alike from both sides: {bare_with} vs {bare_against}"
+        );
+        assert!(
+            mapped_with > bare_with + 10.0 && mapped_against < bare_against - 10.0,
+            "tilted toward {toward}: lit from there {mapped_with}, from the other side \
+             {mapped_against}, bare {bare_with}"
+        );
+    }
+}
+
+#[test]
+fn a_smooth_surface_shows_the_sun_as_a_highlight_and_a_rough_one_spreads_it() {
+    // The sun behind the camera, mirrored by the plane straight back into it: a smooth
+    // dielectric concentrates its 4% reflection there, a rough one spreads it out.
+    let with = |roughness: f32, metallic: f32| {
+        let m = Material {
+            base_color: [0.3, 0.3, 0.3, 1.0],
+            surface: npc_core::asset::material::Surface {
+                roughness,
+                metallic,
+                ..npc_core::asset::material::Surface::MATTE
+            },
+            ..Material::default()
+        };
+        plane_brightness(&plane(&m, &[]), Vec3::Z)
+    };
+    let (smooth, rough) = (with(0.15, 0.0), with(1.0, 0.0));
+    assert!(smooth > rough + 20.0, "smooth {smooth}, rough {rough}");
+    // A metal takes its colour into the reflection and has no diffuse light of its own: a
+    // dark rough metal is darker than the same colour as a rough dielectric.
+    let rough_metal = with(1.0, 1.0);
+    assert!(
+        rough_metal < rough,
+        "rough metal {rough_metal}, rough {rough}"
+    );
+}
+
+#[test]
+fn an_emissive_surface_glows_at_night() {
+    let dark = Material {
+        base_color: [0.2, 0.2, 0.2, 1.0],
+        ..Material::default()
+    };
+    let glowing = Material {
+        surface: npc_core::asset::material::Surface {
+            emissive: [1.0, 0.6, 0.2],
+            emissive_texture: Some(npc_core::asset::material::TextureRef::plain(0)),
+            ..dark.surface.clone()
+        },
+        ..dark.clone()
+    };
+    let at_night = |asset: &Asset| {
+        let (w, h) = (64, 64);
+        let (mut headless, list) = draw_nodes(asset, w, h);
+        let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
+        view.daylight =
+            npc_core::daylight::daylight(0.0, &npc_core::project::SunSettings::default());
+        let image = headless.draw_list(&list, &view).unwrap();
+        *image.get_pixel(w / 2, h / 2)
+    };
+    let plain = at_night(&plane(&dark, &[]));
+    // The emissive texture is white in its middle half only.
+    let mut texture = flat_texture(8, [0, 0, 0, 255]);
+    for y in 2..6 {
+        for x in 2..6 {
+            let i = ((y * 8 + x) * 4) as usize;
+            texture.rgba[i..i + 3].copy_from_slice(&[255, 255, 255]);
+        }
+    }
+    let lit = at_night(&plane(&glowing, &[Some(texture)]));
+    assert!(
+        lit[0] > plain[0] + 100 && lit[0] > lit[2],
+        "{lit:?} vs {plain:?}: the glow is warm"
+    );
+}
+
+#[test]
+fn tone_mapping_keeps_a_bright_sky_below_white_and_blue() {
+    // Two stops over: a plain clamp would turn the noon sky white; the tone map rolls it off
+    // with its hue.
+    let (w, h) = (48, 48);
+    let (mut headless, list) = draw_nodes(&plane(&Material::default(), &[]), w, h);
+    let mut view = cube_view(Camera::looking_at(
+        Vec3::new(0.0, 0.0, 3.0),
+        Vec3::new(0.0, 6.0, 3.5),
+    ));
+    let sky_at = |headless: &mut Headless, exposure: f32, view: &mut npc_render::FrameView| {
+        view.exposure = exposure;
+        *headless.draw_list(&list, view).unwrap().get_pixel(w / 2, 4)
+    };
+    let plain = sky_at(&mut headless, 1.0, &mut view);
+    let bright = sky_at(&mut headless, 4.0, &mut view);
+    assert!(plain[2] > plain[0], "the sky is blue: {plain:?}");
+    assert!(
+        bright.0[..3].iter().all(|&c| c < 255) && bright[2] > bright[0],
+        "at 4x the sky is {bright:?} (at 1x {plain:?})"
+    );
+    assert!(bright[0] > plain[0], "brighter: {bright:?} vs {plain:?}");
+}
+
+/// A sphere of radius 1 at the origin (`rings` x `segments` quads) in `material`.
+fn sphere(material: &Material, rings: u32, segments: u32) -> Asset {
+    let mut positions = Vec::new();
+    let mut uvs = Vec::new();
+    for r in 0..=rings {
+        let polar = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let azimuth = std::f32::consts::TAU * s as f32 / segments as f32;
+            positions.push([
+                polar.sin() * azimuth.cos(),
+                polar.cos(),
+                polar.sin() * azimuth.sin(),
+            ]);
+            uvs.push([s as f32 / segments as f32, r as f32 / rings as f32]);
+        }
+    }
+    let mut indices = Vec::new();
+    for r in 0..rings {
+        for s in 0..segments {
+            let a = r * (segments + 1) + s;
+            let b = a + segments + 1;
+            indices.extend([a, a + 1, b, a + 1, b + 1, b]);
+        }
+    }
+    one_mesh(
+        "sphere",
+        Primitive {
+            normals: positions.clone(),
+            positions,
+            uvs,
+            indices,
+            ..Primitive::default()
+        },
+        material,
+        &[],
+    )
+}
+
+#[test]
+fn an_eye_catches_a_light_wherever_the_sun_is_and_a_ball_does_not() {
+    // A matte white sphere lit from behind: named as an eye it shows a catchlight far
+    // brighter than the rest of it; named as a ball, nothing stands out.
+    let (w, h) = (96, 96);
+    let brightest_over_median = |name: &str| {
+        let material = Material {
+            name: Some(name.to_owned()),
+            base_color: [0.8, 0.8, 0.8, 1.0],
+            surface: npc_core::asset::material::Surface {
+                roughness: 1.0,
+                ..npc_core::asset::material::Surface::MATTE
+            },
+            ..Material::default()
+        };
+        let (mut headless, list) = draw_nodes(&sphere(&material, 48, 96), w, h);
+        let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.5), Vec3::ZERO));
+        view.shadows = false;
+        view.daylight.light_direction = Vec3::new(0.3, 0.5, -1.0).normalize();
+        let image = headless.draw_list(&list, &view).unwrap();
+        let centre = (f64::from(w) / 2.0, f64::from(h) / 2.0);
+        let mut on_sphere: Vec<f64> = image
+            .enumerate_pixels()
+            .filter(|(x, y, _)| {
+                (f64::from(*x) - centre.0).hypot(f64::from(*y) - centre.1) < f64::from(w) * 0.2
+            })
+            .map(|(_, _, p)| luminance(p))
+            .collect();
+        on_sphere.sort_by(f64::total_cmp);
+        on_sphere[on_sphere.len() - 1] - on_sphere[on_sphere.len() / 2]
+    };
+    let eye = brightest_over_median("Wolf3D_Eye");
+    let ball = brightest_over_median("Ball");
+    assert!(
+        eye > 60.0,
+        "the eye's catchlight stands {eye} over its median"
+    );
+    assert!(
+        ball < 20.0,
+        "the ball's brightest pixel stands {ball} over its median"
+    );
+}
+
+/// The luminances of the middle row of a sphere seen head-on, lit from the right and a little
+/// from the front, across the middle 80% of its width on screen.
+fn sphere_row(asset: &Asset) -> Vec<f64> {
+    let (w, h) = (128, 64);
+    let (mut headless, list) = draw_nodes(asset, w, h);
+    let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 2.6), Vec3::ZERO));
+    view.shadows = false;
+    view.daylight.light_direction = Vec3::new(1.0, 0.0, 0.3).normalize();
+    let image = headless.draw_list(&list, &view).unwrap();
+    // The sphere's radius on screen: from the middle out to where the sky starts (the sky's
+    // own gradient is a few levels across the row).
+    let row = h / 2;
+    let sky = luminance(image.get_pixel(0, row));
+    let radius = (0..w / 2)
+        .take_while(|&d| (luminance(image.get_pixel(w / 2 + d, row)) - sky).abs() > 6.0)
+        .count() as u32;
+    let inner = radius * 8 / 10;
+    (w / 2 - inner..w / 2 + inner)
+        .map(|x| luminance(image.get_pixel(x, row)))
+        .collect()
+}
+
+/// Share of `row` between a quarter and three quarters of the way from its darkest to its
+/// brightest: the soft gradient of a lit sphere, or the narrow step of a toon one.
+fn share_in_between(row: &[f64]) -> f64 {
+    let (lo, hi) = row
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    let between = row
+        .iter()
+        .filter(|&&v| v > lo + 0.25 * (hi - lo) && v < hi - 0.25 * (hi - lo))
+        .count();
+    between as f64 / row.len() as f64
+}
+
+#[test]
+fn a_toon_material_has_two_shade_bands_and_an_unlit_one_ignores_the_light() {
+    // The same white sphere lit from the side: physically based, its light falls off
+    // smoothly across it; in VRM's MToon, it is lit or in a blue shade with a narrow step.
+    let material = Material {
+        base_color: [0.9, 0.9, 0.9, 1.0],
+        ..Material::default()
+    };
+    let smooth = sphere(&material, 48, 96);
+    let mut toon = smooth.clone();
+    toon.materials[0].toon = Some(npc_core::asset::toon::Toon {
+        shade: [0.1, 0.15, 0.5],
+        toony: 0.95,
+        ..npc_core::asset::toon::Toon::default()
+    });
+    let (smooth_row, toon_row) = (sphere_row(&smooth), sphere_row(&toon));
+    let (soft, stepped) = (share_in_between(&smooth_row), share_in_between(&toon_row));
+    assert!(
+        soft > 0.2,
+        "the lit sphere's gradient: {soft} of the row in between"
+    );
+    assert!(
+        stepped < 0.08,
+        "the toon sphere's step: {stepped} in between"
+    );
+    // Two bands: the shaded side far darker than the lit side.
+    let n = toon_row.len();
+    assert!(
+        toon_row[n - 1 - n / 8] > toon_row[n / 8] + 40.0,
+        "lit {} vs shade {}",
+        toon_row[n - 1 - n / 8],
+        toon_row[n / 8]
+    );
+    // Unlit (KHR_materials_unlit): one colour across, wherever the light is.
+    let mut unlit = smooth;
+    unlit.materials[0].unlit = true;
+    let flat = sphere_row(&unlit);
+    let spread = flat.iter().copied().fold(f64::MIN, f64::max)
+        - flat.iter().copied().fold(f64::MAX, f64::min);
+    assert!(spread < 2.0, "the unlit sphere varies by {spread}");
 }

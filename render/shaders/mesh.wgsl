@@ -1,15 +1,49 @@
 // The mesh passes: the lit main pass and the shadow (depth from the light) pass.
 // Prefixed with globals.wgsl and deform.wgsl.
 
-// A primitive's material. Mirrors `gpu_types::GpuMaterial`.
+// A primitive's material: glTF's metallic-roughness model. Mirrors `gpu_types::GpuMaterial`.
 struct Material {
+    // Linear RGBA.
     base_color: vec4<f32>,
-    // Fragments with alpha below this are discarded (0 for opaque materials).
-    alpha_cutoff: f32,
-    pad0: f32,
-    pad1: f32,
-    pad2: f32,
+    // rgb: linear light given off; a: fragments with alpha below it are discarded (0 for
+    // opaque materials).
+    emissive: vec4<f32>,
+    // x: metallic, y: roughness, z: normal scale (0 without a normal map), w: occlusion
+    // strength.
+    surface: vec4<f32>,
+    // Each texture's coordinate transform (two rows of a 2x3 matrix): base colour, metal and
+    // roughness, normal, occlusion, emissive; the first row's w is 1 where the slot has a
+    // texture.
+    uv: array<vec4<f32>, 10>,
+    // x: 1 for eyes (a catchlight), y: 1 for skin (a softer, warmer falloff), z: the shading
+    // model (0 physically based, 1 VRM's MToon, 2 unlit), w: 1 when the toon shade colour is
+    // multiplied by the base-colour texture.
+    role: vec4<f32>,
+    // MToon: rgb the shade colour, a toony.
+    toon_shade: vec4<f32>,
+    // MToon: x shift, y rim Fresnel power, z rim lift, w rim lighting mix.
+    toon_step: vec4<f32>,
+    // MToon: rgb the rim colour.
+    toon_rim: vec4<f32>,
 }
+
+const MODEL_TOON: f32 = 1.0;
+const MODEL_UNLIT: f32 = 2.0;
+
+// How far past the terminator skin's light wraps, per channel: red scatters furthest under
+// the skin, so the falloff warms as it softens.
+const SKIN_WRAP: vec3<f32> = vec3<f32>(0.45, 0.25, 0.2);
+// Roughness the catchlight is reflected with, whatever the eye material says (matte eyes
+// too): the source is a broad one (a window, the open sky), so its reflection spans a few
+// degrees of the eye's surface, a few pixels of a closeup rather than a lost sub-pixel glint.
+const CORNEA_ROUGHNESS: f32 = 0.3;
+
+const SLOT_BASE_COLOR: u32 = 0u;
+const SLOT_METALLIC_ROUGHNESS: u32 = 1u;
+const SLOT_NORMAL: u32 = 2u;
+const SLOT_OCCLUSION: u32 = 3u;
+const SLOT_EMISSIVE: u32 = 4u;
+const PI: f32 = 3.14159265;
 
 // A vertex the deform pass wrote: xyz position and normal in the world, their w components
 // the texture coordinate. Mirrors `gpu_types::GpuDeformed`.
@@ -22,7 +56,11 @@ struct DeformedVertex {
 
 @group(1) @binding(0) var<uniform> material: Material;
 @group(1) @binding(1) var base_color_texture: texture_2d<f32>;
-@group(1) @binding(2) var base_color_sampler: sampler;
+@group(1) @binding(2) var metallic_roughness_texture: texture_2d<f32>;
+@group(1) @binding(3) var normal_texture: texture_2d<f32>;
+@group(1) @binding(4) var occlusion_texture: texture_2d<f32>;
+@group(1) @binding(5) var emissive_texture: texture_2d<f32>;
+@group(1) @binding(6) var material_sampler: sampler;
 
 @group(2) @binding(0) var shadow_map: texture_depth_2d;
 @group(2) @binding(1) var shadow_sampler: sampler_comparison;
@@ -67,15 +105,28 @@ fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) 
     return vertex_out(vertex_index, instance, globals.light_view_proj);
 }
 
+// Whether the material has a texture in `slot` (uniform for a draw: branching on it keeps
+// sampling in uniform control flow, and skips the neutral texture's samples).
+fn has_texture(slot: u32) -> bool {
+    return material.uv[2u * slot].w > 0.5;
+}
+
+// The texture coordinates of `slot` (its KHR_texture_transform applied).
+fn slot_uv(slot: u32, uv: vec2<f32>) -> vec2<f32> {
+    let p = vec3<f32>(uv, 1.0);
+    return vec2<f32>(dot(material.uv[2u * slot].xyz, p), dot(material.uv[2u * slot + 1u].xyz, p));
+}
+
 fn albedo(uv: vec2<f32>) -> vec4<f32> {
-    return material.base_color * textureSample(base_color_texture, base_color_sampler, uv);
+    let at = slot_uv(SLOT_BASE_COLOR, uv);
+    return material.base_color * textureSample(base_color_texture, material_sampler, at);
 }
 
 // Alpha-masked geometry (grass, leaves) casts shadows with its holes. (Opaque geometry has no
 // fragment stage in the shadow pass.)
 @fragment
 fn fs_shadow_masked(in: VsOut) {
-    if albedo(in.uv).a < material.alpha_cutoff {
+    if albedo(in.uv).a < material.emissive.a {
         discard;
     }
 }
@@ -113,7 +164,7 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
 @fragment
 fn fs_masked(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let base = albedo(in.uv);
-    if base.a < material.alpha_cutoff {
+    if base.a < material.emissive.a {
         discard;
     }
     return shade(in, front, base);
@@ -126,19 +177,162 @@ fn fs_blended(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec
     return vec4<f32>(shade(in, front, base).rgb, base.a);
 }
 
-fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
-    var n = normalize(in.normal);
-    if !front {
-        n = -n;
+// The normal bent by the material's normal map, in a tangent frame made from the screen-space
+// derivatives of position and texture coordinates (Schüler's cotangent frame, as three.js
+// draws glTF files without tangents; no stored tangents, so deformed and instanced meshes need
+// nothing more per vertex). glTF's frame: tangent along +u, the map's +Y up the image (toward
+// smaller v), both reversed on back faces. With WGSL's downward screen y, the cotangent
+// vectors t and b come out as -grad(u) and -grad(v) scaled alike.
+fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
+    let scale = material.surface.z;
+    // A uniform branch (the material's): what follows still runs for every pixel of the quad,
+    // as derivatives need.
+    if scale == 0.0 || !has_texture(SLOT_NORMAL) {
+        return n;
     }
+    let at = slot_uv(SLOT_NORMAL, uv);
+    let texel = textureSample(normal_texture, material_sampler, at).xyz * 2.0 - 1.0;
+    let dp1 = dpdx(world);
+    let dp2 = dpdy(world);
+    let duv1 = dpdx(at);
+    let duv2 = dpdy(at);
+    let dp2perp = cross(dp2, n);
+    let dp1perp = cross(n, dp1);
+    let t = dp2perp * duv1.x + dp1perp * duv2.x;
+    let b = dp2perp * duv1.y + dp1perp * duv2.y;
+    let size = max(dot(t, t), dot(b, b));
+    if size < 1e-20 {
+        return n;
+    }
+    let inv = inverseSqrt(size);
+    var side = 1.0;
+    if !front {
+        side = -1.0;
+    }
+    let bent = vec3<f32>(texel.xy * scale, texel.z);
+    return normalize(side * inv * (b * bent.y - t * bent.x) + n * bent.z);
+}
+
+// GGX (Trowbridge-Reitz) distribution of microfacet normals, `a` = roughness squared.
+fn ggx(n_dot_h: f32, a: f32) -> f32 {
+    let a2 = a * a;
+    let d = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (PI * d * d);
+}
+
+// Smith's height-correlated visibility for GGX (the microfacet denominator folded in).
+fn smith_visibility(n_dot_l: f32, n_dot_v: f32, a: f32) -> f32 {
+    let a2 = a * a;
+    let gv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
+    let gl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    return 0.5 / max(gv + gl, 1e-5);
+}
+
+fn fresnel(f0: vec3<f32>, v_dot_h: f32) -> vec3<f32> {
+    return f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+}
+
+// The share of light a rough surface reflects from all around (Karis' fit of the split-sum
+// table), for the sky's light.
+fn ambient_specular(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
+    let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
+    let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
+    let r = roughness * c0 + c1;
+    let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
+    let ab = vec2<f32>(-1.04, 1.04) * a004 + r.zw;
+    return f0 * ab.x + ab.y;
+}
+
+// An eye's catchlight: the wet cornea mirroring the brightest light in front of the face, a
+// soft source a little above the viewer (as a photographer's key light, or the open sky behind
+// them), so eyes look alive from wherever the sun is, matte eye materials too.
+fn catchlight(n: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    let source = normalize(v + vec3<f32>(0.0, 0.35, 0.0));
+    let h = normalize(source + v);
+    let a = CORNEA_ROUGHNESS * CORNEA_ROUGHNESS;
+    let n_dot_l = max(dot(n, source), 0.0);
+    let n_dot_v = max(dot(n, v), 1e-4);
+    let reflected = fresnel(vec3<f32>(0.04), max(dot(v, h), 0.0))
+        * ggx(max(dot(n, h), 0.0), a) * smith_visibility(n_dot_l, n_dot_v, a) * n_dot_l;
+    // Brighter than the sky around it and a share of the sun: a glint by day, faint by night.
+    let radiance = globals.ambient.rgb * 3.0 + globals.light_color.rgb * 0.75;
+    return reflected * radiance * PI;
+}
+
+// VRM's MToon, as three-vrm draws it: the lit colour where the surface faces the light, the
+// shade colour where it turns away, a step between them as hard as `toony` (shifted by
+// `shift`), the sun's shadow stepping to the shade colour; the sky lights the lit colour; a rim
+// light at grazing angles.
+fn toon(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, lit: vec3<f32>, texel: vec3<f32>, visibility: f32, sky: vec3<f32>) -> vec3<f32> {
+    let toony = material.toon_shade.a;
+    let step = clamp(
+        (clamp(dot(n, l), -1.0, 1.0) + material.toon_step.x + 1.0 - toony) / max(2.0 - 2.0 * toony, 1e-4),
+        0.0,
+        1.0,
+    ) * visibility;
+    let shade = material.toon_shade.rgb * mix(vec3<f32>(1.0), texel, material.role.w);
+    let direct = mix(shade, lit, step) * globals.light_color.rgb;
+    let rim_shape = pow(clamp(1.0 - dot(n, v) + material.toon_step.z, 0.0, 1.0), max(material.toon_step.y, 1e-5));
+    let rim = material.toon_rim.rgb * rim_shape
+        * mix(vec3<f32>(1.0), globals.light_color.rgb + sky, material.toon_step.w);
+    return direct + lit * sky + rim;
+}
+
+fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
+    var geometric = normalize(in.normal);
+    if !front {
+        geometric = -geometric;
+    }
+    let n = mapped_normal(geometric, front, in.world, in.uv);
+    var mr = vec4<f32>(1.0);
+    if has_texture(SLOT_METALLIC_ROUGHNESS) {
+        mr = textureSample(metallic_roughness_texture, material_sampler, slot_uv(SLOT_METALLIC_ROUGHNESS, in.uv));
+    }
+    var occlusion_texel = 1.0;
+    if has_texture(SLOT_OCCLUSION) {
+        occlusion_texel = textureSample(occlusion_texture, material_sampler, slot_uv(SLOT_OCCLUSION, in.uv)).r;
+    }
+    var emissive_texel = vec3<f32>(1.0);
+    if has_texture(SLOT_EMISSIVE) {
+        emissive_texel = textureSample(emissive_texture, material_sampler, slot_uv(SLOT_EMISSIVE, in.uv)).rgb;
+    }
+    let metallic = clamp(material.surface.x * mr.b, 0.0, 1.0);
+    let roughness = clamp(material.surface.y * mr.g, 0.045, 1.0);
+    let occlusion = mix(1.0, occlusion_texel, material.surface.w);
+    let a = roughness * roughness;
+    let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    let diffuse_color = base.rgb * (1.0 - metallic);
+
+    let v = normalize(globals.camera_position.xyz - in.world);
     let l = globals.light_direction.xyz;
-    let diffuse = max(dot(n, l), 0.0);
-    let visibility = sun_visibility(in.world, n);
-    // Soft sky light: brighter on surfaces facing up.
+    let h = normalize(l + v);
+    let n_dot_l = max(dot(n, l), 0.0);
+    let n_dot_v = max(abs(dot(n, v)), 1e-4);
+    let n_dot_h = max(dot(n, h), 0.0);
+    let v_dot_h = max(dot(v, h), 0.0);
+    // The sun: its colour is the light a white matte surface facing it shows, so both lobes
+    // are scaled by pi (Lambert's 1/pi folded into the light).
+    let f = fresnel(f0, v_dot_h);
+    let specular = f * ggx(n_dot_h, a) * smith_visibility(n_dot_l, n_dot_v, a) * PI;
+    // Skin: light wraps past the terminator, red furthest (scattering under the skin).
+    let facing = dot(n, l);
+    let skin_wrap = clamp((vec3<f32>(facing) + SKIN_WRAP) / (1.0 + SKIN_WRAP), vec3<f32>(0.0), vec3<f32>(1.0));
+    let diffuse_light = mix(vec3<f32>(n_dot_l), skin_wrap, material.role.y);
+    let sun = diffuse_color * (1.0 - f) * diffuse_light + specular * n_dot_l;
+    let visibility = sun_visibility(in.world, geometric);
+    // The sky: brighter on surfaces facing up, for diffuse and (as a whole sky) specular light.
     let sky = globals.ambient.rgb * (0.75 + 0.25 * n.y);
-    var color = base.rgb * (sky + visibility * diffuse * globals.light_color.rgb);
+    let sky_light = (diffuse_color + ambient_specular(f0, roughness, n_dot_v)) * sky * occlusion;
+    var color = sky_light + visibility * sun * globals.light_color.rgb
+        + material.emissive.rgb * emissive_texel + material.role.x * catchlight(n, v);
+    if material.role.z == MODEL_TOON {
+        let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
+        color = toon(n, v, l, base.rgb, texel, visibility, sky) + material.emissive.rgb * emissive_texel;
+    } else if material.role.z == MODEL_UNLIT {
+        color = base.rgb;
+    }
     let distance = length(in.world - globals.camera_position.xyz);
     let fog = clamp((distance - globals.params.x) / max(globals.params.y - globals.params.x, 0.001), 0.0, 1.0);
     color = mix(color, globals.fog_color.rgb, fog);
-    return vec4<f32>(color, 1.0);
+    return vec4<f32>(display(color), 1.0);
 }

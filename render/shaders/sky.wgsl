@@ -33,5 +33,5 @@ fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
     // Warm band near the horizon at sunrise and sunset.
     let low = 1.0 - clamp(abs(dir.y) * 3.0, 0.0, 1.0);
     color = mix(color, color * vec3<f32>(1.35, 0.85, 0.6), w.w * low);
-    return vec4<f32>(color * globals.params.z, 1.0);
+    return vec4<f32>(display(color * globals.params.z), 1.0);
 }

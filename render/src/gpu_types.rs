@@ -31,6 +31,8 @@ pub struct Globals {
     pub params: [f32; 4],
     /// Shadow texel (uv), depth bias, normal offset, unused.
     pub shadow: [f32; 4],
+    /// Exposure (scene light to display), unused, unused, unused.
+    pub output: [f32; 4],
 }
 
 /// One vertex. Mirrors `Vertex` in shaders/deform.wgsl.
@@ -91,9 +93,26 @@ pub struct GpuMorph {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct GpuMaterial {
+    /// Linear RGBA.
     pub base_color: [f32; 4],
-    pub alpha_cutoff: f32,
-    pub pad: [f32; 3],
+    /// Linear RGB light given off; alpha cutoff (0 for opaque materials).
+    pub emissive: [f32; 4],
+    /// Metallic, roughness, normal scale (0 without a normal map), occlusion strength.
+    pub surface: [f32; 4],
+    /// Each texture's coordinate transform, two rows of a 2x3 matrix (base colour, metal and
+    /// roughness, normal, occlusion, emissive); the first row's w is 1 where the slot has a
+    /// texture.
+    pub uv: [[f32; 4]; 10],
+    /// 1 for eyes (a catchlight); 1 for skin (a softer, warmer falloff); the shading model
+    /// (0 physically based, 1 VRM's MToon, 2 unlit); 1 when the toon shade colour is
+    /// multiplied by the base-colour texture.
+    pub role: [f32; 4],
+    /// MToon: the shade colour (linear), toony.
+    pub toon_shade: [f32; 4],
+    /// MToon: shift, rim Fresnel power, rim lift, rim lighting mix.
+    pub toon_step: [f32; 4],
+    /// MToon: the rim colour (linear), unused.
+    pub toon_rim: [f32; 4],
 }
 
 /// Parameters of the deform check. Mirrors `CheckParams` in shaders/deform_check.wgsl.
@@ -137,7 +156,8 @@ mod tests {
         assert_eq!(size_of::<GpuVertex>(), 64);
         assert_eq!(size_of::<GpuObject>(), 96);
         assert_eq!(size_of::<GpuMorph>(), 8);
-        assert_eq!(size_of::<GpuMaterial>(), 32);
+        assert_eq!(size_of::<GpuMaterial>(), 272);
+        assert_eq!(size_of::<Globals>(), 3 * 64 + 9 * 16);
         assert_eq!(size_of::<CheckParams>(), 16);
         assert_eq!(size_of::<GpuDeformed>(), 32);
         assert_eq!(size_of::<DeformChunk>(), 8);

@@ -37,7 +37,7 @@ pub use mesh_store::{
     GpuPrimitive, IndexRange, LOD_COUNT, MeshStore, MeshStoreBuilder, PrimitiveId, StoreError,
     StoredAsset, Surface,
 };
-pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen};
+pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse_size};
 pub use renderer::{Renderer, Target};
 pub use shaders::all as shader_modules;
 pub use sky_textures::CubeFaces;

@@ -1,14 +1,71 @@
-//! Material bind groups: the material's uniform, its base-colour texture (sRGB with mipmaps; a
-//! white texel when it has none) and a repeating trilinear, anisotropic sampler.
+//! Material bind groups: the material's uniform, its five textures (base colour and emissive
+//! sRGB, metal-roughness, normal and occlusion linear, each with mipmaps; a neutral texel
+//! where it has none) and a repeating trilinear, anisotropic sampler.
 
-use npc_core::asset::material::Texture;
+use npc_core::asset::material::{Material, Role, Surface, Texture, TextureRef, UvTransform};
 use wgpu::util::DeviceExt;
 
 use super::gpu::Gpu;
 use super::gpu_types::GpuMaterial;
 use super::mip_chain::mip_chain;
 
-/// The layout of group 1 and the sampler every material shares.
+/// A material's texture slots, in binding order after the uniform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    BaseColor,
+    MetallicRoughness,
+    Normal,
+    Occlusion,
+    Emissive,
+}
+
+impl Slot {
+    pub const ALL: [Self; 5] = [
+        Self::BaseColor,
+        Self::MetallicRoughness,
+        Self::Normal,
+        Self::Occlusion,
+        Self::Emissive,
+    ];
+
+    /// Whether the slot holds colour (sRGB) rather than data.
+    #[must_use]
+    pub fn srgb(self) -> bool {
+        matches!(self, Self::BaseColor | Self::Emissive)
+    }
+
+    /// Its binding in group 1 (0 is the uniform, the sampler comes last).
+    fn binding(self) -> u32 {
+        self as u32 + 1
+    }
+
+    /// The texel that changes nothing where a material has no texture: white multiplies the
+    /// factors, the normal points straight out.
+    fn neutral(self) -> [u8; 4] {
+        match self {
+            Self::Normal => [128, 128, 255, 255],
+            _ => [255; 4],
+        }
+    }
+
+    /// Which texture `material` puts in this slot.
+    #[must_use]
+    pub fn of(self, material: &Material) -> Option<TextureRef> {
+        let s = &material.surface;
+        match self {
+            Self::BaseColor => material.base_color_texture,
+            Self::MetallicRoughness => s.metallic_roughness_texture,
+            Self::Normal => s.normal_texture,
+            Self::Occlusion => s.occlusion_texture,
+            Self::Emissive => s.emissive_texture,
+        }
+    }
+}
+
+/// The binding of the sampler every material shares.
+const SAMPLER_BINDING: u32 = 6;
+
+/// The layout of group 1, the sampler every material shares and the neutral textures.
 #[derive(Debug)]
 pub struct MaterialLayout {
     pub layout: wgpu::BindGroupLayout,
@@ -19,39 +76,39 @@ impl MaterialLayout {
     /// The layout and a sampler filtering up to `anisotropy` samples along a slope (1: none).
     #[must_use]
     pub fn new(device: &wgpu::Device, anisotropy: u16) -> Self {
+        let texture = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let mut entries = vec![wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }];
+        entries.extend(Slot::ALL.map(|s| texture(s.binding())));
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: SAMPLER_BINDING,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("material"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &entries,
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("base colour"),
+            label: Some("material"),
             address_mode_u: wgpu::AddressMode::Repeat,
             address_mode_v: wgpu::AddressMode::Repeat,
             mag_filter: wgpu::FilterMode::Linear,
@@ -64,15 +121,66 @@ impl MaterialLayout {
     }
 }
 
-/// Uploads an RGBA8 sRGB texture with its mipmaps.
+/// The uniform of `material` (with `alpha_cutoff`) when its textures are `present` (by slot).
 #[must_use]
-pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
-    let levels = mip_chain(texture);
+pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) -> GpuMaterial {
+    let s: &Surface = &material.surface;
+    let toon = material.toon.clone().unwrap_or_default();
+    let mut uv = [[0.0; 4]; 10];
+    for slot in Slot::ALL {
+        let t = slot
+            .of(material)
+            .map_or(UvTransform::IDENTITY, |t| t.transform);
+        let i = slot as usize;
+        // w of the first row: whether the slot has a texture (the shader skips sampling the
+        // neutral one).
+        uv[2 * i] = [t.x[0], t.x[1], t.x[2], f32::from(u8::from(present[i]))];
+        uv[2 * i + 1] = [t.y[0], t.y[1], t.y[2], 0.0];
+    }
+    GpuMaterial {
+        base_color: material.base_color,
+        emissive: [s.emissive[0], s.emissive[1], s.emissive[2], alpha_cutoff],
+        surface: [
+            s.metallic,
+            s.roughness,
+            if present[Slot::Normal as usize] {
+                s.normal_scale
+            } else {
+                0.0
+            },
+            s.occlusion_strength,
+        ],
+        uv,
+        role: [
+            f32::from(u8::from(material.role() == Role::Eye)),
+            f32::from(u8::from(material.role() == Role::Skin)),
+            match (&material.toon, material.unlit) {
+                (Some(_), _) => 1.0,
+                (None, true) => 2.0,
+                (None, false) => 0.0,
+            },
+            f32::from(u8::from(toon.shade_by_base_texture)),
+        ],
+        toon_shade: [toon.shade[0], toon.shade[1], toon.shade[2], toon.toony],
+        toon_step: [
+            toon.shift,
+            toon.rim_power,
+            toon.rim_lift,
+            toon.rim_lighting_mix,
+        ],
+        toon_rim: [toon.rim[0], toon.rim[1], toon.rim[2], 0.0],
+    }
+}
+
+/// Uploads an RGBA8 texture with its mipmaps: sRGB colour when `srgb`, else linear data.
+#[must_use]
+pub fn upload_texture(gpu: &Gpu, texture: &Texture, srgb: bool) -> wgpu::Texture {
+    let levels = mip_chain(texture, srgb);
     let data: Vec<u8> = levels.iter().flat_map(|l| l.2.iter().copied()).collect();
     gpu.device.create_texture_with_data(
         &gpu.queue,
         &wgpu::TextureDescriptor {
-            label: Some("base colour"),
+            label: Some(if srgb { "colour" } else { "data" }),
             size: wgpu::Extent3d {
                 width: texture.width.max(1),
                 height: texture.height.max(1),
@@ -81,7 +189,11 @@ pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
             mip_level_count: levels.len() as u32,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            format: if srgb {
+                wgpu::TextureFormat::Rgba8UnormSrgb
+            } else {
+                wgpu::TextureFormat::Rgba8Unorm
+            },
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         },
@@ -90,24 +202,40 @@ pub fn upload_texture(gpu: &Gpu, texture: &Texture) -> wgpu::Texture {
     )
 }
 
-/// The bind group of one material.
+/// Whether a texture's bytes match its size (one that does not is left out, not a failure).
+#[must_use]
+pub fn well_formed(texture: &Texture) -> bool {
+    texture.rgba.len() as u64 == u64::from(texture.width) * u64::from(texture.height) * 4
+}
+
+/// The neutral texture of each slot, shared by every material without one there.
+#[derive(Debug)]
+pub struct NeutralTextures([wgpu::TextureView; 5]);
+
+impl NeutralTextures {
+    #[must_use]
+    pub fn new(gpu: &Gpu) -> Self {
+        Self(Slot::ALL.map(|slot| {
+            let texel = Texture {
+                width: 1,
+                height: 1,
+                rgba: slot.neutral().to_vec(),
+            };
+            upload_texture(gpu, &texel, slot.srgb())
+                .create_view(&wgpu::TextureViewDescriptor::default())
+        }))
+    }
+}
+
+/// The bind group of one material: its uniform and, by slot, its texture or the neutral one.
 #[must_use]
 pub fn material_bind_group(
     gpu: &Gpu,
     layout: &MaterialLayout,
     uniform: &GpuMaterial,
-    texture: Option<&Texture>,
+    textures: [Option<&wgpu::TextureView>; 5],
+    neutral: &NeutralTextures,
 ) -> wgpu::BindGroup {
-    let white = Texture {
-        width: 1,
-        height: 1,
-        rgba: vec![255; 4],
-    };
-    // A texture whose bytes do not match its size is drawn white rather than failing.
-    let texture = texture
-        .filter(|t| t.rgba.len() as u64 == u64::from(t.width) * u64::from(t.height) * 4)
-        .unwrap_or(&white);
-    let view = upload_texture(gpu, texture).create_view(&wgpu::TextureViewDescriptor::default());
     let buffer = gpu
         .device
         .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -115,22 +243,24 @@ pub fn material_bind_group(
             contents: bytemuck::bytes_of(uniform),
             usage: wgpu::BufferUsages::UNIFORM,
         });
+    let mut entries = vec![wgpu::BindGroupEntry {
+        binding: 0,
+        resource: buffer.as_entire_binding(),
+    }];
+    for slot in Slot::ALL {
+        let view = textures[slot as usize].unwrap_or(&neutral.0[slot as usize]);
+        entries.push(wgpu::BindGroupEntry {
+            binding: slot.binding(),
+            resource: wgpu::BindingResource::TextureView(view),
+        });
+    }
+    entries.push(wgpu::BindGroupEntry {
+        binding: SAMPLER_BINDING,
+        resource: wgpu::BindingResource::Sampler(&layout.sampler),
+    });
     gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("material"),
         layout: &layout.layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: buffer.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::TextureView(&view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: wgpu::BindingResource::Sampler(&layout.sampler),
-            },
-        ],
+        entries: &entries,
     })
 }

@@ -4,15 +4,20 @@
 //!
 //! Assets are added on the CPU first ([`MeshStoreBuilder::add`]), then uploaded at once.
 
+use std::collections::HashMap;
+
 use npc_core::asset::Asset;
 use npc_core::asset::lod::{LOD_RATIOS, lod_indices};
-use npc_core::asset::material::{AlphaMode, Texture};
+use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel, Texture};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
 
 use super::gpu::Gpu;
 use super::gpu_types::{GpuMaterial, GpuVertex};
-use super::materials::{MaterialLayout, material_bind_group};
+use super::materials::{
+    MaterialLayout, NeutralTextures, Slot, gpu_material, material_bind_group, upload_texture,
+    well_formed,
+};
 
 /// Index of a primitive in the store.
 pub type PrimitiveId = u32;
@@ -82,7 +87,8 @@ impl StoredAsset {
 #[derive(Debug)]
 struct PendingMaterial {
     uniform: GpuMaterial,
-    texture: Option<Texture>,
+    /// By slot: the index of its texture in the builder's textures.
+    textures: [Option<usize>; 5],
     surface: Surface,
 }
 
@@ -94,6 +100,8 @@ pub struct MeshStoreBuilder {
     indices: Vec<u32>,
     primitives: Vec<GpuPrimitive>,
     materials: Vec<PendingMaterial>,
+    /// Each texture a material uses, once, and whether it is colour (sRGB).
+    textures: Vec<(Texture, bool)>,
 }
 
 /// Why the meshes could not go to the GPU.
@@ -137,10 +145,21 @@ impl MeshStoreBuilder {
     /// Adds every mesh and material of `asset`.
     pub fn add(&mut self, asset: &Asset) -> Result<StoredAsset, StoreError> {
         let material_base = self.materials.len();
+        // The asset's textures already taken, by (index, sRGB): uploaded once however many
+        // materials use them.
+        let mut taken: HashMap<(usize, bool), usize> = HashMap::new();
         for (i, m) in asset.materials.iter().enumerate() {
-            let texture = m
-                .base_color_texture
-                .and_then(|t| asset.textures.get(t).cloned().flatten());
+            let textures = Slot::ALL.map(|slot| {
+                let t = slot.of(m)?.texture;
+                let key = (t, slot.srgb());
+                if let Some(&at) = taken.get(&key) {
+                    return Some(at);
+                }
+                let texture = asset.textures.get(t)?.as_ref().filter(|t| well_formed(t))?;
+                self.textures.push((texture.clone(), slot.srgb()));
+                taken.insert(key, self.textures.len() - 1);
+                Some(self.textures.len() - 1)
+            });
             let (surface, alpha_cutoff) = match m.alpha_mode {
                 AlphaMode::Opaque => (Surface::Opaque, 0.0),
                 AlphaMode::Mask { cutoff } => (Surface::Masked, cutoff),
@@ -149,12 +168,8 @@ impl MeshStoreBuilder {
             };
             tracing::trace!("material {i}: {:?}", m.name);
             self.materials.push(PendingMaterial {
-                uniform: GpuMaterial {
-                    base_color: m.base_color,
-                    alpha_cutoff,
-                    pad: [0.0; 3],
-                },
-                texture,
+                uniform: gpu_material(m, alpha_cutoff, textures.map(|t| t.is_some())),
+                textures,
                 surface,
             });
         }
@@ -221,15 +236,16 @@ impl MeshStoreBuilder {
         Ok(stored)
     }
 
-    /// The plain white material used by primitives without one.
+    /// The material glTF gives primitives without one: light grey, fully metallic and rough.
     fn default_material(&mut self) -> usize {
+        let material = Material {
+            base_color: [0.8, 0.8, 0.8, 1.0],
+            surface: SurfaceModel::GLTF_DEFAULT,
+            ..Material::default()
+        };
         self.materials.push(PendingMaterial {
-            uniform: GpuMaterial {
-                base_color: [0.8, 0.8, 0.8, 1.0],
-                alpha_cutoff: 0.0,
-                pad: [0.0; 3],
-            },
-            texture: None,
+            uniform: gpu_material(&material, 0.0, [false; 5]),
+            textures: [None; 5],
             surface: Surface::Opaque,
         });
         self.materials.len() - 1
@@ -287,10 +303,21 @@ impl MeshStoreBuilder {
             bytemuck::cast_slice(&self.indices),
             wgpu::BufferUsages::INDEX,
         )?;
+        let views: Vec<wgpu::TextureView> = self
+            .textures
+            .iter()
+            .map(|(t, srgb)| {
+                upload_texture(gpu, t, *srgb).create_view(&wgpu::TextureViewDescriptor::default())
+            })
+            .collect();
+        let neutral = NeutralTextures::new(gpu);
         let materials = self
             .materials
             .iter()
-            .map(|m| material_bind_group(gpu, layout, &m.uniform, m.texture.as_ref()))
+            .map(|m| {
+                let textures = m.textures.map(|t| t.and_then(|t| views.get(t)));
+                material_bind_group(gpu, layout, &m.uniform, textures, &neutral)
+            })
             .collect();
         tracing::debug!(
             "mesh store: {} primitives, {} vertices, {} deltas, {} indices",

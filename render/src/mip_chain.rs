@@ -1,6 +1,7 @@
-//! Mipmaps for base-colour textures, made on the CPU at upload: each level halves the one
-//! above with a 2x2 box filter in linear light (averaging sRGB bytes directly would darken
-//! every edge between light and dark), and alpha is rescaled per level so an alpha-masked
+//! Mipmaps for textures, made on the CPU at upload: each level halves the one above with a
+//! 2x2 box filter in linear light for colour textures (averaging sRGB bytes directly would
+//! darken every edge between light and dark) and on the values for data textures (normals,
+//! metal and roughness, occlusion), and alpha is rescaled per level so an alpha-masked
 //! texture (grass, leaves) keeps the share of texels above the cutoff instead of thinning out
 //! with distance.
 
@@ -11,12 +12,22 @@ use npc_core::asset::material::Texture;
 /// Alpha cutoff whose coverage the levels keep.
 const COVERAGE_CUTOFF: f32 = 0.5;
 
-/// Every level of `texture`, from itself down to 1 x 1, as (width, height, rgba).
+/// Texel bytes to values to average, and back.
+type Decode = fn(&[u8]) -> [f32; 4];
+type Encode = fn([f32; 4]) -> [u8; 4];
+
+/// Every level of `texture`, from itself down to 1 x 1, as (width, height, rgba): its bytes
+/// sRGB-encoded colour when `srgb`, else plain values.
 #[must_use]
-pub fn mip_chain(texture: &Texture) -> Vec<(u32, u32, Vec<u8>)> {
+pub fn mip_chain(texture: &Texture, srgb: bool) -> Vec<(u32, u32, Vec<u8>)> {
     let (mut w, mut h) = (texture.width.max(1), texture.height.max(1));
     let mut levels = vec![(w, h, texture.rgba.clone())];
-    let mut linear: Vec<[f32; 4]> = texture.rgba.chunks_exact(4).map(to_linear).collect();
+    let (decode, encode): (Decode, Encode) = if srgb {
+        (to_linear, to_srgb)
+    } else {
+        (to_unit, from_unit)
+    };
+    let mut linear: Vec<[f32; 4]> = texture.rgba.chunks_exact(4).map(decode).collect();
     let coverage = coverage(&linear, 1.0);
     let has_alpha = linear.iter().any(|p| p[3] < 1.0);
     while w > 1 || h > 1 {
@@ -43,7 +54,7 @@ pub fn mip_chain(texture: &Texture) -> Vec<(u32, u32, Vec<u8>)> {
                 p[3] = (p[3] * scale).min(1.0);
             }
         }
-        levels.push((nw, nh, next.iter().flat_map(|p| to_srgb(*p)).collect()));
+        levels.push((nw, nh, next.iter().flat_map(|p| encode(*p)).collect()));
         linear = next;
         (w, h) = (nw, nh);
     }
@@ -108,6 +119,14 @@ fn tables() -> &'static ([f32; 256], Vec<u8>) {
     })
 }
 
+fn to_unit(p: &[u8]) -> [f32; 4] {
+    [0, 1, 2, 3].map(|c| f32::from(p[c]) / 255.0)
+}
+
+fn from_unit(p: [f32; 4]) -> [u8; 4] {
+    p.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
+}
+
 fn to_linear(p: &[u8]) -> [f32; 4] {
     let (linear, _) = tables();
     [
@@ -147,9 +166,9 @@ mod tests {
     #[test]
     fn levels_halve_down_to_one_texel() {
         let t = texture(8, 2, |_, _| [10, 20, 30, 255]);
-        let sizes: Vec<(u32, u32)> = mip_chain(&t).iter().map(|l| (l.0, l.1)).collect();
+        let sizes: Vec<(u32, u32)> = mip_chain(&t, true).iter().map(|l| (l.0, l.1)).collect();
         assert_eq!(sizes, vec![(8, 2), (4, 1), (2, 1), (1, 1)]);
-        for (w, h, rgba) in mip_chain(&t) {
+        for (w, h, rgba) in mip_chain(&t, true) {
             assert_eq!(rgba.len() as u32, w * h * 4);
             assert_eq!(&rgba[..4], &[10, 20, 30, 255]);
         }
@@ -162,9 +181,20 @@ mod tests {
             let v = if (x + y) % 2 == 0 { 255 } else { 0 };
             [v, v, v, 255]
         });
-        let chain = mip_chain(&t);
+        let chain = mip_chain(&t, true);
         let top = &chain[1].2;
         assert!((i32::from(top[0]) - 188).abs() <= 1, "{top:?}");
+    }
+
+    #[test]
+    fn data_textures_average_their_values() {
+        // The same checker as a normal or roughness map: values, not light, so 128.
+        let t = texture(2, 2, |x, y| {
+            let v = if (x + y) % 2 == 0 { 255 } else { 0 };
+            [v, v, v, 255]
+        });
+        let top = &mip_chain(&t, false)[1].2;
+        assert!((i32::from(top[0]) - 128).abs() <= 1, "{top:?}");
     }
 
     #[test]
@@ -178,7 +208,7 @@ mod tests {
         let share = |(w, h, rgba): &(u32, u32, Vec<u8>)| {
             rgba.chunks_exact(4).filter(|p| p[3] >= 128).count() as f32 / (w * h) as f32
         };
-        let chain = mip_chain(&t);
+        let chain = mip_chain(&t, true);
         let top = share(&chain[0]);
         assert!((top - 0.25).abs() < 0.05, "{top}");
         // Down to blades two texels apart (below that a level cannot show them).

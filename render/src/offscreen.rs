@@ -154,3 +154,35 @@ impl Offscreen {
             .ok_or_else(|| anyhow::anyhow!("the frame read back has the wrong size"))
     }
 }
+
+/// Reads a frame size written WIDTHxHEIGHT ("1280x720"), each 1 to 16384.
+///
+/// # Errors
+/// Text that is not such a size: the reason, in words.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("size {text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
+    let parse = |s: &str| -> Result<u32, String> {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=16384).contains(v))
+            .ok_or_else(|| format!("size {text:?}: {s:?} is not a whole number from 1 to 16384"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_say_why() {
+        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
+        assert_eq!(parse_size("64X32"), Ok((64, 32)));
+        assert!(matches!(parse_size("1280"), Err(e) if e.contains("WIDTHxHEIGHT")));
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("axb").is_err());
+    }
+}

@@ -70,6 +70,8 @@ pub struct FrameView {
     pub fog_end: f32,
     pub shadows: bool,
     pub shadow_reach: ShadowReach,
+    /// Scene light to display light before the tone map (1: as lit).
+    pub exposure: f32,
 }
 
 /// The light's view and orthographic projection covering `reach`, its centre snapped to
@@ -122,6 +124,7 @@ impl FrameView {
                 0.04 * self.shadow_reach.radius / 30.0,
                 0.0,
             ],
+            output: [self.exposure.max(0.0), 0.0, 0.0, 0.0],
         }
     }
 }

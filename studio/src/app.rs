@@ -54,11 +54,11 @@ pub struct StudioApp {
     unsaved: UnsavedGuard,
     /// The live link's socket while the studio streams (`studio.stream`), and the address
     /// typed in its menu.
-    link: Option<npc_player::FaceSender>,
+    link: Option<npc_io::FaceSender>,
     link_text: menu::LinkText,
     /// The live capture's socket while the studio listens (`studio.capture_in`): its URL,
     /// the listener and the take it grows.
-    capture_in: Option<(String, npc_player::CaptureListener, npc_player::CaptureTake)>,
+    capture_in: Option<(String, npc_io::CaptureListener, npc_io::CaptureTake)>,
     /// The player "Run in player" started, while it runs.
     player: Option<PlayerChild>,
     started: Instant,
@@ -146,9 +146,9 @@ impl StudioApp {
     /// closes the socket as the stream is started, moved or stopped.
     fn stream_face(&mut self, ctx: &egui::Context, now: Instant) {
         let wanted = self.studio.stream.clone();
-        if self.link.as_ref().map(npc_player::FaceSender::stream) != wanted.as_ref() {
+        if self.link.as_ref().map(npc_io::FaceSender::stream) != wanted.as_ref() {
             self.link = match wanted {
-                Some(target) => match npc_player::FaceSender::open(target) {
+                Some(target) => match npc_io::FaceSender::open(target) {
                     Ok(sender) => Some(sender),
                     Err(why) => {
                         self.studio.apply(Command::StreamTo(None));
@@ -200,8 +200,8 @@ impl StudioApp {
         let wanted = self.studio.capture_in.clone();
         if self.capture_in.as_ref().map(|c| &c.0) != wanted.as_ref() {
             self.capture_in = match wanted {
-                Some(url) => match npc_player::CaptureListener::open(&url, None) {
-                    Ok(listener) => Some((url, listener, npc_player::CaptureTake::default())),
+                Some(url) => match npc_io::CaptureListener::open(&url, None) {
+                    Ok(listener) => Some((url, listener, npc_io::CaptureTake::default())),
                     Err(why) => {
                         self.studio.apply(Command::ListenForCapture(None));
                         self.studio.fail(why);
@@ -216,7 +216,7 @@ impl StudioApp {
         };
         let mut heard = Vec::new();
         listener.receive(std::time::Duration::ZERO, &mut heard);
-        let frames: Vec<(f64, npc_player::Heard)> = heard
+        let frames: Vec<(f64, npc_io::Heard)> = heard
             .into_iter()
             .filter_map(|(at, frame)| take.push(at, frame).map(|t| (t, frame)))
             .collect();
@@ -360,6 +360,7 @@ impl StudioApp {
             &pose,
             &own,
             body,
+            self.studio.doc.project.scene.exposure,
             (size.x * ppp) as u32,
             (size.y * ppp) as u32,
         );
@@ -523,10 +524,20 @@ impl eframe::App for StudioApp {
                 let start = self.start_dir();
                 self.ask.start(p, start.as_deref());
             }
-            if let Some((what, since)) = self.studio.working() {
+            let jobs = self.studio.jobs();
+            if !jobs.is_empty() {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label(format!("{what}... {:.1} s", since.as_secs_f64()));
+                    for (what, since) in &jobs {
+                        ui.label(format!("{what}... {:.1} s", since.as_secs_f64()));
+                    }
+                    if ui
+                        .button("Cancel")
+                        .on_hover_text("Stop waiting for this work; what it makes is dropped")
+                        .clicked()
+                    {
+                        out.push(Command::CancelJobs);
+                    }
                 });
             } else if let Some(status) = &self.studio.status {
                 if status.error {

@@ -166,14 +166,14 @@ impl BodyPreview {
 
     /// The body as baked at `t_ms`, with the rig that reads it: what the live link streams.
     #[must_use]
-    pub fn streamed(&self, t_ms: f64) -> Option<npc_player::BodyFrame<'_>> {
+    pub fn streamed(&self, t_ms: f64) -> Option<npc_io::BodyFrame<'_>> {
         let rig = self.rig.as_ref()?;
         let bake = self.bake.as_ref()?;
         let i = bake
             .times_ms
             .partition_point(|&t| t <= t_ms)
             .saturating_sub(1);
-        Some(npc_player::BodyFrame {
+        Some(npc_io::BodyFrame {
             reader: &rig.reader,
             skeleton: &rig.skeleton,
             locals: bake.poses.get(i)?,

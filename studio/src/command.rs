@@ -115,6 +115,9 @@ pub enum Command {
     /// Plays a recording as the person speaking to the character, which listens as it would
     /// live (its brow flash, nods, thinking face) on the timeline.
     ListenTo(PathBuf),
+    /// Stops waiting for the long work running (lines being made, the shape transfer): what
+    /// it makes is dropped.
+    CancelJobs,
     /// Whether a WAV opened from now on is aligned to the line's text (its script) rather than
     /// lip-synced from its sound alone.
     SetAlignToText(bool),
@@ -170,7 +173,7 @@ pub enum Command {
     /// Frames of the live capture that arrived (times from its first face, ms), under `label`.
     CaptureArrived {
         label: String,
-        frames: Vec<(f64, npc_player::Heard)>,
+        frames: Vec<(f64, npc_io::Heard)>,
     },
 }
 
@@ -218,6 +221,7 @@ impl Command {
             | Self::SpeakLine
             | Self::OpenWav(..)
             | Self::ListenTo(..)
+            | Self::CancelJobs
             | Self::SetAlignToText(..)
             | Self::OpenVisemes(..)
             | Self::Seek(..)

@@ -50,7 +50,7 @@ impl Comparison {
 
     /// A frame of a live capture at `t_ms` (after the last; one that is not is left out), or
     /// a gap there.
-    pub fn push(&mut self, t_ms: f64, heard: npc_player::Heard) {
+    pub fn push(&mut self, t_ms: f64, heard: npc_io::Heard) {
         let take = &mut self.take;
         if !t_ms.is_finite() || take.times_ms.last().is_some_and(|&last| t_ms <= last) {
             return;

@@ -81,6 +81,13 @@ impl<T> Job<T> {
         )
     }
 
+    /// Stops waiting for the job running: what it makes is dropped when it comes (its thread
+    /// runs to its end on its own; the work it does cannot be interrupted midway). What was
+    /// cancelled, if anything ran.
+    pub fn cancel(&mut self) -> Option<String> {
+        self.running.take().map(|r| r.what)
+    }
+
     /// What is running and for how long.
     #[must_use]
     pub fn running(&self) -> Option<(&str, Duration)> {
@@ -110,6 +117,23 @@ mod tests {
         assert_eq!(job.wait(), Some(Ok(2)));
         assert!(job.running().is_none());
         assert_eq!(job.take(), None);
+    }
+
+    #[test]
+    fn a_cancelled_job_is_no_longer_running_and_what_it_makes_is_dropped() {
+        let mut job: Job<u32> = Job::default();
+        let (release, gate) = mpsc::channel::<()>();
+        job.start("slow", move || {
+            let _ = gate.recv();
+            1
+        })
+        .expect("start");
+        assert_eq!(job.cancel().as_deref(), Some("slow"));
+        assert!(job.running().is_none());
+        drop(release);
+        assert_eq!(job.wait(), None, "nothing to wait for");
+        assert_eq!(job.take(), None);
+        assert_eq!(job.cancel(), None);
     }
 
     #[test]

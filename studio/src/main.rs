@@ -49,7 +49,7 @@ struct Args {
     #[arg(long, value_enum, default_value = "pose")]
     tab: StartTab,
     /// Window size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1440x900", value_parser = npc_player::parse_size)]
+    #[arg(long, default_value = "1440x900", value_parser = npc_render::parse_size)]
     size: (u32, u32),
 }
 
@@ -108,6 +108,7 @@ fn main() -> ExitCode {
     }
     if let Some(wav) = &args.listen {
         studio.apply(npc_studio::command::Command::ListenTo(wav.clone()));
+        studio.finish_jobs();
         studio.apply(npc_studio::command::Command::Seek(1_200.0));
     }
     if let Some(url) = &args.stream {

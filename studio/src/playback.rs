@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use npc_player::{AudioOut, PlayingLine};
+use npc_io::{AudioOut, PlayingLine};
 
 use crate::timeline::Timeline;
 

@@ -110,7 +110,7 @@ pub struct Studio {
     /// The transfer wizard, while it is open.
     pub wizard: Option<TransferWizard>,
     /// Where what the 3D view shows is streamed, when it is (the app owns the socket).
-    pub stream: Option<npc_player::Stream>,
+    pub stream: Option<npc_io::Stream>,
     /// Where a live capture is listened for, when it is (the app owns the socket).
     pub capture_in: Option<String>,
     /// A line being spoken, aligned or lip-synced off the UI thread.
@@ -394,19 +394,8 @@ impl Studio {
             }
             Command::SpeakLine => self.speak_line(),
             Command::OpenWav(path) => self.open_wav(path),
-            Command::ListenTo(path) => match npc_core::speech::wav::read_mono(&path) {
-                Ok(audio) => {
-                    self.timeline.listen_to(
-                        format!("{} (the person, listened to)", file_name(&path)),
-                        audio,
-                        &self.doc.project,
-                        &self.shapes.shapes,
-                    );
-                    self.rebake_body();
-                    self.view = ViewSource::Timeline;
-                }
-                Err(e) => self.fail(format!("cannot read {}: {e}", path.display())),
-            },
+            Command::ListenTo(path) => self.listen_to(path),
+            Command::CancelJobs => self.cancel_jobs(),
             Command::SetAlignToText(align) => self.timeline.align_to_text = align,
             Command::OpenVisemes(path) => {
                 let line = LineSource::from_visemes(&path).map_err(|e| format!("{e:#}"));
@@ -443,7 +432,7 @@ impl Studio {
             }
             Command::ListenForCapture(Some(url)) => {
                 let url = url.trim().to_owned();
-                match npc_player::parse_stream(&url) {
+                match npc_io::parse_stream(&url) {
                     Ok(_) => {
                         self.say(format!(
                             "listening for a capture on {url}: it is laid under the line as it \
@@ -551,7 +540,7 @@ impl Studio {
                     self.say("live link stopped".to_owned());
                 }
             }
-            Command::StreamTo(Some(url)) => match npc_player::parse_stream(url.trim()) {
+            Command::StreamTo(Some(url)) => match npc_io::parse_stream(url.trim()) {
                 Ok(target) => {
                     self.say(format!(
                         "streaming the character's face to {} (what the 3D view shows)",

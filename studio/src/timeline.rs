@@ -107,26 +107,51 @@ impl Timeline {
         self.rebake(project, npc.as_deref(), shapes);
     }
 
-    /// Puts a recording of the person on the timeline, the character listening to it.
-    pub fn listen_to(
+    /// Puts a recording of the person on the timeline, the character listening to it as
+    /// `listened` says (baked by [`listen_bake`] off the UI thread, as `npc` with its face
+    /// seed `project_seed`).
+    pub fn put_person(
         &mut self,
         label: String,
         audio: (Vec<f32>, u32),
-        project: &Project,
-        shapes: &OwnShapes,
+        listened: Result<ListenBake, String>,
+        npc: Option<&str>,
+        project_seed: u64,
     ) {
         self.label = label;
         self.source = None;
-        self.person = Some(PersonRecording {
-            audio,
-            listened: None,
-        });
         self.playhead_ms = 0.0;
+        self.npc = npc.map(str::to_owned);
+        self.seed = project_seed;
         if !self.plot_targets.contains(&ArkitTarget::BrowInnerUp) {
             self.plot_targets.insert(0, ArkitTarget::BrowInnerUp);
         }
-        let npc = self.npc.clone();
-        self.rebake(project, npc.as_deref(), shapes);
+        let mut person = PersonRecording {
+            audio,
+            listened: None,
+        };
+        self.take_listened(&mut person, listened);
+        self.person = Some(person);
+    }
+
+    /// Keeps the listener's bake (or says why there is none).
+    fn take_listened(
+        &mut self,
+        person: &mut PersonRecording,
+        listened: Result<ListenBake, String>,
+    ) {
+        match listened {
+            Ok(l) => {
+                self.bake = Some(l.face.clone());
+                person.listened = Some(l);
+                self.error = None;
+            }
+            Err(e) => {
+                self.bake = None;
+                person.listened = None;
+                self.error = Some(e);
+            }
+        }
     }
 
     /// The sound the timeline plays: the line's, or the person's.
@@ -143,33 +168,10 @@ impl Timeline {
         self.npc = npc.map(str::to_owned);
         self.seed = project.face_seed(self.npc.as_deref().unwrap_or_default());
         let start = Instant::now();
-        if let Some(person) = &mut self.person {
-            let id = self.npc.as_deref().unwrap_or_default();
-            let (samples, rate) = &person.audio;
-            let listened = bake_listening(
-                samples,
-                *rate,
-                &project.listen,
-                project.face_settings(id),
-                &project.body_settings(id).gestures,
-                &ListenBakeOptions {
-                    fps: FPS,
-                    seed: self.seed,
-                    ..ListenBakeOptions::default()
-                },
-            );
-            match listened {
-                Ok(l) => {
-                    self.bake = Some(l.face.clone());
-                    person.listened = Some(l);
-                    self.error = None;
-                }
-                Err(e) => {
-                    self.bake = None;
-                    person.listened = None;
-                    self.error = Some(format!("cannot listen to the recording: {e}"));
-                }
-            }
+        if let Some(mut person) = self.person.take() {
+            let listened = listen_bake(&person.audio, project, self.npc.as_deref());
+            self.take_listened(&mut person, listened);
+            self.person = Some(person);
             self.bake_ms = start.elapsed().as_secs_f64() * 1000.0;
             return;
         }
@@ -264,4 +266,31 @@ impl Timeline {
             self.playing = false;
         }
     }
+}
+
+/// How `npc` (the project's defaults when none) listens to the person's `audio`, as it would
+/// live; the error in words.
+///
+/// # Errors
+/// The recording is empty or cannot be resampled.
+pub fn listen_bake(
+    audio: &(Vec<f32>, u32),
+    project: &Project,
+    npc: Option<&str>,
+) -> Result<ListenBake, String> {
+    let id = npc.unwrap_or_default();
+    let (samples, rate) = audio;
+    bake_listening(
+        samples,
+        *rate,
+        &project.listen,
+        project.face_settings(id),
+        &project.body_settings(id).gestures,
+        &ListenBakeOptions {
+            fps: FPS,
+            seed: project.face_seed(id),
+            ..ListenBakeOptions::default()
+        },
+    )
+    .map_err(|e| format!("cannot listen to the recording: {e}"))
 }

@@ -105,13 +105,16 @@ impl Viewport {
 
     /// Draws the head in `pose` (its own shapes at `own`) at `width` x `height` pixels; returns
     /// the texture to show.
-    /// With `body` (the body's node transforms) the whole avatar is posed and framed.
+    /// With `body` (the body's node transforms) the whole avatar is posed and framed. Shaded
+    /// as the player shades it, at the scene's `exposure`.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
         render_state: &eframe::egui_wgpu::RenderState,
         pose: &Pose,
         own: &[f32],
         body: Option<&[npc_core::asset::Transform]>,
+        exposure: f32,
         width: u32,
         height: u32,
     ) -> egui::TextureId {
@@ -157,6 +160,7 @@ impl Viewport {
                 center: focus - Vec3::Y * radius,
                 radius: radius * SHADOW_REACH_HEADS,
             },
+            exposure,
         };
         let Some((offscreen, id)) = &self.target else {
             return egui::TextureId::default();

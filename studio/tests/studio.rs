@@ -253,6 +253,34 @@ fn mean_rgb(image: &RgbaImage, x0: f32, y0: f32, x1: f32, y1: f32) -> [f64; 3] {
     sum.map(|s| s / n.max(1.0))
 }
 
+/// The Scene tab's exposure is the player's: a stop more brightens the head and the sky in the
+/// 3D view, drawn through the same tone map.
+#[test]
+fn the_scenes_exposure_brightens_the_3d_view() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.run_steps(2);
+    let before = view_pixels(&mut h);
+    let mut scene = h.state().studio.doc.project.scene.clone();
+    scene.exposure = 2.0;
+    h.state_mut().studio.apply(Command::SetScene(scene));
+    h.run_steps(3);
+    let after = view_pixels(&mut h);
+    for (what, area) in [
+        ("the cheek", (0.40, 0.45, 0.60, 0.55)),
+        ("the sky", (0.0, 0.0, 0.15, 0.15)),
+    ] {
+        let lum = |image: &RgbaImage| {
+            let [r, g, b] = mean_rgb(image, area.0, area.1, area.2, area.3);
+            0.2126 * r + 0.7152 * g + 0.0722 * b
+        };
+        let (dim, bright) = (lum(&before), lum(&after));
+        assert!(
+            bright > dim + 15.0,
+            "{what}: {bright} at exposure 2, {dim} at 1"
+        );
+    }
+}
+
 /// The 3D view by its properties, which hold on any rasteriser: a picture, not a blank; sky
 /// above, the head in the middle in skin tones; opening the jaw changes the lower middle of the
 /// face and not the top of the view.
@@ -866,11 +894,39 @@ fn the_transfer_wizard_draws_both_faces_with_their_landmarks() {
     );
 }
 
+/// Long work can be cancelled (the status bar's Cancel): the line being spoken never lands,
+/// and the status says what was cancelled.
+#[test]
+fn long_work_is_cancelled_from_the_status_bar() {
+    let mut h = harness(Studio::new(demo_project(), None));
+    h.run_steps(2);
+    let before = h.state().studio.timeline.label.clone();
+    // Applied without a frame between (frames take what jobs made), so the job is still
+    // listed however fast it runs; the bar's Cancel button sends the same command.
+    h.state_mut().studio.apply(Command::SpeakLine);
+    assert_eq!(
+        h.state().studio.jobs().len(),
+        1,
+        "the line is being spoken (the bar lists it)"
+    );
+    h.state_mut().studio.apply(Command::CancelJobs);
+    assert!(h.state().studio.jobs().is_empty());
+    h.state_mut().studio.finish_jobs();
+    h.run_steps(1);
+    let studio = &h.state().studio;
+    assert_eq!(
+        studio.timeline.label, before,
+        "the cancelled line did not land"
+    );
+    let status = studio.status.as_ref().map(|s| s.text.clone());
+    assert_eq!(status.as_deref(), Some("cancelled speaking the line"));
+}
+
 /// "Listen to WAV...": a WAV of a person (a real one, CMU ARCTIC) is played as the
 /// person speaking to the character, which listens on the timeline as it would live: its
 /// brows flash after the person's first sound, it nods on a share of the stressed syllables
 /// (the project's setting: all of them at 1, none at 0, re-baked as it is edited), and the
-/// timeline plays the person's sound.
+/// timeline plays the person's sound. The studio keeps drawing while it listens.
 #[test]
 fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
     let test = "listening_to_a_recording_plots_the_listener_and_follows_its_settings";
@@ -882,6 +938,11 @@ fn listening_to_a_recording_plots_the_listener_and_follows_its_settings() {
     h.get_by_label("Listen to WAV...").click();
     h.run_steps(2);
     type_path(&mut h, &wav);
+    // The listening is baked off the UI thread: a job the status bar names, until it ends.
+    h.state_mut().studio.apply(Command::ListenTo(wav.clone()));
+    let working = h.state().studio.working().map(|(what, _)| what.to_owned());
+    assert_eq!(working.as_deref(), Some("listening to arctic_a0007.wav"));
+    h.state_mut().studio.finish_jobs();
     let timeline = &h.state().studio.timeline;
     assert!(timeline.label.contains("listened to"), "{}", timeline.label);
     assert!(timeline.source.is_none() && timeline.audio().is_some());

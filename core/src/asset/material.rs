@@ -1,4 +1,6 @@
-//! Materials (base colour, alpha mode, double-sided) and their decoded base-colour textures.
+//! Materials (glTF's metallic-roughness model: base colour, metal and roughness, normal,
+//! occlusion and emissive textures with their `KHR_texture_transform`s, alpha mode, double
+//! sides) and the textures they use, decoded.
 
 use gltf::json;
 use gltf::json::validation::Checked;
@@ -6,6 +8,7 @@ use gltf::json::validation::Checked;
 use super::accessor::Reader;
 use super::ktx2;
 use super::source::Source;
+use super::toon::{Toon, toon_of};
 
 /// How a material's alpha is used.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,15 +21,163 @@ pub enum AlphaMode {
     Blend,
 }
 
-/// What the renderer needs of a glTF material.
+/// What the renderer needs of a glTF material: glTF's metallic-roughness model in full.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     pub name: Option<String>,
+    /// Linear RGBA, multiplied by the base-colour texture.
     pub base_color: [f32; 4],
-    /// Index into [`super::Asset::textures`], when the texture could be decoded.
-    pub base_color_texture: Option<usize>,
+    /// The base-colour texture (sRGB), when it could be decoded.
+    pub base_color_texture: Option<TextureRef>,
     pub alpha_mode: AlphaMode,
     pub double_sided: bool,
+    /// How light plays on the surface beyond its colour.
+    pub surface: Surface,
+    /// VRM's toon shading, drawn in place of the physically based model when the file gives
+    /// it.
+    pub toon: Option<Toon>,
+    /// `KHR_materials_unlit`: the base colour as it is, whatever the light (when there is no
+    /// toon shading).
+    pub unlit: bool,
+}
+
+/// glTF's metallic-roughness surface: how metallic and rough it is, the detail of its normal
+/// map, its ambient occlusion and the light it gives off. Textures hold linear data, except
+/// the emissive one (sRGB).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surface {
+    /// 0: a dielectric (skin, cloth, wood); 1: a metal.
+    pub metallic: f32,
+    /// 0: a mirror; 1: fully rough.
+    pub roughness: f32,
+    /// Roughness in green, metalness in blue, multiplying the factors.
+    pub metallic_roughness_texture: Option<TextureRef>,
+    /// A tangent-space normal map and how strongly it bends the normal.
+    pub normal_texture: Option<TextureRef>,
+    pub normal_scale: f32,
+    /// Ambient occlusion in red, and how much of it applies (0-1).
+    pub occlusion_texture: Option<TextureRef>,
+    pub occlusion_strength: f32,
+    /// Light given off, linear RGB (times `KHR_materials_emissive_strength`).
+    pub emissive: [f32; 3],
+    pub emissive_texture: Option<TextureRef>,
+}
+
+impl Surface {
+    /// A plain matte dielectric, as the project's own content is made.
+    pub const MATTE: Self = Self {
+        metallic: 0.0,
+        roughness: 0.8,
+        metallic_roughness_texture: None,
+        normal_texture: None,
+        normal_scale: 1.0,
+        occlusion_texture: None,
+        occlusion_strength: 1.0,
+        emissive: [0.0; 3],
+        emissive_texture: None,
+    };
+
+    /// What glTF gives a material that says nothing of its surface (and a primitive without
+    /// a material): fully metallic and fully rough.
+    pub const GLTF_DEFAULT: Self = Self {
+        metallic: 1.0,
+        roughness: 1.0,
+        ..Self::MATTE
+    };
+}
+
+/// A texture a material uses: which one, and where its texture coordinates are moved to
+/// (`KHR_texture_transform`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextureRef {
+    /// Index into [`super::Asset::textures`].
+    pub texture: usize,
+    pub transform: UvTransform,
+}
+
+impl TextureRef {
+    /// `texture` with its coordinates as they are.
+    #[must_use]
+    pub fn plain(texture: usize) -> Self {
+        Self {
+            texture,
+            transform: UvTransform::IDENTITY,
+        }
+    }
+}
+
+/// An affine map of texture coordinates: `uv' = [x, y] . (u, v, 1)`, rows of a 2x3 matrix.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    pub x: [f32; 3],
+    pub y: [f32; 3],
+}
+
+impl UvTransform {
+    pub const IDENTITY: Self = Self {
+        x: [1.0, 0.0, 0.0],
+        y: [0.0, 1.0, 0.0],
+    };
+
+    /// `KHR_texture_transform`'s offset, rotation (radians, counter-clockwise) and scale:
+    /// translation times rotation times scale, as the extension defines.
+    #[must_use]
+    pub fn from_offset_rotation_scale(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> Self {
+        let (sin, cos) = rotation.sin_cos();
+        Self {
+            x: [cos * scale[0], sin * scale[1], offset[0]],
+            y: [-sin * scale[0], cos * scale[1], offset[1]],
+        }
+    }
+
+    /// The offset, rotation and scale this transform is made of (the inverse of
+    /// [`Self::from_offset_rotation_scale`], for transforms made by it).
+    #[must_use]
+    pub fn offset_rotation_scale(&self) -> ([f32; 2], f32, [f32; 2]) {
+        let scale = [self.x[0].hypot(self.y[0]), self.x[1].hypot(self.y[1])];
+        let rotation = (-self.y[0]).atan2(self.x[0]);
+        ([self.x[2], self.y[2]], rotation, scale)
+    }
+
+    /// Where `uv` is moved to.
+    #[must_use]
+    pub fn apply(&self, uv: [f32; 2]) -> [f32; 2] {
+        [
+            self.x[0] * uv[0] + self.x[1] * uv[1] + self.x[2],
+            self.y[0] * uv[0] + self.y[1] * uv[1] + self.y[2],
+        ]
+    }
+}
+
+/// What part of a character a material dresses, for the shading faces need: eyes get a
+/// catchlight, skin a softer, warmer falloff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Eyeballs: iris, pupil, sclera, cornea (not lashes, lids or brows).
+    Eye,
+    Skin,
+    Other,
+}
+
+impl Material {
+    /// The role its name gives it, as avatar tools name materials: Ready Player Me's
+    /// `Wolf3D_Eye` and `Wolf3D_Skin`, VRoid's `EyeIris`, `EyeWhite` and `Face_00_SKIN`,
+    /// Mixamo's `Eyes`, this project's `iris` and `skin`.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        let name = self.name.as_deref().unwrap_or_default().to_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
+        if has(&["lash", "brow", "lid", "line", "shadow"]) {
+            return Role::Other;
+        }
+        if has(&["eye", "iris", "pupil", "sclera", "cornea"]) {
+            Role::Eye
+        } else if has(&["skin", "face"]) {
+            Role::Skin
+        } else {
+            Role::Other
+        }
+    }
 }
 
 impl Default for Material {
@@ -37,11 +188,15 @@ impl Default for Material {
             base_color_texture: None,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
+            surface: Surface::MATTE,
+            toon: None,
+            unlit: false,
         }
     }
 }
 
-/// A decoded texture, 8-bit RGBA, sRGB.
+/// A decoded texture, 8-bit RGBA as stored: sRGB for colour (base colour, emissive), linear
+/// for data (normals, metal and roughness, occlusion).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Texture {
     pub width: u32,
@@ -51,14 +206,18 @@ pub struct Texture {
 
 /// Reads materials and decodes the textures they use. A texture that cannot be decoded
 /// (a KTX2 file the Basis Universal transcoder refuses, a missing file, a corrupt image) leaves
-/// its material untextured with a warning.
+/// its material without it, with a warning.
 pub fn read_materials(
     source: &Source,
     reader: &Reader<'_>,
     warnings: &mut Vec<String>,
 ) -> (Vec<Material>, Vec<Option<Texture>>) {
     let root = reader.root;
-    let mut textures: Vec<Option<Option<Texture>>> = vec![None; root.textures.len()];
+    let mut textures = Textures {
+        source,
+        reader,
+        decoded: vec![None; root.textures.len()],
+    };
     let mut materials = Vec::with_capacity(root.materials.len());
     for (m, material) in root.materials.iter().enumerate() {
         let pbr = &material.pbr_metallic_roughness;
@@ -66,17 +225,36 @@ pub fn read_materials(
         if base_color.iter().any(|c| !c.is_finite()) {
             base_color = [1.0; 4];
         }
-        let base_color_texture = pbr.base_color_texture.as_ref().and_then(|info| {
-            let t = info.index.value();
-            if t >= textures.len() {
-                warnings.push(format!("material {m}: texture {t} does not exist"));
-                return None;
-            }
-            if textures[t].is_none() {
-                textures[t] = Some(decode_texture(source, reader, t, warnings));
-            }
-            textures[t].as_ref().and_then(Option::as_ref).map(|_| t)
-        });
+        let mut slot = |info: Option<(usize, u32, Option<serde_json::Value>)>, what: &str| {
+            let (t, tex_coord, extensions) = info?;
+            textures.slot(m, what, t, tex_coord, extensions.as_ref(), warnings)
+        };
+        let base_color_texture = slot(info_of(pbr.base_color_texture.as_ref()), "base colour");
+        let metallic_roughness_texture = slot(
+            info_of(pbr.metallic_roughness_texture.as_ref()),
+            "metal and roughness",
+        );
+        let normal_texture = slot(
+            material.normal_texture.as_ref().map(|n| {
+                (
+                    n.index.value(),
+                    n.tex_coord,
+                    serde_json::to_value(&n.extensions).ok(),
+                )
+            }),
+            "normal",
+        );
+        let occlusion_texture = slot(
+            material.occlusion_texture.as_ref().map(|o| {
+                (
+                    o.index.value(),
+                    o.tex_coord,
+                    serde_json::to_value(&o.extensions).ok(),
+                )
+            }),
+            "occlusion",
+        );
+        let emissive_texture = slot(info_of(material.emissive_texture.as_ref()), "emissive");
         let alpha_mode = match material.alpha_mode {
             Checked::Valid(json::material::AlphaMode::Mask) => AlphaMode::Mask {
                 cutoff: material.alpha_cutoff.map_or(0.5, |c| c.0),
@@ -84,18 +262,132 @@ pub fn read_materials(
             Checked::Valid(json::material::AlphaMode::Blend) => AlphaMode::Blend,
             _ => AlphaMode::Opaque,
         };
+        let strength = material
+            .extensions
+            .as_ref()
+            .and_then(|e| e.others.get("KHR_materials_emissive_strength"))
+            .and_then(|e| e.get("emissiveStrength"))
+            .and_then(serde_json::Value::as_f64)
+            .map_or(1.0, |s| s as f32);
+        let finite = |v: f32, default: f32| if v.is_finite() { v } else { default };
+        let surface = Surface {
+            metallic: finite(pbr.metallic_factor.0, 1.0).clamp(0.0, 1.0),
+            roughness: finite(pbr.roughness_factor.0, 1.0).clamp(0.0, 1.0),
+            metallic_roughness_texture,
+            normal_texture,
+            normal_scale: material
+                .normal_texture
+                .as_ref()
+                .map_or(1.0, |n| finite(n.scale, 1.0)),
+            occlusion_texture,
+            occlusion_strength: material
+                .occlusion_texture
+                .as_ref()
+                .map_or(1.0, |o| finite(o.strength.0, 1.0).clamp(0.0, 1.0)),
+            emissive: material
+                .emissive_factor
+                .0
+                .map(|c| finite(c * finite(strength, 1.0), 0.0).max(0.0)),
+            emissive_texture,
+        };
         materials.push(Material {
             name: material.name.clone(),
             base_color,
             base_color_texture,
             alpha_mode,
             double_sided: material.double_sided,
+            surface,
+            toon: toon_of(root, m),
+            unlit: material
+                .extensions
+                .as_ref()
+                .is_some_and(|e| e.unlit.is_some()),
         });
     }
     (
         materials,
-        textures.into_iter().map(Option::flatten).collect(),
+        textures.decoded.into_iter().map(Option::flatten).collect(),
     )
+}
+
+/// A texture info's index, texture coordinate set and extensions (as JSON).
+fn info_of(info: Option<&json::texture::Info>) -> Option<(usize, u32, Option<serde_json::Value>)> {
+    info.map(|i| {
+        (
+            i.index.value(),
+            i.tex_coord,
+            serde_json::to_value(&i.extensions).ok(),
+        )
+    })
+}
+
+/// The file's textures, each decoded the first time a material uses it.
+struct Textures<'a, 'r> {
+    source: &'a Source,
+    reader: &'a Reader<'r>,
+    decoded: Vec<Option<Option<Texture>>>,
+}
+
+impl Textures<'_, '_> {
+    /// Material `m`'s `what` texture `t`, decoded, with its coordinates' transform; none
+    /// (said in `warnings`) when it does not exist or cannot be decoded.
+    fn slot(
+        &mut self,
+        m: usize,
+        what: &str,
+        t: usize,
+        tex_coord: u32,
+        extensions: Option<&serde_json::Value>,
+        warnings: &mut Vec<String>,
+    ) -> Option<TextureRef> {
+        if t >= self.decoded.len() {
+            warnings.push(format!("material {m}: {what} texture {t} does not exist"));
+            return None;
+        }
+        let transform = extensions.and_then(|e| e.get("KHR_texture_transform"));
+        let tex_coord = transform
+            .and_then(|t| t.get("texCoord"))
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(u64::from(tex_coord));
+        if tex_coord != 0 {
+            warnings.push(format!(
+                "material {m}: the {what} texture reads texture coordinates {tex_coord}; \
+                 drawn with set 0, the one this loader keeps"
+            ));
+        }
+        if self.decoded[t].is_none() {
+            self.decoded[t] = Some(decode_texture(self.source, self.reader, t, warnings));
+        }
+        self.decoded[t].as_ref()?.as_ref()?;
+        Some(TextureRef {
+            texture: t,
+            transform: transform.map_or(UvTransform::IDENTITY, uv_transform),
+        })
+    }
+}
+
+/// `KHR_texture_transform`'s JSON as a transform (its defaults where a value is missing).
+fn uv_transform(json: &serde_json::Value) -> UvTransform {
+    let pair = |key: &str, default: f32| -> [f32; 2] {
+        let v = json.get(key).and_then(serde_json::Value::as_array);
+        let at = |i: usize| {
+            v.and_then(|v| v.get(i))
+                .and_then(serde_json::Value::as_f64)
+                .map_or(default, |x| x as f32)
+        };
+        [at(0), at(1)]
+    };
+    let rotation = json
+        .get("rotation")
+        .and_then(serde_json::Value::as_f64)
+        .map_or(0.0, |r| r as f32);
+    let t =
+        UvTransform::from_offset_rotation_scale(pair("offset", 0.0), rotation, pair("scale", 1.0));
+    if t.x.iter().chain(&t.y).all(|v| v.is_finite()) {
+        t
+    } else {
+        UvTransform::IDENTITY
+    }
 }
 
 fn decode_texture(
@@ -196,4 +488,65 @@ fn view_bytes(source: &Source, view: usize) -> Result<Vec<u8>, String> {
         .get(start..start.saturating_add(len))
         .map(<[u8]>::to_vec)
         .ok_or_else(|| "buffer view out of range".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_come_from_the_names_avatar_tools_give() {
+        let role = |name: &str| {
+            Material {
+                name: Some(name.to_owned()),
+                ..Material::default()
+            }
+            .role()
+        };
+        for eye in [
+            "Wolf3D_Eye",
+            "N00_000_00_EyeIris_00_EYE",
+            "EyeWhite",
+            "Eyes",
+            "iris",
+        ] {
+            assert_eq!(role(eye), Role::Eye, "{eye}");
+        }
+        for skin in [
+            "Wolf3D_Skin",
+            "N00_000_00_Face_00_SKIN",
+            "skin",
+            "Body_Skin",
+        ] {
+            assert_eq!(role(skin), Role::Skin, "{skin}");
+        }
+        for other in [
+            "N00_000_00_FaceEyelash_00_FACE",
+            "N00_000_00_FaceEyeline_00_FACE",
+            "FaceBrow",
+            "Wolf3D_Outfit_Top",
+            "teeth",
+        ] {
+            assert_eq!(role(other), Role::Other, "{other}");
+        }
+        assert_eq!(Material::default().role(), Role::Other);
+    }
+
+    #[test]
+    fn a_texture_transform_moves_coordinates_as_the_extension_defines() {
+        // Scale, then rotate a quarter turn, then offset: (1, 0) scaled to (2, 0), turned to
+        // (0, -2), moved to (0.5, -1.75).
+        let t = UvTransform::from_offset_rotation_scale(
+            [0.5, 0.25],
+            std::f32::consts::FRAC_PI_2,
+            [2.0, 3.0],
+        );
+        let [u, v] = t.apply([1.0, 0.0]);
+        assert!((u - 0.5).abs() < 1e-6 && (v + 1.75).abs() < 1e-6, "{u} {v}");
+        let (offset, rotation, scale) = t.offset_rotation_scale();
+        assert_eq!(offset, [0.5, 0.25]);
+        assert!((rotation - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        assert!((scale[0] - 2.0).abs() < 1e-6 && (scale[1] - 3.0).abs() < 1e-6);
+        assert_eq!(UvTransform::IDENTITY.apply([0.3, 0.7]), [0.3, 0.7]);
+    }
 }

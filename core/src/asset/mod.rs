@@ -22,6 +22,7 @@ pub mod rest_pose;
 pub mod scene;
 pub mod skin;
 mod source;
+pub mod toon;
 mod transform;
 pub mod vrm;
 pub mod writer;

@@ -25,6 +25,23 @@ pub struct Node {
     pub gpu_instances: Vec<Transform>,
 }
 
+impl Node {
+    /// A root node showing `mesh` where it was modelled (no parent, children, skin or
+    /// instances), named `name`.
+    #[must_use]
+    pub fn showing(name: &str, mesh: usize) -> Self {
+        Self {
+            name: Some(name.to_owned()),
+            parent: None,
+            children: Vec::new(),
+            transform: Transform::IDENTITY,
+            mesh: Some(mesh),
+            skin: None,
+            gpu_instances: Vec::new(),
+        }
+    }
+}
+
 /// Every placement of one mesh in the scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InstanceGroup {

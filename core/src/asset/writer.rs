@@ -13,7 +13,7 @@ use super::animation::{Clip, Interpolation, Property};
 use super::bin_chunk::{
     ARRAY_BUFFER, BinChunk, ELEMENT_ARRAY_BUFFER, UNSIGNED_INT, UNSIGNED_SHORT,
 };
-use super::material::{AlphaMode, Material, Texture};
+use super::material::{AlphaMode, Material, Texture, TextureRef, UvTransform};
 use super::mesh::Primitive;
 use super::scene::Node;
 
@@ -58,22 +58,49 @@ impl GlbWriter {
         self.chunk.deltas(data, bounds)
     }
 
-    /// Adds a material; its texture, if any, is taken from `textures` and stored as PNG.
+    /// Adds a material; its textures, if any, are taken from `textures` and stored as PNG
+    /// (each once), with their `KHR_texture_transform`s.
     pub fn add_material(&mut self, material: &Material, textures: &[Option<Texture>]) -> usize {
-        let mut pbr = json!({"baseColorFactor": material.base_color, "metallicFactor": 0.0, "roughnessFactor": 0.8});
-        if let Some(texture) = material
-            .base_color_texture
-            .and_then(|t| textures.get(t))
-            .and_then(Option::as_ref)
-            && let Some(png) = encode_png(texture)
+        let surface = &material.surface;
+        let mut pbr = json!({
+            "baseColorFactor": material.base_color,
+            "metallicFactor": surface.metallic,
+            "roughnessFactor": surface.roughness,
+        });
+        let mut stored = Vec::new();
+        if let Some(info) = self.texture_info(material.base_color_texture, textures, &mut stored) {
+            pbr["baseColorTexture"] = info;
+        }
+        if let Some(info) =
+            self.texture_info(surface.metallic_roughness_texture, textures, &mut stored)
         {
-            let view = self.view(&png, None);
-            self.images
-                .push(json!({"bufferView": view, "mimeType": "image/png"}));
-            self.textures.push(json!({"source": self.images.len() - 1}));
-            pbr["baseColorTexture"] = json!({"index": self.textures.len() - 1});
+            pbr["metallicRoughnessTexture"] = info;
         }
         let mut m = json!({"pbrMetallicRoughness": pbr, "doubleSided": material.double_sided});
+        if let Some(mut info) = self.texture_info(surface.normal_texture, textures, &mut stored) {
+            info["scale"] = json!(surface.normal_scale);
+            m["normalTexture"] = info;
+        }
+        if let Some(mut info) = self.texture_info(surface.occlusion_texture, textures, &mut stored)
+        {
+            info["strength"] = json!(surface.occlusion_strength);
+            m["occlusionTexture"] = info;
+        }
+        if let Some(info) = self.texture_info(surface.emissive_texture, textures, &mut stored) {
+            m["emissiveTexture"] = info;
+        }
+        let brightest = surface.emissive.iter().copied().fold(0.0_f32, f32::max);
+        if brightest > 0.0 {
+            // Factors above 1 need KHR_materials_emissive_strength.
+            let strength = brightest.max(1.0);
+            m["emissiveFactor"] = json!(surface.emissive.map(|c| c / strength));
+            if strength > 1.0 {
+                m["extensions"] =
+                    json!({"KHR_materials_emissive_strength": {"emissiveStrength": strength}});
+                self.extensions_used
+                    .insert("KHR_materials_emissive_strength");
+            }
+        }
         if let Some(name) = &material.name {
             m["name"] = json!(name);
         }
@@ -87,6 +114,38 @@ impl GlbWriter {
         }
         self.materials.push(m);
         self.materials.len() - 1
+    }
+
+    /// The texture info of `texture` (taken from `textures`, stored as PNG unless this
+    /// material stored it already: `stored` maps its indices to the file's), when there is one.
+    fn texture_info(
+        &mut self,
+        texture: Option<TextureRef>,
+        textures: &[Option<Texture>],
+        stored: &mut Vec<(usize, usize)>,
+    ) -> Option<Value> {
+        let TextureRef { texture, transform } = texture?;
+        let index = match stored.iter().find(|(from, _)| *from == texture) {
+            Some(&(_, to)) => to,
+            None => {
+                let png = encode_png(textures.get(texture)?.as_ref()?)?;
+                let view = self.view(&png, None);
+                self.images
+                    .push(json!({"bufferView": view, "mimeType": "image/png"}));
+                self.textures.push(json!({"source": self.images.len() - 1}));
+                stored.push((texture, self.textures.len() - 1));
+                self.textures.len() - 1
+            }
+        };
+        let mut info = json!({"index": index});
+        if transform != UvTransform::IDENTITY {
+            let (offset, rotation, scale) = transform.offset_rotation_scale();
+            info["extensions"] = json!({"KHR_texture_transform": {
+                "offset": offset, "rotation": rotation, "scale": scale,
+            }});
+            self.extensions_used.insert("KHR_texture_transform");
+        }
+        Some(info)
     }
 
     /// Adds a mesh. Target names go to `extras.targetNames`.

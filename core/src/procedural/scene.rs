@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::asset::Transform;
-use crate::asset::material::{AlphaMode, Material, Texture};
+use crate::asset::material::{AlphaMode, Material, Texture, TextureRef};
 use crate::asset::mesh::{Primitive, vertex_normals};
 use crate::asset::scene::Node;
 use crate::asset::writer::GlbWriter;
@@ -346,7 +346,7 @@ pub fn scene_glb() -> Vec<u8> {
 
     let ground = w.add_material(
         &Material {
-            base_color_texture: Some(0),
+            base_color_texture: Some(TextureRef::plain(0)),
             ..material("Ground", [0.36, 0.52, 0.22])
         },
         &[Some(ground_texture())],
@@ -355,9 +355,10 @@ pub fn scene_glb() -> Vec<u8> {
         &Material {
             name: Some("Grass".to_owned()),
             base_color: [1.0; 4],
-            base_color_texture: Some(0),
+            base_color_texture: Some(TextureRef::plain(0)),
             alpha_mode: AlphaMode::Mask { cutoff: 0.5 },
             double_sided: true,
+            ..Material::default()
         },
         &[Some(grass_texture(&mut rng))],
     );
@@ -451,13 +452,8 @@ pub fn scene_glb() -> Vec<u8> {
     for (name, mesh, s) in groups {
         let instances = scatter(&mut rng, s);
         roots.push(w.add_node(&Node {
-            name: Some(name.to_owned()),
-            parent: None,
-            children: Vec::new(),
-            transform: Transform::IDENTITY,
-            mesh: Some(mesh),
-            skin: None,
             gpu_instances: instances,
+            ..Node::showing(name, mesh)
         }));
     }
     w.set_roots(roots);
@@ -529,7 +525,7 @@ mod tests {
             .unwrap();
         assert_eq!(grass.alpha_mode, AlphaMode::Mask { cutoff: 0.5 });
         assert!(grass.double_sided);
-        let texture = asset.textures[grass.base_color_texture.unwrap()]
+        let texture = asset.textures[grass.base_color_texture.unwrap().texture]
             .as_ref()
             .unwrap();
         let alphas: Vec<u8> = texture.rgba.chunks_exact(4).map(|p| p[3]).collect();

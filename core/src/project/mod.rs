@@ -188,6 +188,12 @@ impl Project {
                 scene.shadow_size
             ));
         }
+        if !(scene.exposure > 0.0 && scene.exposure <= 16.0) {
+            out.push(format!(
+                "scene.exposure must be above 0 and at most 16 (got {})",
+                scene.exposure
+            ));
+        }
         for (i, npc) in self.npcs.iter().enumerate() {
             if npc.id.trim().is_empty() {
                 out.push(format!("npcs[{i}] has an empty id"));

@@ -25,6 +25,9 @@ pub struct SceneSettings {
     pub sun: SunSettings,
     /// Side of the square shadow map, texels.
     pub shadow_size: u32,
+    /// Scene light to display light before the tone map (Khronos PBR Neutral): 1 shows it as
+    /// lit, 2 a stop brighter.
+    pub exposure: f32,
 }
 
 impl Default for SceneSettings {
@@ -37,6 +40,7 @@ impl Default for SceneSettings {
             fog: FogSettings::default(),
             sun: SunSettings::default(),
             shadow_size: 2048,
+            exposure: 1.0,
         }
     }
 }

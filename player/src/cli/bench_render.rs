@@ -16,7 +16,7 @@ pub(super) struct BenchRenderArgs {
     #[arg(long, default_value_t = 200)]
     pub(super) frames: u32,
     /// Image size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1920x1080", value_parser = crate::frames::parse_size)]
+    #[arg(long, default_value = "1920x1080", value_parser = npc_render::parse_size)]
     pub(super) size: (u32, u32),
     /// Without the shadow pass.
     #[arg(long)]

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use npc_core::take::write_livelink_csv;
 
-use crate::link_in::{CaptureListener, CaptureTake};
 use crate::output::write_atomically;
+use npc_io::{CaptureListener, CaptureTake};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct CaptureArgs {

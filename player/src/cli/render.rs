@@ -19,7 +19,7 @@ pub(super) struct RenderArgs {
     #[arg(long, default_value_t = 30.0)]
     pub(super) fps: f64,
     /// Image size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = crate::frames::parse_size)]
+    #[arg(long, default_value = "1280x720", value_parser = npc_render::parse_size)]
     pub(super) size: (u32, u32),
     /// Fixed time of day, 0-1 (0 midnight, 0.5 noon); by default the project's start time,
     /// with the clock running.

@@ -13,12 +13,11 @@ use npc_core::link::livelink::{self, LiveLinkFrame};
 use npc_core::link::vmc::{self, VmcBundle};
 use npc_core::take::read_capture;
 
-use crate::link::{StreamTarget, parse_stream};
+use npc_io::stream::TIMECODE_FPS;
+use npc_io::{StreamTarget, parse_stream};
 
 /// The rate a glTF clip is sampled at.
 const GLTF_FPS: f64 = 60.0;
-/// Live Link frame times count frames of this rate.
-const TIMECODE_FPS: u32 = 60;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct ReplayArgs {

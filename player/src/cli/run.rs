@@ -40,7 +40,7 @@ pub(super) struct RunArgs {
     #[arg(long, value_name = "NPC")]
     pub(super) closeup: Option<String>,
     /// Window (or offscreen) size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = crate::frames::parse_size)]
+    #[arg(long, default_value = "1280x720", value_parser = npc_render::parse_size)]
     pub(super) size: (u32, u32),
     /// Draw without the shadow pass.
     #[arg(long)]
@@ -65,8 +65,8 @@ pub(super) struct RunArgs {
     /// VMC protocol; the roster's NPCs on consecutive ports from PORT) or
     /// livelink://HOST:PORT (Unreal's Live Link Face; each NPC a subject); `?hz=N` sets the
     /// rate (60 poses a second by default). Repeatable; added to the project's `streams`.
-    #[arg(long = "stream", value_name = "URL", value_parser = crate::link::parse_stream)]
-    pub(super) streams: Vec<crate::link::Stream>,
+    #[arg(long = "stream", value_name = "URL", value_parser = npc_io::parse_stream)]
+    pub(super) streams: Vec<npc_io::Stream>,
     /// Keep each synthesised line's audio as a WAV in DIR, named in its `line_started` event
     /// (`audio`, with `t_ms` on the stream's clock), so an engine the NPCs are streamed to
     /// can play what they say (docs/live-link.md).

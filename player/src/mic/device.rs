@@ -22,7 +22,7 @@ pub(super) fn start(
     tx: mpsc::Sender<MicMessage>,
     stop: Arc<AtomicBool>,
 ) -> Result<(thread::JoinHandle<()>, String), String> {
-    if let Some(why) = crate::audio::plainly_absent() {
+    if let Some(why) = npc_io::plainly_absent() {
         return Err(why);
     }
     let name = name.map(str::to_owned);

@@ -27,7 +27,7 @@ use super::events::{EventLog, LineEvent};
 use super::pool::{WorkerPool, workers_for};
 use super::speaker::Speaker;
 use super::stream::{StreamEnd, StreamedLine};
-use crate::audio::{AudioOut, PlayingLine};
+use npc_io::{AudioOut, PlayingLine};
 
 /// Which agent line is spoken: its conversation and seq number.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -202,7 +202,7 @@ impl StreamedLine {
     }
 
     pub fn set_volume(&mut self, volume: f32) {
-        self.volume = crate::audio::unit_volume(volume);
+        self.volume = npc_io::unit_volume(volume);
         if let Some(player) = &self.sound {
             player.set_volume(self.volume);
         }

@@ -403,6 +403,7 @@ impl World {
                 center: focus,
                 radius: SHADOW_REACH_M,
             },
+            exposure: self.project.scene.exposure,
         }
     }
 }

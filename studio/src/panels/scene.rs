@@ -27,6 +27,14 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
         changed |= ui.color_edit_button_rgb(&mut scene.sun.color).changed();
     });
     changed |= ui
+        .add(
+            egui::Slider::new(&mut scene.exposure, 0.25..=4.0)
+                .logarithmic(true)
+                .text("exposure"),
+        )
+        .on_hover_text("Scene light to display light before the tone map (1: as lit)")
+        .changed();
+    changed |= ui
         .add(egui::Slider::new(&mut scene.fog.start, 0.0..=1000.0).text("fog start (m)"))
         .changed();
     changed |= ui

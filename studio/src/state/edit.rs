@@ -136,6 +136,7 @@ impl Studio {
             | Command::SpeakLine
             | Command::OpenWav(_)
             | Command::ListenTo(_)
+            | Command::CancelJobs
             | Command::SetAlignToText(_)
             | Command::OpenVisemes(_)
             | Command::Seek(_)

@@ -27,7 +27,7 @@ pub(super) fn build() -> Build {
         .iter()
         .map(|&t| (t, skin_target(t, &skin, &skin_normals, &lay)))
         .collect();
-    let skin_material = material("skin", SKIN_RGB, Some(SKIN_TEXTURE), false);
+    let skin_material = material("skin", SKIN_RGB, Some(SKIN_TEXTURE), false, SKIN_ROUGHNESS);
     let skin_shape = Shape {
         pos: skin.rest.clone(),
         uvs: skin.uvs.clone(),
@@ -87,21 +87,21 @@ pub(super) fn build() -> Build {
             &sclera,
             None,
             look(&sclera),
-            material("sclera", [0.95, 0.94, 0.92], None, false),
+            material("sclera", [0.95, 0.94, 0.92], None, false, EYE_ROUGHNESS),
         ));
         parts.push(part(
             iris_name,
             &iris,
             None,
             look(&iris),
-            material("iris", IRIS_RGB, Some(IRIS_TEXTURE), false),
+            material("iris", IRIS_RGB, Some(IRIS_TEXTURE), false, EYE_ROUGHNESS),
         ));
         parts.push(part(
             pupil_name,
             &pupil,
             None,
             look(&pupil),
-            material("pupil", [0.02, 0.02, 0.02], None, false),
+            material("pupil", [0.02, 0.02, 0.02], None, false, EYE_ROUGHNESS),
         ));
     }
 
@@ -168,28 +168,28 @@ pub(super) fn build() -> Build {
         &upper_teeth,
         None,
         Vec::new(),
-        material("teeth", [0.93, 0.90, 0.82], None, false),
+        material("teeth", [0.93, 0.90, 0.82], None, false, 0.3),
     ));
     parts.push(part(
         "teeth_lower",
         &lower_teeth,
         None,
         rigid_jaw(&lower_teeth),
-        material("teeth", [0.93, 0.90, 0.82], None, false),
+        material("teeth", [0.93, 0.90, 0.82], None, false, 0.3),
     ));
     parts.push(part(
         TONGUE_PART,
         &tongue_shape,
         None,
         tongue_deltas,
-        material("tongue", [0.80, 0.42, 0.45], None, false),
+        material("tongue", [0.80, 0.42, 0.45], None, false, WET_ROUGHNESS),
     ));
     parts.push(part(
         "mouth",
         &bag,
         None,
         bag_deltas,
-        material("mouth", [0.32, 0.09, 0.10], None, true),
+        material("mouth", [0.32, 0.09, 0.10], None, true, WET_ROUGHNESS),
     ));
     let ears = {
         let (l, r) = (ear(1.0), ear(-1.0));

@@ -22,7 +22,7 @@ use glam::{Vec2, Vec3};
 
 use crate::arkit::ArkitTarget;
 use crate::asset::Transform;
-use crate::asset::material::{AlphaMode, Material, Texture};
+use crate::asset::material::{Material, Texture};
 use crate::asset::mesh::{MorphTarget, Primitive};
 use crate::asset::scene::Node;
 use crate::asset::writer::GlbWriter;
@@ -141,15 +141,7 @@ pub fn head_glb_of(parts: &[HeadPart]) -> Vec<u8> {
         let mut primitive = part.primitive.clone();
         primitive.material = Some(material);
         let mesh = writer.add_mesh(part.name, &[primitive], &part.target_names, &[]);
-        children.push(writer.add_node(&Node {
-            name: Some(part.name.to_owned()),
-            parent: None,
-            children: Vec::new(),
-            transform: Transform::IDENTITY,
-            mesh: Some(mesh),
-            skin: None,
-            gpu_instances: Vec::new(),
-        }));
+        children.push(writer.add_node(&Node::showing(part.name, mesh)));
     }
     let root = writer.add_node(&Node {
         name: Some("Head".to_owned()),

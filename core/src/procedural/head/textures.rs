@@ -1,6 +1,7 @@
 //! Colours and textures: the skin's colour map, the iris pattern and the materials.
 
 use super::*;
+use crate::asset::material::{Surface, TextureRef};
 
 pub(super) fn srgb_to_linear(c: f32) -> f32 {
     if c <= 0.04045 {
@@ -226,17 +227,31 @@ pub(super) fn textures() -> Vec<Option<Texture>> {
     vec![Some(skin_texture(&skin)), Some(iris_texture())]
 }
 
+/// Roughness of the skin: a soft sheen, not plastic.
+pub(super) const SKIN_ROUGHNESS: f32 = 0.5;
+/// Roughness of the eyes: the wet cornea mirrors the sun as a small glint (not below a few
+/// degrees of spread, which no closeup's pixels could hold).
+pub(super) const EYE_ROUGHNESS: f32 = 0.2;
+/// Roughness of the wet inside of the mouth.
+pub(super) const WET_ROUGHNESS: f32 = 0.3;
+
+/// A dielectric material of an sRGB colour and `roughness`.
 pub(super) fn material(
     name: &str,
     rgb: [f32; 3],
     texture: Option<usize>,
     double_sided: bool,
+    roughness: f32,
 ) -> Material {
     Material {
         name: Some(name.to_owned()),
         base_color: linear(rgb),
-        base_color_texture: texture,
-        alpha_mode: AlphaMode::Opaque,
+        base_color_texture: texture.map(TextureRef::plain),
         double_sided,
+        surface: Surface {
+            roughness,
+            ..Surface::MATTE
+        },
+        ..Material::default()
     }
 }

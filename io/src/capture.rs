@@ -14,7 +14,7 @@ use npc_core::link::livelink;
 use npc_core::link::vmc_in::VmcFaceReader;
 use npc_core::take::{HeadTurn, Take};
 
-use crate::link::{StreamTarget, parse_stream};
+use crate::stream::{StreamTarget, parse_stream};
 
 /// One frame heard: a face with its head's turn (when the sender gave one), or a gap.
 pub type Heard = Option<([f32; ARKIT_TARGET_COUNT], Option<HeadTurn>)>;

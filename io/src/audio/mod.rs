@@ -16,7 +16,7 @@ use rodio::buffer::SamplesBuffer;
 use rodio::mixer::Mixer;
 use rodio::{ChannelCount, Player, SampleRate};
 
-pub(crate) use device::plainly_absent;
+pub use device::plainly_absent;
 pub use line::{PlayingLine, unit_volume};
 
 /// Full volume within this distance, metres.

@@ -87,7 +87,7 @@ impl Drop for DeviceThread {
 /// (which prints its own errors when it finds nothing): Linux without sound cards and without
 /// a sound server to play through.
 #[cfg(target_os = "linux")]
-pub(crate) fn plainly_absent() -> Option<String> {
+pub fn plainly_absent() -> Option<String> {
     // No /proc/asound at all: the kernel has no sound support loaded, so no cards either.
     let cards = std::fs::read_to_string("/proc/asound/cards").unwrap_or_default();
     if !cards.is_empty() && !cards.contains("no soundcards") {
@@ -102,6 +102,6 @@ pub(crate) fn plainly_absent() -> Option<String> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn plainly_absent() -> Option<String> {
+pub fn plainly_absent() -> Option<String> {
     None
 }

@@ -1,0 +1,224 @@
+//! VRM's MToon toon shading, as VRM 1.0 (`VRMC_materials_mtoon` on a material) and VRM 0.x
+//! (`extensions.VRM.materialProperties` with the `VRM/MToon` shader) describe it: a lit and a
+//! shade colour with a hard or soft step between them, and a rim light. Read into the 1.0
+//! factors, converting 0.x's as three-vrm's compatibility plugin does (its colours are
+//! gamma-encoded; its shade shift and toony become the 1.0 step's edges).
+
+use gltf::json;
+use serde_json::Value;
+
+/// A material's MToon shading, in VRM 1.0's terms; colours linear.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Toon {
+    /// The colour where the surface turns from the light (times the shade texture).
+    pub shade: [f32; 3],
+    /// Whether the shade colour is multiplied by the base-colour texture (the file's shade
+    /// texture is the base colour's, as VRoid writes it); else by nothing.
+    pub shade_by_base_texture: bool,
+    /// Moves the step toward the light (negative) or away from it.
+    pub shift: f32,
+    /// 0: a soft ramp over the whole sphere; 1: a hard step.
+    pub toony: f32,
+    /// The rim light: colour, Fresnel power, lift, and how much the scene's light tints it
+    /// (0: the colour alone).
+    pub rim: [f32; 3],
+    pub rim_power: f32,
+    pub rim_lift: f32,
+    pub rim_lighting_mix: f32,
+}
+
+impl Default for Toon {
+    /// VRM 1.0's defaults.
+    fn default() -> Self {
+        Self {
+            shade: [0.0; 3],
+            shade_by_base_texture: false,
+            shift: 0.0,
+            toony: 0.9,
+            rim: [0.0; 3],
+            rim_power: 5.0,
+            rim_lift: 0.0,
+            rim_lighting_mix: 1.0,
+        }
+    }
+}
+
+/// The MToon shading of material `index` of `root`, when the file gives it one.
+#[must_use]
+pub fn toon_of(root: &json::Root, index: usize) -> Option<Toon> {
+    let material = root.materials.get(index)?;
+    let base_texture = material
+        .pbr_metallic_roughness
+        .base_color_texture
+        .as_ref()
+        .map(|t| t.index.value());
+    if let Some(mtoon) = material
+        .extensions
+        .as_ref()
+        .and_then(|e| e.others.get("VRMC_materials_mtoon"))
+    {
+        return Some(vrm1(mtoon, base_texture));
+    }
+    let properties = root
+        .extensions
+        .as_ref()?
+        .others
+        .get("VRM")?
+        .get("materialProperties")?
+        .as_array()?;
+    // Matched by name, as UniVRM writes them; by position where no name matches.
+    let entry = material
+        .name
+        .as_deref()
+        .and_then(|name| {
+            properties
+                .iter()
+                .find(|p| p.get("name").and_then(Value::as_str) == Some(name))
+        })
+        .or_else(|| properties.get(index))?;
+    (entry.get("shader").and_then(Value::as_str) == Some("VRM/MToon"))
+        .then(|| vrm0(entry, base_texture))
+}
+
+fn number(v: &Value, key: &str) -> Option<f32> {
+    #[allow(clippy::cast_possible_truncation)]
+    v.get(key)?
+        .as_f64()
+        .map(|x| x as f32)
+        .filter(|x| x.is_finite())
+}
+
+fn colour(v: &Value, key: &str) -> Option<[f32; 3]> {
+    let a = v.get(key)?.as_array()?;
+    let c = |i: usize| -> Option<f32> {
+        #[allow(clippy::cast_possible_truncation)]
+        a.get(i)?
+            .as_f64()
+            .map(|x| x as f32)
+            .filter(|x| x.is_finite())
+    };
+    Some([c(0)?, c(1)?, c(2)?])
+}
+
+/// A texture info's texture index.
+fn texture(v: &Value, key: &str) -> Option<usize> {
+    usize::try_from(v.get(key)?.get("index")?.as_u64()?).ok()
+}
+
+fn vrm1(m: &Value, base_texture: Option<usize>) -> Toon {
+    let d = Toon::default();
+    Toon {
+        shade: colour(m, "shadeColorFactor").unwrap_or(d.shade),
+        shade_by_base_texture: texture(m, "shadeMultiplyTexture").is_some()
+            && texture(m, "shadeMultiplyTexture") == base_texture,
+        shift: number(m, "shadingShiftFactor").unwrap_or(d.shift),
+        toony: number(m, "shadingToonyFactor")
+            .unwrap_or(d.toony)
+            .clamp(0.0, 1.0),
+        rim: colour(m, "parametricRimColorFactor").unwrap_or(d.rim),
+        rim_power: number(m, "parametricRimFresnelPowerFactor")
+            .unwrap_or(d.rim_power)
+            .max(0.0),
+        rim_lift: number(m, "parametricRimLiftFactor").unwrap_or(d.rim_lift),
+        rim_lighting_mix: number(m, "rimLightingMixFactor")
+            .unwrap_or(d.rim_lighting_mix)
+            .clamp(0.0, 1.0),
+    }
+}
+
+/// VRM 0.x colours are gamma-encoded (three-vrm decodes them with a 2.2 power).
+fn gamma(c: [f32; 3]) -> [f32; 3] {
+    c.map(|v| v.max(0.0).powf(2.2))
+}
+
+fn vrm0(p: &Value, base_texture: Option<usize>) -> Toon {
+    let floats = p.get("floatProperties").unwrap_or(&Value::Null);
+    let vectors = p.get("vectorProperties").unwrap_or(&Value::Null);
+    let textures = p.get("textureProperties").unwrap_or(&Value::Null);
+    let index = |key: &str| {
+        textures
+            .get(key)
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+    };
+    // 0.x ramps from _ShadeShift to lerp(1, _ShadeShift, _ShadeToony); these are the 1.0
+    // step's factors with the same edges.
+    let shade_shift = number(floats, "_ShadeShift").unwrap_or(0.0);
+    let shade_toony = number(floats, "_ShadeToony").unwrap_or(0.9);
+    let toony = shade_toony + (1.0 - shade_toony) * (0.5 + 0.5 * shade_shift);
+    Toon {
+        shade: gamma(colour(vectors, "_ShadeColor").unwrap_or([0.97, 0.81, 0.86])),
+        shade_by_base_texture: index("_ShadeTexture").is_some()
+            && index("_ShadeTexture") == index("_MainTex").or(base_texture),
+        shift: -shade_shift - (1.0 - toony),
+        toony: toony.clamp(0.0, 1.0),
+        rim: gamma(colour(vectors, "_RimColor").unwrap_or([0.0; 3])),
+        rim_power: number(floats, "_RimFresnelPower").unwrap_or(1.0).max(0.0),
+        rim_lift: number(floats, "_RimLift").unwrap_or(0.0),
+        rim_lighting_mix: number(floats, "_RimLightingMix")
+            .unwrap_or(0.0)
+            .clamp(0.0, 1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn root(doc: Value) -> json::Root {
+        serde_json::from_value(doc).expect("a glTF document")
+    }
+
+    #[test]
+    fn vrm1_factors_are_read_with_the_specs_defaults() {
+        let r = root(json!({
+            "asset": {"version": "2.0"},
+            "textures": [{"source": 0}],
+            "images": [{"uri": "a.png"}],
+            "materials": [
+                {"name": "face", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
+                 "extensions": {"VRMC_materials_mtoon": {
+                    "specVersion": "1.0", "shadeColorFactor": [0.5, 0.25, 0.125],
+                    "shadeMultiplyTexture": {"index": 0}, "shadingToonyFactor": 0.95,
+                    "parametricRimColorFactor": [1, 1, 1]}}},
+                {"name": "plain"}
+            ]
+        }));
+        let t = toon_of(&r, 0).expect("toon");
+        assert_eq!(t.shade, [0.5, 0.25, 0.125]);
+        assert!(t.shade_by_base_texture);
+        assert_eq!((t.toony, t.shift, t.rim_power), (0.95, 0.0, 5.0));
+        assert_eq!(t.rim, [1.0; 3]);
+        assert_eq!(toon_of(&r, 1), None);
+    }
+
+    #[test]
+    fn vrm0_properties_become_the_same_step() {
+        // _ShadeShift -0.5, _ShadeToony 0.9: 0.x ramps over dot(N, L) from -0.5 to
+        // lerp(1, -0.5, 0.9) = -0.35; the 1.0 factors give the same edges.
+        let r = root(json!({
+            "asset": {"version": "2.0"},
+            "materials": [{"name": "Body_SKIN"}],
+            "extensions": {"VRM": {"materialProperties": [{
+                "name": "Body_SKIN", "shader": "VRM/MToon",
+                "floatProperties": {"_ShadeShift": -0.5, "_ShadeToony": 0.9, "_RimFresnelPower": 3},
+                "vectorProperties": {"_ShadeColor": [0.5, 0.5, 0.5, 1], "_RimColor": [0, 0, 0, 1]},
+                "textureProperties": {"_MainTex": 2, "_ShadeTexture": 2}
+            }]}}
+        }));
+        let t = toon_of(&r, 0).expect("toon");
+        let (low, high) = (-1.0 + t.toony - t.shift, 1.0 - t.toony - t.shift);
+        assert!((low - -0.5).abs() < 1e-6, "{low}");
+        assert!((high - -0.35).abs() < 1e-6, "{high}");
+        assert!((t.shade[0] - 0.5f32.powf(2.2)).abs() < 1e-6);
+        assert!(t.shade_by_base_texture);
+        assert_eq!(t.rim_power, 3.0);
+        let other = root(json!({
+            "asset": {"version": "2.0"},
+            "materials": [{"name": "x"}],
+            "extensions": {"VRM": {"materialProperties": [{"name": "x", "shader": "Standard"}]}}
+        }));
+        assert_eq!(toon_of(&other, 0), None, "not an MToon material");
+    }
+}
