@@ -1,6 +1,6 @@
-//! Talking with them, end to end: real read speech (two LibriVox utterances, a pause between)
-//! played into the microphone's path at real-time pace, the player's world and conductor live
-//! at 30 frames a second. The NPC in front of the camera is addressed: it turns its head to
+//! Talking with them, end to end: real read speech (two LibriVox utterances, the second spoken
+//! over her first reply) sent into the microphone's path at real-time pace, the player's world
+//! and conductor live at 30 frames a second. The NPC in front of the camera is addressed: it turns its head to
 //! the person, its brows flash within 300 ms of the first sound, `heard.jsonl` gets one line
 //! per utterance at the speech's times (PocketSphinx's word alignment of the recordings, not
 //! our detector, gives them), and the example agent's reply is spoken by that NPC. The same
@@ -12,18 +12,31 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use common::{world_demo, write_lines};
 use glam::Vec3;
 use npc_core::ArkitTarget;
-use npc_player::{Conductor, ConductorOptions, Live, MicSource, World};
+use npc_core::hearing::{FRAME, VOICE_RATE};
+use npc_player::{
+    Conductor, ConductorOptions, Live, MicChunk, MicFeed, MicMessage, MicSource, World,
+};
 use npc_render::{Camera, MeshStoreBuilder};
 use serde_json::Value;
 
 const FPS: u32 = 30;
-/// Silence around and between the two utterances, s.
+/// Silence before the first utterance and after the second, s.
 const PAUSE_S: f64 = 1.5;
+/// How long after her reply begins the person speaks again, s.
+const BARGE_IN_S: f64 = 0.6;
+/// How long the run goes on after the person's last sound, s.
+const AFTER_S: f64 = 6.0;
+/// The longest the heard run may take, whatever happens, s.
+const LONGEST_S: f64 = 60.0;
 
 /// A clip of read speech and where its words are (first word's start, last word's end), s.
 struct Clip {
@@ -71,22 +84,101 @@ fn clip(dir: &Path, name: &str) -> Clip {
     }
 }
 
-/// Silence, clip a, silence, clip b, silence, as one WAV; returns where the speech is, s.
-fn person_recording(a: &Clip, b: &Clip, path: &Path) -> Vec<(f64, f64)> {
-    assert_eq!(a.rate, b.rate);
-    let pause = vec![0.0f32; (PAUSE_S * f64::from(a.rate)) as usize];
-    let mut all = pause.clone();
-    all.extend(&a.samples);
-    all.extend(&pause);
-    let b_at = all.len() as f64 / f64::from(a.rate);
-    all.extend(&b.samples);
-    all.extend(&pause);
-    let pcm: Vec<i16> = all.iter().map(|s| (s * 32_767.0) as i16).collect();
-    npc_core::speech::wav::write(path, &pcm, a.rate).unwrap();
-    vec![
-        (PAUSE_S + a.speech.0, PAUSE_S + a.speech.1),
-        (b_at + b.speech.0, b_at + b.speech.1),
-    ]
+/// The person in front of the player: two utterances and where their words are, s.
+struct Person {
+    first: Vec<f32>,
+    second: Vec<f32>,
+    words: [(f64, f64); 2],
+}
+
+fn person(a: &Clip, b: &Clip) -> Person {
+    let voice = |c: &Clip| npc_core::speech::resample(&c.samples, c.rate, VOICE_RATE).unwrap();
+    Person {
+        first: voice(a),
+        second: voice(b),
+        words: [a.speech, b.speech],
+    }
+}
+
+impl Person {
+    /// Speaks into `tx` from now: silence, the first utterance, silence until `replying` says
+    /// her reply has begun and `BARGE_IN_S` more (so the second utterance is spoken over the
+    /// reply however long the machine took to make it), the second, silence, the end; in 16 ms
+    /// chunks at real-time pace, each timed as a microphone times its chunks. The thread
+    /// returns where the speech was (first word to last), s from the first sample.
+    fn speak(
+        self,
+        tx: mpsc::Sender<MicMessage>,
+        replying: Arc<AtomicBool>,
+    ) -> JoinHandle<Vec<(f64, f64)>> {
+        thread::spawn(move || {
+            let silence = vec![0.0f32; FRAME];
+            let mut mic = Microphone::new(tx);
+            mic.silence(&silence, PAUSE_S);
+            let a_at = mic.seconds();
+            mic.speak(&self.first);
+            let gave_up = Instant::now() + Duration::from_secs_f64(LONGEST_S / 2.0);
+            while !replying.load(Ordering::Relaxed) && Instant::now() < gave_up {
+                mic.silence(&silence, 0.1);
+            }
+            mic.silence(&silence, BARGE_IN_S);
+            let b_at = mic.seconds();
+            mic.speak(&self.second);
+            mic.silence(&silence, PAUSE_S);
+            mic.end();
+            let [a, b] = self.words;
+            vec![(a_at + a.0, a_at + a.1), (b_at + b.0, b_at + b.1)]
+        })
+    }
+}
+
+/// A microphone's timing of sent sound: each chunk heard when its last sample would have been
+/// spoken, counted from the first.
+struct Microphone {
+    tx: mpsc::Sender<MicMessage>,
+    start: Instant,
+    sent: usize,
+}
+
+impl Microphone {
+    fn new(tx: mpsc::Sender<MicMessage>) -> Self {
+        Self {
+            tx,
+            start: Instant::now(),
+            sent: 0,
+        }
+    }
+
+    /// Seconds sent so far.
+    fn seconds(&self) -> f64 {
+        self.sent as f64 / f64::from(VOICE_RATE)
+    }
+
+    fn speak(&mut self, samples: &[f32]) {
+        for chunk in samples.chunks(FRAME) {
+            self.sent += chunk.len();
+            let heard_at = self.start + Duration::from_secs_f64(self.seconds());
+            if let Some(wait) = heard_at.checked_duration_since(Instant::now()) {
+                thread::sleep(wait);
+            }
+            // The run may be over: nobody listens any more.
+            let _ = self.tx.send(MicMessage::Chunk(MicChunk {
+                samples: chunk.to_vec(),
+                heard_at,
+            }));
+        }
+    }
+
+    fn silence(&mut self, chunk: &[f32], seconds: f64) {
+        let until = self.seconds() + seconds;
+        while self.seconds() < until {
+            self.speak(chunk);
+        }
+    }
+
+    fn end(&self) {
+        let _ = self.tx.send(MicMessage::Ended);
+    }
 }
 
 /// Where the head of NPC `i` faces, in the world.
@@ -137,6 +229,8 @@ struct Seen {
 
 struct Run {
     seen: Vec<Seen>,
+    /// Where the person's speech was (first word to last), s from the microphone's start.
+    speech: Vec<(f64, f64)>,
     events: Vec<Value>,
     heard: Vec<Value>,
     /// The agent directory (kept until the run is dropped).
@@ -144,10 +238,10 @@ struct Run {
     _tmp: tempfile::TempDir,
 }
 
-/// Plays the world for `seconds` with the camera 2 m from Elara, 40 degrees to her side,
-/// looking at her; with `mic`, the person speaks that recording, and the example agent
-/// answers.
-fn run(mic: Option<&Path>, seconds: f64) -> Run {
+/// Plays the world with the camera 2 m from Elara, 40 degrees to her side, looking at her:
+/// with a person, until `AFTER_S` after they end, and the example agent answers them;
+/// without, for `seconds`.
+fn run(person: Option<Person>, seconds: f64) -> Run {
     let d = world_demo();
     // Bram and Mira talk meanwhile: a listener of theirs, Elara looks at them unless the
     // person draws her attention.
@@ -182,21 +276,25 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
     .unwrap();
     let elara = world.npc_index("Elara").unwrap();
     let mut live = Live::new(world, Some(conductor));
-    if let Some(wav) = mic {
-        live = live
-            .hear_from(MicSource::File(wav.to_owned()), &d.agent)
-            .unwrap();
+    let agent_done = Arc::new(AtomicBool::new(false));
+    let replying = Arc::new(AtomicBool::new(false));
+    let mut answerer = None;
+    let mut speaker = None;
+    if let Some(person) = person {
+        let (tx, feed) = MicFeed::new();
+        live = live.hear_from(MicSource::Feed(feed), &d.agent).unwrap();
+        speaker = Some((person, tx));
         let dir = d.agent.clone();
-        std::thread::spawn(move || {
+        let done = Arc::clone(&agent_done);
+        answerer = Some(thread::spawn(move || {
             let script = npc_player::load_script(None).unwrap();
-            // It stops before the run ends and its folder goes.
-            let until = Instant::now() + Duration::from_secs_f64(seconds - 1.0);
+            let done = || done.load(Ordering::Relaxed);
             if let Err(e) =
-                npc_player::run_answerer(&dir, &script, Some(until), npc_player::Naming::Answerer)
+                npc_player::run_answerer(&dir, &script, &done, npc_player::Naming::Answerer)
             {
                 eprintln!("the example agent stopped: {e:#}");
             }
-        });
+        }));
     }
     // Step once so her head and heading are placed, then put the camera.
     let start = Instant::now();
@@ -209,12 +307,27 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
     let angle = 40f32.to_radians();
     let eye = head + (front * angle.cos() + side * angle.sin()) * 2.0;
     let camera = Camera::looking_at(eye, head);
+    // The person starts speaking with the run's clock.
+    let speaking = speaker.map(|(person, tx)| person.speak(tx, Arc::clone(&replying)));
     let mut seen = Vec::new();
-    let frames = (seconds * f64::from(FPS)) as u32;
-    for frame in 1..frames {
+    let longest = if speaking.is_some() {
+        LONGEST_S
+    } else {
+        seconds
+    };
+    let mut end = start + Duration::from_secs_f64(longest);
+    let mut frame = 0u32;
+    loop {
+        frame += 1;
         let due = start + Duration::from_secs_f64(f64::from(frame) / f64::from(FPS));
+        if due >= end {
+            break;
+        }
         if let Some(wait) = due.checked_duration_since(Instant::now()) {
-            std::thread::sleep(wait);
+            thread::sleep(wait);
+        }
+        if speaking.as_ref().is_some_and(JoinHandle::is_finished) {
+            end = end.min(due + Duration::from_secs_f64(AFTER_S));
         }
         live.step_facing(
             due,
@@ -249,8 +362,16 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
                 .enumerate()
                 .any(|(i, n)| i != elara && n.attends_person()),
         });
+        if seen.last().is_some_and(|s| s.answering) {
+            replying.store(true, Ordering::Relaxed);
+        }
     }
     drop(live);
+    agent_done.store(true, Ordering::Relaxed);
+    if let Some(answerer) = answerer {
+        answerer.join().unwrap();
+    }
+    let speech = speaking.map(|s| s.join().unwrap()).unwrap_or_default();
     let read = |p: &Path| -> Vec<Value> {
         fs::read_to_string(p)
             .unwrap_or_default()
@@ -260,6 +381,7 @@ fn run(mic: Option<&Path>, seconds: f64) -> Run {
     };
     Run {
         seen,
+        speech,
         events: read(&events),
         heard: read(&d.agent.join("heard.jsonl")),
         agent: d.agent.clone(),
@@ -283,13 +405,10 @@ fn the_npc_in_front_listens_hears_and_answers_the_person() {
         );
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let wav = tmp.path().join("person.wav");
     let a = clip(&dir, "sense_and_sensibility_01_austen_64kb-0880");
     let b = clip(&dir, "sense_and_sensibility_01_austen_64kb-0930");
-    let speech = person_recording(&a, &b, &wav);
-    let seconds = speech[1].1 + PAUSE_S + 8.0;
-    let heard_run = run(Some(&wav), seconds);
+    let heard_run = run(Some(person(&a, &b)), 0.0);
+    let speech = heard_run.speech.clone();
     let control = run(None, speech[0].1 + 1.0);
 
     let mic = event(&heard_run, "microphone_started");
@@ -516,7 +635,7 @@ fn reply_waits_for_the_person(streamed: bool) {
         let mut cues = Vec::new();
         conductor.step(Instant::now(), &mut cues).unwrap();
         started.extend(cues.iter().filter_map(speaker));
-        std::thread::sleep(Duration::from_millis(20));
+        thread::sleep(Duration::from_millis(20));
     }
     assert!(
         !started.iter().any(|n| n == "Elara"),

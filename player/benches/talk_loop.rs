@@ -101,7 +101,7 @@ fn main() {
             let _ = npc_player::run_answerer(
                 &agent,
                 &script,
-                Some(until),
+                &|| Instant::now() >= until,
                 npc_player::Naming::Answerer,
             );
         });

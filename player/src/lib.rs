@@ -35,7 +35,7 @@ pub use frames::{
 };
 pub use link::{LinkOut, LiveLinkOut, VmcOut};
 pub use live::Live;
-pub use mic::{Mic, MicChunk, MicMessage, MicSource};
+pub use mic::{Mic, MicChunk, MicFeed, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{

@@ -79,7 +79,7 @@ pub fn start_simulator(dir: PathBuf) {
         .name("agent-sim-answer".to_owned())
         .spawn(move || {
             let answered = agent_sim::load_script(None).and_then(|script| {
-                agent_sim::answer(&answers, &script, None, agent_sim::Naming::Simulator)
+                agent_sim::answer(&answers, &script, &|| false, agent_sim::Naming::Simulator)
             });
             if let Err(e) = answered {
                 tracing::warn!("agent simulator: {e:#}");

@@ -28,11 +28,12 @@ pub enum Naming {
     Simulator,
 }
 
-/// Answers heard utterances until `until` (or forever). Returns how many it answered.
+/// Answers heard utterances until `done()` says so (asked between polls of `heard.jsonl`).
+/// Returns how many it answered.
 pub fn answer(
     dir: &Path,
     script: &Script,
-    until: Option<Instant>,
+    done: &dyn Fn() -> bool,
     naming: Naming,
 ) -> anyhow::Result<usize> {
     if script.answers.is_empty() {
@@ -71,7 +72,7 @@ pub fn answer(
             next_seq += 1;
             answered += 1;
         }
-        if until.is_some_and(|u| Instant::now() >= u) {
+        if done() {
             return Ok(answered);
         }
         thread::sleep(POLL);
@@ -166,10 +167,11 @@ fn read_new(path: &Path, offset: &mut u64, partial: &mut Vec<u8>) -> Vec<Value> 
         .collect()
 }
 
-/// When `answer` stops, given a duration in seconds.
+/// Whether `answer` is done, given how long it may run in seconds (none: never done).
 #[must_use]
-pub fn deadline(seconds: Option<f64>) -> Option<Instant> {
-    seconds
+pub fn deadline(seconds: Option<f64>) -> impl Fn() -> bool {
+    let until = seconds
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| Instant::now() + Duration::from_secs_f64(s))
+        .map(|s| Instant::now() + Duration::from_secs_f64(s));
+    move || until.is_some_and(|u| Instant::now() >= u)
 }

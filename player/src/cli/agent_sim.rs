@@ -34,7 +34,7 @@ pub(super) fn run(args: &AgentSimArgs) -> anyhow::Result<()> {
         let answered = crate::agent_sim::answer(
             &args.agent_dir,
             &script,
-            crate::agent_sim::deadline(args.duration),
+            &crate::agent_sim::deadline(args.duration),
             crate::agent_sim::Naming::Answerer,
         )?;
         println!("answered {answered} utterance(s)");
