@@ -172,34 +172,59 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) 
     }
 }
 
-/// Uploads an RGBA8 texture with its mipmaps: sRGB colour when `srgb`, else linear data.
-#[must_use]
-pub fn upload_texture(gpu: &Gpu, texture: &Texture, srgb: bool) -> wgpu::Texture {
-    let levels = mip_chain(texture, srgb);
-    let data: Vec<u8> = levels.iter().flat_map(|l| l.2.iter().copied()).collect();
-    gpu.device.create_texture_with_data(
-        &gpu.queue,
-        &wgpu::TextureDescriptor {
-            label: Some(if srgb { "colour" } else { "data" }),
-            size: wgpu::Extent3d {
-                width: texture.width.max(1),
-                height: texture.height.max(1),
-                depth_or_array_layers: 1,
+/// An RGBA8 texture with its mipmaps made (on the CPU, off the thread that uploads it): sRGB
+/// colour or linear data.
+#[derive(Clone, Debug)]
+pub struct MipTexture {
+    width: u32,
+    height: u32,
+    srgb: bool,
+    levels: u32,
+    /// Every level's texels, largest first.
+    data: Vec<u8>,
+}
+
+impl MipTexture {
+    /// Makes the mipmaps of `texture`, averaged in sRGB's linear light when `srgb`.
+    #[must_use]
+    pub fn new(texture: &Texture, srgb: bool) -> Self {
+        let levels = mip_chain(texture, srgb);
+        Self {
+            width: texture.width.max(1),
+            height: texture.height.max(1),
+            srgb,
+            levels: levels.len() as u32,
+            data: levels.into_iter().flat_map(|l| l.2).collect(),
+        }
+    }
+
+    /// Uploads it.
+    #[must_use]
+    pub fn upload(&self, gpu: &Gpu) -> wgpu::Texture {
+        gpu.device.create_texture_with_data(
+            &gpu.queue,
+            &wgpu::TextureDescriptor {
+                label: Some(if self.srgb { "colour" } else { "data" }),
+                size: wgpu::Extent3d {
+                    width: self.width,
+                    height: self.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: self.levels,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: if self.srgb {
+                    wgpu::TextureFormat::Rgba8UnormSrgb
+                } else {
+                    wgpu::TextureFormat::Rgba8Unorm
+                },
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
             },
-            mip_level_count: levels.len() as u32,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: if srgb {
-                wgpu::TextureFormat::Rgba8UnormSrgb
-            } else {
-                wgpu::TextureFormat::Rgba8Unorm
-            },
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        },
-        wgpu::util::TextureDataOrder::LayerMajor,
-        &data,
-    )
+            wgpu::util::TextureDataOrder::LayerMajor,
+            &self.data,
+        )
+    }
 }
 
 /// Whether a texture's bytes match its size (one that does not is left out, not a failure).
@@ -221,7 +246,8 @@ impl NeutralTextures {
                 height: 1,
                 rgba: slot.neutral().to_vec(),
             };
-            upload_texture(gpu, &texel, slot.srgb())
+            MipTexture::new(&texel, slot.srgb())
+                .upload(gpu)
                 .create_view(&wgpu::TextureViewDescriptor::default())
         }))
     }

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 
 use npc_core::asset::Asset;
 use npc_core::asset::lod::{LOD_RATIOS, lod_indices};
-use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel, Texture};
+use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
 
 use super::gpu::Gpu;
 use super::gpu_types::{GpuMaterial, GpuVertex};
 use super::materials::{
-    MaterialLayout, NeutralTextures, Slot, gpu_material, material_bind_group, upload_texture,
+    MaterialLayout, MipTexture, NeutralTextures, Slot, gpu_material, material_bind_group,
     well_formed,
 };
 
@@ -101,7 +101,9 @@ pub struct MeshStoreBuilder {
     primitives: Vec<GpuPrimitive>,
     materials: Vec<PendingMaterial>,
     /// Each texture a material uses, once, and whether it is colour (sRGB).
-    textures: Vec<(Texture, bool)>,
+    /// With their mipmaps made as they are added (where the asset is read: off the thread
+    /// that uploads them).
+    textures: Vec<MipTexture>,
 }
 
 /// Why the meshes could not go to the GPU.
@@ -156,7 +158,7 @@ impl MeshStoreBuilder {
                     return Some(at);
                 }
                 let texture = asset.textures.get(t)?.as_ref().filter(|t| well_formed(t))?;
-                self.textures.push((texture.clone(), slot.srgb()));
+                self.textures.push(MipTexture::new(texture, slot.srgb()));
                 taken.insert(key, self.textures.len() - 1);
                 Some(self.textures.len() - 1)
             });
@@ -306,8 +308,9 @@ impl MeshStoreBuilder {
         let views: Vec<wgpu::TextureView> = self
             .textures
             .iter()
-            .map(|(t, srgb)| {
-                upload_texture(gpu, t, *srgb).create_view(&wgpu::TextureViewDescriptor::default())
+            .map(|t| {
+                t.upload(gpu)
+                    .create_view(&wgpu::TextureViewDescriptor::default())
             })
             .collect();
         let neutral = NeutralTextures::new(gpu);

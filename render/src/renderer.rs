@@ -78,6 +78,19 @@ impl Renderer {
         })
     }
 
+    /// Draws `meshes` from now on in place of the meshes it had (a new avatar in a viewer),
+    /// keeping the pipelines, shadow map and skies: only the new meshes are uploaded.
+    ///
+    /// # Errors
+    /// The meshes do not fit the device; the renderer keeps the old ones then.
+    pub fn set_meshes(&mut self, gpu: &Gpu, meshes: MeshStoreBuilder) -> Result<(), RendererError> {
+        let store = meshes.build(gpu, &self.layouts.material)?;
+        self.frame = FrameBuffers::new(&gpu.device, &self.layouts, &store);
+        self.store = store;
+        self.chunk_count = 0;
+        Ok(())
+    }
+
     /// The colour format the pipelines draw into.
     #[must_use]
     pub fn color_format(&self) -> wgpu::TextureFormat {

@@ -9,6 +9,7 @@ use npc_core::project::Project;
 
 use crate::command::Command;
 use crate::file_dialog::FileAsk;
+use crate::jobs::Job;
 use crate::panels::{
     body, character_picker, gaze, listening, menu, pose, scene, timeline, transfer, visemes,
 };
@@ -17,7 +18,7 @@ use crate::player_child::PlayerChild;
 use crate::recent::RecentStore;
 use crate::state::{Effect, Studio, ViewSource};
 use crate::unsaved::UnsavedGuard;
-use crate::viewport::Viewport;
+use crate::viewport::{LoadedHead, Viewport};
 
 /// Frames drawn before `--screenshot` takes its picture (fonts and layout settle).
 const SETTLE_FRAMES: u32 = 8;
@@ -37,6 +38,8 @@ pub enum Tab {
 pub struct StudioApp {
     pub studio: Studio,
     pub viewport: Option<Viewport>,
+    /// A new head being read for the view, off the UI thread (the old one shows meanwhile).
+    head_job: Job<anyhow::Result<LoadedHead>>,
     pub tab: Tab,
     pose_filter: String,
     viseme_filter: String,
@@ -72,6 +75,7 @@ impl StudioApp {
         Self {
             studio,
             viewport: None,
+            head_job: Job::default(),
             tab: Tab::Pose,
             pose_filter: String::new(),
             viseme_filter: String::new(),
@@ -235,25 +239,22 @@ impl StudioApp {
                 Effect::LoadHead(path) => {
                     let Some(rs) = render_state else { continue };
                     let path = path.or_else(|| self.project_head());
-                    match Viewport::new(rs, path.as_deref()) {
-                        Ok((v, problem)) => {
-                            let (names, vrm) =
-                                (v.head().target_names(), v.head().vrm_expressions());
-                            self.viewport = Some(v);
-                            self.studio.apply(Command::HeadTargets { names, vrm });
-                            if let Some(p) = problem {
-                                self.studio.status = Some(crate::state::Status {
-                                    text: format!("{p}; showing the built-in head"),
-                                    error: true,
-                                });
-                            }
-                        }
-                        Err(e) => {
-                            self.studio.status = Some(crate::state::Status {
-                                text: format!("cannot draw the head: {e:#}"),
-                                error: true,
-                            });
-                        }
+                    if self.viewport.is_none() {
+                        // The first view: nothing to show meanwhile.
+                        self.show_head(rs, Ok(LoadedHead::load(path.as_deref())));
+                        continue;
+                    }
+                    let what = format!(
+                        "reading {}",
+                        path.as_deref().map_or("the built-in head".into(), |p| {
+                            p.file_name().unwrap_or(p.as_os_str()).to_string_lossy()
+                        })
+                    );
+                    if let Err(e) = self
+                        .head_job
+                        .start(what, move || LoadedHead::load(path.as_deref()))
+                    {
+                        self.studio.fail(e);
                     }
                 }
                 Effect::RunPlayer { project, simulator } => {
@@ -261,6 +262,48 @@ impl StudioApp {
                 }
             }
         }
+    }
+
+    /// Shows a head read for the view (uploads it: the pipelines stay when a view is there),
+    /// or says why it cannot be shown.
+    fn show_head(&mut self, rs: &RenderState, loaded: Result<anyhow::Result<LoadedHead>, String>) {
+        let loaded = match loaded {
+            Ok(Ok(l)) => l,
+            Ok(Err(e)) => return self.studio.fail(format!("cannot draw the head: {e:#}")),
+            Err(e) => return self.studio.fail(e),
+        };
+        let (names, vrm) = (
+            loaded.head().target_names(),
+            loaded.head().vrm_expressions(),
+        );
+        let problem = loaded.problem.clone();
+        let shown = match self.viewport.as_mut() {
+            Some(v) => v.set_head(loaded),
+            None => Viewport::new(rs, loaded).map(|v| self.viewport = Some(v)),
+        };
+        if let Err(e) = shown {
+            return self.studio.fail(format!("cannot draw the head: {e:#}"));
+        }
+        self.studio.apply(Command::HeadTargets { names, vrm });
+        if let Some(p) = problem {
+            self.studio.fail(format!("{p}; showing the built-in head"));
+        }
+    }
+
+    /// Shows the head read off the UI thread once it is ready. Whether one is being read.
+    fn poll_head(&mut self, render_state: Option<&RenderState>) -> bool {
+        if let Some(rs) = render_state
+            && let Some(loaded) = self.head_job.take()
+        {
+            self.show_head(rs, loaded);
+        }
+        self.head_job.running().is_some()
+    }
+
+    /// Whether a head is being read for the view (tests and benchmarks wait for it).
+    #[must_use]
+    pub fn reading_head(&self) -> bool {
+        self.head_job.running().is_some()
     }
 
     /// Files dropped on the window: a project opens, a glTF becomes the head, a WAV or a viseme
@@ -506,7 +549,7 @@ impl eframe::App for StudioApp {
         self.hear_capture(&ctx);
         self.watch_player(&ctx);
         self.studio.body.advance_idle(dt);
-        let working = self.studio.poll_jobs();
+        let working = self.studio.poll_jobs() | self.poll_head(render_state.as_ref());
         if self.studio.timeline.playing || self.studio.body.idle_playing || working {
             ctx.request_repaint();
         }
@@ -524,7 +567,8 @@ impl eframe::App for StudioApp {
                 let start = self.start_dir();
                 self.ask.start(p, start.as_deref());
             }
-            let jobs = self.studio.jobs();
+            let mut jobs = self.studio.jobs();
+            jobs.extend(self.head_job.running());
             if !jobs.is_empty() {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -621,6 +665,10 @@ impl eframe::App for StudioApp {
         }
         out.extend(self.ask.show(&ctx));
         self.close_guard(&ctx, &mut out);
+        if out.contains(&Command::CancelJobs) {
+            // The head being read is the app's job, not the studio's.
+            self.head_job.cancel();
+        }
         for command in self.unsaved.intercept(&self.studio, out) {
             self.studio.apply(command);
         }

@@ -50,19 +50,22 @@ impl std::fmt::Debug for Viewport {
     }
 }
 
-impl Viewport {
-    /// A view of the head at `path` (the built-in head when `None` or when it cannot load;
-    /// the error is returned beside the view).
-    pub fn new(
-        render_state: &eframe::egui_wgpu::RenderState,
-        path: Option<&Path>,
-    ) -> anyhow::Result<(Self, Option<String>)> {
-        let gpu = Gpu::from_parts(
-            render_state.instance.clone(),
-            render_state.adapter.clone(),
-            render_state.device.clone(),
-            render_state.queue.clone(),
-        );
+/// A head read and laid out for the GPU, not yet uploaded: made off the UI thread.
+#[derive(Debug)]
+pub struct LoadedHead {
+    head: HeadScene,
+    meshes: MeshStoreBuilder,
+    /// Why the head asked for could not be shown (the built-in head is then).
+    pub problem: Option<String>,
+}
+
+impl LoadedHead {
+    /// Reads the head at `path` (the built-in head when `None` or when it cannot load; why
+    /// not is kept in `problem`).
+    ///
+    /// # Errors
+    /// Not even the built-in head could be made.
+    pub fn load(path: Option<&Path>) -> anyhow::Result<Self> {
         let mut meshes = MeshStoreBuilder::default();
         let mut problem = None;
         let head = match path {
@@ -76,21 +79,58 @@ impl Viewport {
             },
             None => HeadScene::builtin(&mut meshes)?,
         };
-        let skies = SkyKind::ALL.map(|k| cubemap(k, SKY_SIZE));
-        let renderer = Renderer::new(&gpu, meshes, &skies, OFFSCREEN_FORMAT, SAMPLES, 1024)?;
-        Ok((
-            Self {
-                gpu,
-                renderer,
-                head,
-                target: None,
-                list: DrawList::default(),
-                orbit: Orbit::default(),
-                drawn: Vec::new(),
-                shown_at: None,
-            },
+        Ok(Self {
+            head,
+            meshes,
             problem,
-        ))
+        })
+    }
+
+    #[must_use]
+    pub fn head(&self) -> &HeadScene {
+        &self.head
+    }
+}
+
+impl Viewport {
+    /// A view of `loaded` (pipelines, skies and the head uploaded).
+    ///
+    /// # Errors
+    /// The GPU refused the head's meshes or the skies.
+    pub fn new(
+        render_state: &eframe::egui_wgpu::RenderState,
+        loaded: LoadedHead,
+    ) -> anyhow::Result<Self> {
+        let gpu = Gpu::from_parts(
+            render_state.instance.clone(),
+            render_state.adapter.clone(),
+            render_state.device.clone(),
+            render_state.queue.clone(),
+        );
+        let skies = SkyKind::ALL.map(|k| cubemap(k, SKY_SIZE));
+        let renderer = Renderer::new(&gpu, loaded.meshes, &skies, OFFSCREEN_FORMAT, SAMPLES, 1024)?;
+        Ok(Self {
+            gpu,
+            renderer,
+            head: loaded.head,
+            target: None,
+            list: DrawList::default(),
+            orbit: Orbit::default(),
+            drawn: Vec::new(),
+            shown_at: None,
+        })
+    }
+
+    /// Shows `loaded` in place of the head it showed: only its meshes are uploaded (the
+    /// pipelines stay), so the window does not stall for a new avatar.
+    ///
+    /// # Errors
+    /// The GPU refused the meshes; the old head stays then.
+    pub fn set_head(&mut self, loaded: LoadedHead) -> anyhow::Result<()> {
+        self.renderer.set_meshes(&self.gpu, loaded.meshes)?;
+        self.head = loaded.head;
+        self.drawn.clear();
+        Ok(())
     }
 
     #[must_use]

@@ -1212,3 +1212,52 @@ fn a_player_that_fails_says_why_in_the_studio() {
         .contains("cannot start")
     );
 }
+
+/// Steps the window until the head asked for is read and shown (at most 60 s).
+fn until_head_shown(h: &mut Harness<'_, StudioApp>) -> usize {
+    let start = std::time::Instant::now();
+    h.step();
+    let mut frames = 1;
+    while h.state().reading_head() && start.elapsed() < std::time::Duration::from_secs(60) {
+        h.step();
+        frames += 1;
+    }
+    h.run_steps(1);
+    frames
+}
+
+#[test]
+fn a_new_head_is_read_off_the_ui_thread_and_replaces_the_one_shown() {
+    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+        return;
+    };
+    let mut h = harness(Studio::new(demo_project(), None));
+    let before = h.state().viewport.as_ref().unwrap().head().label.clone();
+    h.state_mut()
+        .studio
+        .apply(Command::OpenHead(avatar.clone()));
+    h.step();
+    // The old head shows while the new one is read; the status bar lists the reading.
+    assert!(h.state().reading_head());
+    assert_eq!(h.state().viewport.as_ref().unwrap().head().label, before);
+    until_head_shown(&mut h);
+    let view = h.state().viewport.as_ref().unwrap();
+    assert_eq!(view.head().label, avatar.display().to_string());
+    assert!(!view.drawn.is_empty(), "the new head was drawn");
+    // A file that is no head: said, and the built-in head shows.
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.glb");
+    std::fs::write(&broken, b"not a glTF").unwrap();
+    h.state_mut().studio.apply(Command::OpenHead(broken));
+    until_head_shown(&mut h);
+    let status = h.state().studio.status.clone().unwrap();
+    assert!(
+        status.error && status.text.contains("broken.glb"),
+        "{}",
+        status.text
+    );
+    assert_eq!(
+        h.state().viewport.as_ref().unwrap().head().label,
+        "built-in head"
+    );
+}
