@@ -1,36 +1,68 @@
 //! The WGSL sources (`render/shaders/`), put together into the modules the pipelines use.
 //! Shared parts come first: `globals.wgsl` (per-frame values), `deform.wgsl` (vertex pulling,
 //! morph targets, skinning).
+//!
+//! For shader work, `NPC_SHADER_DIR` names a folder whose `.wgsl` files are read in place of
+//! the built-in ones of the same name (timing a shader change on another machine without a
+//! rebuild); a file missing there is the built-in one.
 
-const GLOBALS: &str = include_str!("../shaders/globals.wgsl");
-const DEFORM: &str = include_str!("../shaders/deform.wgsl");
-const MESH: &str = include_str!("../shaders/mesh.wgsl");
-const SKY: &str = include_str!("../shaders/sky.wgsl");
-const DEFORM_PASS: &str = include_str!("../shaders/deform_pass.wgsl");
-const DEFORM_CHECK: &str = include_str!("../shaders/deform_check.wgsl");
+use std::borrow::Cow;
+
+/// The environment variable naming a folder of WGSL files to use in place of the built-in.
+pub const SHADER_DIR_ENV: &str = "NPC_SHADER_DIR";
+
+/// The source of `name`: from `NPC_SHADER_DIR` when it holds the file, else built in.
+fn source(name: &str, built_in: &'static str) -> Cow<'static, str> {
+    let Some(dir) = std::env::var_os(SHADER_DIR_ENV) else {
+        return Cow::Borrowed(built_in);
+    };
+    let path = std::path::Path::new(&dir).join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            tracing::info!("shader {name} read from {}", path.display());
+            Cow::Owned(text)
+        }
+        Err(_) => Cow::Borrowed(built_in),
+    }
+}
+
+macro_rules! wgsl {
+    ($name:ident, $file:literal) => {
+        fn $name() -> Cow<'static, str> {
+            source($file, include_str!(concat!("../shaders/", $file)))
+        }
+    };
+}
+
+wgsl!(globals_wgsl, "globals.wgsl");
+wgsl!(deform_wgsl, "deform.wgsl");
+wgsl!(mesh_wgsl, "mesh.wgsl");
+wgsl!(sky_wgsl, "sky.wgsl");
+wgsl!(deform_pass_wgsl, "deform_pass.wgsl");
+wgsl!(deform_check_wgsl, "deform_check.wgsl");
 
 /// The main and shadow passes.
 #[must_use]
 pub fn mesh() -> String {
-    [GLOBALS, DEFORM, MESH].concat()
+    [globals_wgsl(), deform_wgsl(), mesh_wgsl()].concat()
 }
 
 /// The sky pass.
 #[must_use]
 pub fn sky() -> String {
-    [GLOBALS, SKY].concat()
+    [globals_wgsl(), sky_wgsl()].concat()
 }
 
 /// The compute pass that deforms skinned and morphed objects once per frame.
 #[must_use]
 pub fn deform_pass() -> String {
-    [GLOBALS, DEFORM, DEFORM_PASS].concat()
+    [globals_wgsl(), deform_wgsl(), deform_pass_wgsl()].concat()
 }
 
 /// The compute pass that writes deformed positions for checking.
 #[must_use]
 pub fn deform_check() -> String {
-    [GLOBALS, DEFORM, DEFORM_CHECK].concat()
+    [globals_wgsl(), deform_wgsl(), deform_check_wgsl()].concat()
 }
 
 /// Every module by name, for validation.

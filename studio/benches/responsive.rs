@@ -75,24 +75,42 @@ fn main() {
     studio.apply(Command::OpenWav(wav));
     let start = Instant::now();
     let mut busy = Vec::new();
-    let mut slowest = (Duration::ZERO, 0);
+    // The slowest frame, its number and the work that ended (was applied) in it.
+    let mut slowest = (Duration::ZERO, 0, Vec::new());
     let working = |h: &Harness<'_, StudioApp>| {
-        !h.state().studio.jobs().is_empty() || h.state().reading_head()
+        let mut jobs: Vec<String> = h
+            .state()
+            .studio
+            .jobs()
+            .iter()
+            .map(|(what, _)| (*what).to_owned())
+            .collect();
+        if h.state().reading_head() {
+            jobs.push("reading the new head".to_owned());
+        }
+        jobs
     };
-    while working(&h) && start.elapsed() < Duration::from_secs(300) {
+    let mut before = working(&h);
+    while !before.is_empty() && start.elapsed() < Duration::from_secs(300) {
         let t = frame(&mut h);
-        slowest = slowest.max((t, busy.len()));
+        let after = working(&h);
+        if t > slowest.0 {
+            let ended = before.iter().filter(|j| !after.contains(j)).cloned();
+            slowest = (t, busy.len(), ended.collect());
+        }
         busy.push(t);
+        before = after;
     }
     println!(
         "the transfer and the alignment ran {:.1} s",
         start.elapsed().as_secs_f64()
     );
     println!(
-        "the slowest was frame {} of {} ({:.1} ms)",
+        "the slowest was frame {} of {} ({:.1} ms; work that ended in it: {:?})",
         slowest.1 + 1,
         busy.len(),
-        slowest.0.as_secs_f64() * 1e3
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.2
     );
     report("while they ran", busy);
     report("after", (0..10).map(|_| frame(&mut h)).collect());
