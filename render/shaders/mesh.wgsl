@@ -324,7 +324,11 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     let sky = globals.ambient.rgb * (0.75 + 0.25 * n.y);
     let sky_light = (diffuse_color + ambient_specular(f0, roughness, n_dot_v)) * sky * occlusion;
     var color = sky_light + visibility * sun * globals.light_color.rgb
-        + material.emissive.rgb * emissive_texel + material.role.x * catchlight(n, v);
+        + material.emissive.rgb * emissive_texel;
+    // Eyes only (a uniform branch: other materials skip its work).
+    if material.role.x > 0.5 {
+        color += catchlight(n, v);
+    }
     if material.role.z == MODEL_TOON {
         let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
         color = toon(n, v, l, base.rgb, texel, visibility, sky) + material.emissive.rgb * emissive_texel;
