@@ -28,7 +28,9 @@ fn the_default_content_passes_the_khronos_validator() {
 #[test]
 fn a_full_material_is_written_validly_and_read_back_as_it_was() {
     use npc_core::asset::Asset;
-    use npc_core::asset::material::{Material, Surface, Texture, TextureRef, UvTransform};
+    use npc_core::asset::material::{
+        Clearcoat, Material, Specular, Surface, Texture, TextureRef, UvTransform,
+    };
     use npc_core::asset::mesh::Primitive;
     use npc_core::asset::writer::GlbWriter;
 
@@ -64,6 +66,15 @@ fn a_full_material_is_written_validly_and_read_back_as_it_was() {
             occlusion_strength: 0.5,
             emissive: [3.0, 1.5, 0.0],
             emissive_texture: Some(TextureRef::plain(0)),
+            specular: Specular {
+                ior: 1.4,
+                factor: 0.8,
+                color: [1.0, 0.9, 0.8],
+            },
+            clearcoat: Some(Clearcoat {
+                factor: 0.6,
+                roughness: 0.1,
+            }),
         },
         ..Material::default()
     };

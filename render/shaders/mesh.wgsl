@@ -25,6 +25,11 @@ struct Material {
     toon_step: vec4<f32>,
     // MToon: rgb the rim colour.
     toon_rim: vec4<f32>,
+    // rgb: the dielectric's reflectance at normal incidence (0.04 for glTF's index of
+    // refraction 1.5; KHR_materials_ior and KHR_materials_specular change it).
+    dielectric: vec4<f32>,
+    // KHR_materials_clearcoat: x the coat's share (0 without one), y its roughness.
+    clearcoat: vec4<f32>,
 }
 
 const MODEL_TOON: f32 = 1.0;
@@ -300,7 +305,7 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     let roughness = clamp(material.surface.y * mr.g, 0.045, 1.0);
     let occlusion = mix(1.0, occlusion_texel, material.surface.w);
     let a = roughness * roughness;
-    let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    let f0 = mix(material.dielectric.rgb, base.rgb, metallic);
     let diffuse_color = base.rgb * (1.0 - metallic);
 
     let v = normalize(globals.camera_position.xyz - in.world);
@@ -328,6 +333,20 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     // Eyes only (a uniform branch: other materials skip its work).
     if material.role.x > 0.5 {
         color += catchlight(n, v);
+    }
+    // A clear coat over it all (a uniform branch): its own sharper lobe on the geometric
+    // normal (the coat is smooth over the base's bumps), dimming what is under it by the light
+    // it reflects.
+    let coat = material.clearcoat.x;
+    if coat > 0.0 {
+        let coat_a = max(material.clearcoat.y, 0.045) * max(material.clearcoat.y, 0.045);
+        let cn = geometric;
+        let c_dot_l = max(dot(cn, l), 0.0);
+        let c_dot_v = max(abs(dot(cn, v)), 1e-4);
+        let coat_f = fresnel(vec3<f32>(0.04), v_dot_h).x * coat;
+        let coat_sun = coat_f * ggx(max(dot(cn, h), 0.0), coat_a) * smith_visibility(c_dot_l, c_dot_v, coat_a) * PI * c_dot_l;
+        let coat_sky = ambient_specular(vec3<f32>(0.04), max(material.clearcoat.y, 0.045), c_dot_v).x * coat;
+        color = color * (1.0 - coat_f) + visibility * coat_sun * globals.light_color.rgb + coat_sky * sky * occlusion;
     }
     if material.role.z == MODEL_TOON {
         let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;

@@ -113,6 +113,11 @@ pub struct GpuMaterial {
     pub toon_step: [f32; 4],
     /// MToon: the rim colour (linear), unused.
     pub toon_rim: [f32; 4],
+    /// The dielectric's reflectance at normal incidence (linear RGB, from its index of
+    /// refraction and `KHR_materials_specular`), unused.
+    pub dielectric: [f32; 4],
+    /// `KHR_materials_clearcoat`: the coat's share (0 without one) and roughness, unused.
+    pub clearcoat: [f32; 4],
 }
 
 /// Parameters of the deform check. Mirrors `CheckParams` in shaders/deform_check.wgsl.
@@ -152,12 +157,12 @@ mod tests {
     #[test]
     fn sizes_match_the_wgsl_layouts() {
         // WGSL sizes: 3 mat4 (192) + 9 vec4 (144); vertex 64; object mat4 + 8 u32 (96);
-        // material 17 vec4 (272).
+        // material 19 vec4 (304).
         assert_eq!(size_of::<Globals>(), 192 + 9 * 16);
         assert_eq!(size_of::<GpuVertex>(), 64);
         assert_eq!(size_of::<GpuObject>(), 96);
         assert_eq!(size_of::<GpuMorph>(), 8);
-        assert_eq!(size_of::<GpuMaterial>(), 17 * 16);
+        assert_eq!(size_of::<GpuMaterial>(), 19 * 16);
         assert_eq!(size_of::<CheckParams>(), 16);
         assert_eq!(size_of::<GpuDeformed>(), 32);
         assert_eq!(size_of::<DeformChunk>(), 8);

@@ -169,6 +169,13 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) 
             toon.rim_lighting_mix,
         ],
         toon_rim: [toon.rim[0], toon.rim[1], toon.rim[2], 0.0],
+        dielectric: {
+            let f0 = s.specular.f0();
+            [f0[0], f0[1], f0[2], 0.0]
+        },
+        clearcoat: s
+            .clearcoat
+            .map_or([0.0; 4], |c| [c.factor, c.roughness, 0.0, 0.0]),
     }
 }
 

@@ -1,7 +1,8 @@
 //! The body tab's bake: the selected character's body over the timeline's line (or a stretch
 //! of idle when there is none), through the same `bake_body` that `npc-player bake --body`
-//! writes, so the plots show what the player plays. The avatar is loaded once per file; when it
-//! cannot be read, the built-in body stands in and the reason is shown.
+//! writes, so the plots show what the player plays. The avatar is loaded once per file (a new
+//! file is read off the UI thread, the body shown until it is ready); when it cannot be read,
+//! the built-in body stands in and the reason is shown.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,8 @@ use npc_core::body::{
     PoseReader, Skeleton, bake_body,
 };
 use npc_core::project::{Npc, Project};
+
+use crate::jobs::Job;
 
 /// Frames per second of the body bake (the plots need no more).
 pub const BODY_FPS: f64 = 30.0;
@@ -42,6 +45,8 @@ struct Rig {
 #[derive(Debug)]
 pub struct BodyPreview {
     rig: Option<Rig>,
+    /// A new avatar file being read for the rig, off the UI thread.
+    reading: Option<(RigKey, Job<Result<Asset, String>>)>,
     library: ClipLibrary,
     pub bake: Option<BodyBake>,
     /// Bones whose angles are plotted, per layer.
@@ -57,6 +62,7 @@ impl Default for BodyPreview {
     fn default() -> Self {
         Self {
             rig: None,
+            reading: None,
             library: ClipLibrary::default(),
             bake: None,
             plot_bones: vec![HumanoidBone::UpperChest, HumanoidBone::LeftUpperArm],
@@ -92,7 +98,7 @@ impl BodyPreview {
             npc.map(|n| n.avatar.bones.clone()).unwrap_or_default(),
         );
         if self.rig.as_ref().map(|r| &r.key) != Some(&key) {
-            self.rig = Some(self.load(key));
+            self.read(key);
         }
         let duration_ms = if duration_ms > 0.0 {
             duration_ms
@@ -181,39 +187,98 @@ impl BodyPreview {
     }
 
     /// The rig `key` names, or the built-in body with a note saying why.
-    fn load(&mut self, key: RigKey) -> Rig {
-        self.note = None;
-        if let Some(path) = &key.0 {
-            match Asset::load(path) {
-                Ok(asset) => {
-                    let AvatarRig {
-                        skeleton,
-                        map,
-                        clips,
-                    } = AvatarRig::load(&asset, &key.2, key.1.as_deref(), &mut self.library)
-                        .unwrap_or_else(|e| {
-                            self.note = Some(format!("its clips cannot be read ({e})"));
-                            AvatarRig::own(&asset, &key.2)
-                        });
-                    return Rig {
-                        file: Some(path.clone()),
-                        key,
-                        reader: PoseReader::new(&skeleton, &map),
-                        skeleton,
-                        map,
-                        own_clips: asset.clips,
-                        clips,
-                    };
-                }
-                Err(e) => {
-                    self.note = Some(format!(
-                        "{} cannot be read ({e}); the built-in body is shown",
-                        path.display()
-                    ));
-                }
+    /// Has the rig made from `key`'s files: at once for the first rig or the built-in body,
+    /// else read off the UI thread (the body shown stays until [`Self::poll`] has it).
+    fn read(&mut self, key: RigKey) {
+        let path = match (&self.rig, &key.0) {
+            (Some(_), Some(path)) => path.clone(),
+            _ => {
+                self.reading = None;
+                let asset = key.0.as_deref().map(read_asset);
+                self.rig = Some(self.made(key, asset));
+                return;
             }
-        } else {
-            self.note = Some("the roster is empty; the built-in body is shown".to_owned());
+        };
+        if self.reading.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let mut job = Job::default();
+        let what = format!("reading the body {}", file_label(&path));
+        let read = path.clone();
+        match job.start(what, move || read_asset(&read)) {
+            Ok(()) => self.reading = Some((key, job)),
+            Err(_) => self.rig = Some(self.made(key, Some(read_asset(&path)))),
+        }
+    }
+
+    /// Takes the rig read off the UI thread once it is ready: whether a new one was taken (the
+    /// body is to be baked again).
+    pub fn poll(&mut self) -> bool {
+        let Some((_, job)) = self.reading.as_mut() else {
+            return false;
+        };
+        let Some(read) = job.take() else {
+            return false;
+        };
+        self.take(read)
+    }
+
+    /// Waits for the rig being read (the command line, tests): whether a new one was taken.
+    pub fn wait(&mut self) -> bool {
+        match self.reading.as_mut().and_then(|(_, job)| job.wait()) {
+            Some(read) => self.take(read),
+            None => false,
+        }
+    }
+
+    /// The reading running and for how long, for the status bar.
+    #[must_use]
+    pub fn reading(&self) -> Option<(&str, std::time::Duration)> {
+        self.reading.as_ref().and_then(|(_, job)| job.running())
+    }
+
+    fn take(&mut self, read: Result<Result<Asset, String>, String>) -> bool {
+        let Some((key, _)) = self.reading.take() else {
+            return false;
+        };
+        self.rig = Some(self.made(key, Some(read.and_then(|r| r))));
+        true
+    }
+
+    /// The rig of `key` from its avatar as read (the built-in body when there is none or it
+    /// could not be read: the reason goes in the note).
+    fn made(&mut self, key: RigKey, asset: Option<Result<Asset, String>>) -> Rig {
+        self.note = None;
+        match (asset, &key.0) {
+            (Some(Ok(asset)), Some(path)) => {
+                let AvatarRig {
+                    skeleton,
+                    map,
+                    clips,
+                } = AvatarRig::load(&asset, &key.2, key.1.as_deref(), &mut self.library)
+                    .unwrap_or_else(|e| {
+                        self.note = Some(format!("its clips cannot be read ({e})"));
+                        AvatarRig::own(&asset, &key.2)
+                    });
+                return Rig {
+                    file: Some(path.clone()),
+                    key,
+                    reader: PoseReader::new(&skeleton, &map),
+                    skeleton,
+                    map,
+                    own_clips: asset.clips,
+                    clips,
+                };
+            }
+            (Some(Err(e)), Some(path)) => {
+                self.note = Some(format!(
+                    "{} cannot be read ({e}); the built-in body is shown",
+                    path.display()
+                ));
+            }
+            _ => {
+                self.note = Some("the roster is empty; the built-in body is shown".to_owned());
+            }
         }
         let rig = npc_core::procedural::body::clip_rig();
         Rig {
@@ -226,6 +291,19 @@ impl BodyPreview {
             clips: AvatarClips::Own,
         }
     }
+}
+
+/// Reads an avatar file for its rig.
+fn read_asset(path: &Path) -> Result<Asset, String> {
+    Asset::load(path).map_err(|e| e.to_string())
+}
+
+/// A file's name, for the status bar.
+fn file_label(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]

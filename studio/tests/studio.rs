@@ -1261,3 +1261,32 @@ fn a_new_head_is_read_off_the_ui_thread_and_replaces_the_one_shown() {
         "built-in head"
     );
 }
+
+#[test]
+fn a_characters_new_body_is_read_off_the_ui_thread() {
+    let Some(avatar) = shared_asset("avatars/Quaternius_Superhero_Male.glb") else {
+        return;
+    };
+    let mut studio = Studio::new(demo_project(), None);
+    let first = studio.body.avatar_file().map(std::path::Path::to_path_buf);
+    let mut roster = studio.doc.project.npcs.clone();
+    roster[0].avatar.body = avatar.clone();
+    studio.apply(Command::SetRoster(roster));
+    // Being read: listed as work, the body baked so far still shown.
+    assert!(
+        studio
+            .jobs()
+            .iter()
+            .any(|(what, _)| what.contains("reading the body")),
+        "{:?}",
+        studio.jobs()
+    );
+    assert_eq!(
+        studio.body.avatar_file().map(std::path::Path::to_path_buf),
+        first
+    );
+    studio.finish_jobs();
+    assert_eq!(studio.body.avatar_file(), Some(avatar.as_path()));
+    assert!(studio.body.bake.is_some());
+    assert!(studio.jobs().is_empty());
+}

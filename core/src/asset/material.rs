@@ -61,6 +61,48 @@ pub struct Surface {
     /// Light given off, linear RGB (times `KHR_materials_emissive_strength`).
     pub emissive: [f32; 3],
     pub emissive_texture: Option<TextureRef>,
+    /// How the dielectric part reflects (`KHR_materials_ior`, `KHR_materials_specular`).
+    pub specular: Specular,
+    /// A clear varnish over it (`KHR_materials_clearcoat`), when it has one.
+    pub clearcoat: Option<Clearcoat>,
+}
+
+/// How a dielectric reflects: its index of refraction (`KHR_materials_ior`; glTF's 1.5
+/// without it) and `KHR_materials_specular`'s strength and tint. Their textures are not read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Specular {
+    pub ior: f32,
+    /// Scales the dielectric's reflection (0 takes it away).
+    pub factor: f32,
+    /// Tints it, linear RGB.
+    pub color: [f32; 3],
+}
+
+impl Specular {
+    /// glTF's dielectric: index of refraction 1.5, untinted.
+    pub const DEFAULT: Self = Self {
+        ior: 1.5,
+        factor: 1.0,
+        color: [1.0; 3],
+    };
+
+    /// The dielectric's reflectance at normal incidence, linear RGB (0.04 by default), as
+    /// `KHR_materials_specular` defines it: Fresnel's from the index of refraction, tinted,
+    /// at most 1, times the factor.
+    #[must_use]
+    pub fn f0(&self) -> [f32; 3] {
+        let r = ((self.ior - 1.0) / (self.ior + 1.0)).powi(2);
+        self.color.map(|c| (r * c).min(1.0) * self.factor)
+    }
+}
+
+/// `KHR_materials_clearcoat`: a clear coat (varnish, car paint, wet lips) over the material,
+/// with its own roughness; its textures are not read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clearcoat {
+    /// How much of the coat there is (0-1).
+    pub factor: f32,
+    pub roughness: f32,
 }
 
 impl Surface {
@@ -75,6 +117,8 @@ impl Surface {
         occlusion_strength: 1.0,
         emissive: [0.0; 3],
         emissive_texture: None,
+        specular: Specular::DEFAULT,
+        clearcoat: None,
     };
 
     /// What glTF gives a material that says nothing of its surface (and a primitive without
@@ -262,14 +306,43 @@ pub fn read_materials(
             Checked::Valid(json::material::AlphaMode::Blend) => AlphaMode::Blend,
             _ => AlphaMode::Opaque,
         };
-        let strength = material
-            .extensions
-            .as_ref()
-            .and_then(|e| e.others.get("KHR_materials_emissive_strength"))
-            .and_then(|e| e.get("emissiveStrength"))
-            .and_then(serde_json::Value::as_f64)
+        let extension = |name: &str, field: &str| {
+            material
+                .extensions
+                .as_ref()
+                .and_then(|e| e.others.get(name))
+                .map(|e| e.get(field).and_then(serde_json::Value::as_f64))
+        };
+        let strength = extension("KHR_materials_emissive_strength", "emissiveStrength")
+            .flatten()
             .map_or(1.0, |s| s as f32);
         let finite = |v: f32, default: f32| if v.is_finite() { v } else { default };
+        let number = |name: &str, field: &str, default: f32| {
+            extension(name, field)
+                .flatten()
+                .map_or(default, |v| finite(v as f32, default))
+        };
+        let specular = Specular {
+            // 0 is allowed (a perfect mirror's limit); below 1 is not physical.
+            ior: match number("KHR_materials_ior", "ior", 1.5) {
+                i if i == 0.0 || i >= 1.0 => i,
+                _ => 1.5,
+            },
+            factor: number("KHR_materials_specular", "specularFactor", 1.0).clamp(0.0, 1.0),
+            color: material
+                .extensions
+                .as_ref()
+                .and_then(|e| e.others.get("KHR_materials_specular"))
+                .and_then(|e| e.get("specularColorFactor"))
+                .and_then(|c| serde_json::from_value::<[f32; 3]>(c.clone()).ok())
+                .map_or([1.0; 3], |c| c.map(|c| finite(c, 1.0).max(0.0))),
+        };
+        let coat = number("KHR_materials_clearcoat", "clearcoatFactor", 0.0).clamp(0.0, 1.0);
+        let clearcoat = (coat > 0.0).then(|| Clearcoat {
+            factor: coat,
+            roughness: number("KHR_materials_clearcoat", "clearcoatRoughnessFactor", 0.0)
+                .clamp(0.0, 1.0),
+        });
         let surface = Surface {
             metallic: finite(pbr.metallic_factor.0, 1.0).clamp(0.0, 1.0),
             roughness: finite(pbr.roughness_factor.0, 1.0).clamp(0.0, 1.0),
@@ -289,6 +362,8 @@ pub fn read_materials(
                 .0
                 .map(|c| finite(c * finite(strength, 1.0), 0.0).max(0.0)),
             emissive_texture,
+            specular,
+            clearcoat,
         };
         materials.push(Material {
             name: material.name.clone(),

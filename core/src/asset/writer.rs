@@ -13,9 +13,17 @@ use super::animation::{Clip, Interpolation, Property};
 use super::bin_chunk::{
     ARRAY_BUFFER, BinChunk, ELEMENT_ARRAY_BUFFER, UNSIGNED_INT, UNSIGNED_SHORT,
 };
-use super::material::{AlphaMode, Material, Texture, TextureRef, UvTransform};
+use super::material::{AlphaMode, Material, Specular, Texture, TextureRef, UvTransform};
 use super::mesh::Primitive;
 use super::scene::Node;
+
+/// The material extensions the writer may use.
+const MATERIAL_EXTENSIONS: [&str; 4] = [
+    "KHR_materials_emissive_strength",
+    "KHR_materials_ior",
+    "KHR_materials_specular",
+    "KHR_materials_clearcoat",
+];
 
 /// Collects a document and its binary chunk.
 #[derive(Debug, Default)]
@@ -89,17 +97,42 @@ impl GlbWriter {
         if let Some(info) = self.texture_info(surface.emissive_texture, textures, &mut stored) {
             m["emissiveTexture"] = info;
         }
+        let mut extensions = serde_json::Map::new();
         let brightest = surface.emissive.iter().copied().fold(0.0_f32, f32::max);
         if brightest > 0.0 {
             // Factors above 1 need KHR_materials_emissive_strength.
             let strength = brightest.max(1.0);
             m["emissiveFactor"] = json!(surface.emissive.map(|c| c / strength));
             if strength > 1.0 {
-                m["extensions"] =
-                    json!({"KHR_materials_emissive_strength": {"emissiveStrength": strength}});
-                self.extensions_used
-                    .insert("KHR_materials_emissive_strength");
+                extensions.insert(
+                    "KHR_materials_emissive_strength".to_owned(),
+                    json!({"emissiveStrength": strength}),
+                );
             }
+        }
+        let specular = surface.specular;
+        if specular.ior != Specular::DEFAULT.ior {
+            extensions.insert("KHR_materials_ior".to_owned(), json!({"ior": specular.ior}));
+        }
+        if specular.factor != 1.0 || specular.color != [1.0; 3] {
+            extensions.insert(
+                "KHR_materials_specular".to_owned(),
+                json!({"specularFactor": specular.factor, "specularColorFactor": specular.color}),
+            );
+        }
+        if let Some(coat) = surface.clearcoat {
+            extensions.insert(
+                "KHR_materials_clearcoat".to_owned(),
+                json!({"clearcoatFactor": coat.factor, "clearcoatRoughnessFactor": coat.roughness}),
+            );
+        }
+        if !extensions.is_empty() {
+            for name in MATERIAL_EXTENSIONS {
+                if extensions.contains_key(name) {
+                    self.extensions_used.insert(name);
+                }
+            }
+            m["extensions"] = Value::Object(extensions);
         }
         if let Some(name) = &material.name {
             m["name"] = json!(name);

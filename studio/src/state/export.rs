@@ -12,6 +12,10 @@ impl Studio {
     /// Writes the timeline's line (its face, and the character's body baked at the same rate)
     /// as `format` to `path`; an existing file is kept when anything fails.
     pub(super) fn export_line(&mut self, format: ExportFormat, path: &Path) {
+        // The character's body, not the one shown while its file is read.
+        if self.body.wait() {
+            self.rebake_body();
+        }
         let Some(bake) = &self.timeline.bake else {
             self.fail("there is no line on the timeline to export: speak one or open one");
             return;

@@ -129,6 +129,9 @@ impl Studio {
         if let Some(made) = self.transfer_job.take() {
             self.transfer_made(made);
         }
+        if self.body.poll() {
+            self.rebake_body();
+        }
         self.working().is_some()
     }
 
@@ -139,6 +142,9 @@ impl Studio {
         }
         if let Some(made) = self.transfer_job.wait() {
             self.transfer_made(made);
+        }
+        if self.body.wait() {
+            self.rebake_body();
         }
     }
 
@@ -152,10 +158,14 @@ impl Studio {
     /// Every job running and how long each has run.
     #[must_use]
     pub fn jobs(&self) -> Vec<(&str, std::time::Duration)> {
-        [self.line_job.running(), self.transfer_job.running()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            self.line_job.running(),
+            self.transfer_job.running(),
+            self.body.reading(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// Stops waiting for every job running; says which.
