@@ -744,6 +744,59 @@ fn a_smooth_surface_shows_the_sun_as_a_highlight_and_a_rough_one_spreads_it() {
 }
 
 #[test]
+fn a_clear_coat_adds_a_sharp_highlight_and_a_higher_index_of_refraction_reflects_more() {
+    // A rough matte plane, the sun mirrored back into the camera: a clear coat (smooth) puts a
+    // highlight on it that the bare plane lacks; a dielectric of index 2.4 (diamond) reflects
+    // more than glTF's 1.5, and KHR_materials_specular's factor 0 takes the reflection away.
+    use npc_core::asset::material::{Clearcoat, Specular, Surface};
+    let with = |surface: Surface| {
+        let m = Material {
+            base_color: [0.3, 0.3, 0.3, 1.0],
+            surface,
+            ..Material::default()
+        };
+        plane_brightness(&plane(&m, &[]), Vec3::Z)
+    };
+    let rough = Surface {
+        roughness: 1.0,
+        ..Surface::MATTE
+    };
+    let bare = with(rough.clone());
+    let coated = with(Surface {
+        clearcoat: Some(Clearcoat {
+            factor: 1.0,
+            roughness: 0.1,
+        }),
+        ..rough.clone()
+    });
+    assert!(coated > bare + 20.0, "coated {coated}, bare {bare}");
+    // Rough enough that the highlight stays well below white.
+    let smooth = Surface {
+        roughness: 0.5,
+        ..Surface::MATTE
+    };
+    let glass = with(smooth.clone());
+    let diamond = with(Surface {
+        specular: Specular {
+            ior: 2.4,
+            ..Specular::DEFAULT
+        },
+        ..smooth.clone()
+    });
+    let none = with(Surface {
+        specular: Specular {
+            factor: 0.0,
+            ..Specular::DEFAULT
+        },
+        ..smooth
+    });
+    assert!(
+        diamond > glass + 10.0 && none < glass - 10.0,
+        "ior 2.4 {diamond}, ior 1.5 {glass}, no specular {none}"
+    );
+}
+
+#[test]
 fn an_emissive_surface_glows_at_night() {
     let dark = Material {
         base_color: [0.2, 0.2, 0.2, 1.0],
