@@ -48,6 +48,8 @@ pub struct Asset {
     pub humanoid_table: Vec<(String, usize)>,
     /// The expressions a VRM file declares (empty for other files).
     pub vrm_expressions: VrmExpressions,
+    /// Swinging parts (hair, skirts) and their colliders, from a VRM file's spring bones.
+    pub spring_bones: super::spring_bones::SpringBones,
     /// A VRM 0.x file, which faces -Z: its scene roots (and the clips that move them) were
     /// turned half a turn about +Y at load, so it faces +Z ([`super::vrm::HALF_TURN`]).
     pub turned_to_face_forward: bool,
@@ -94,6 +96,10 @@ impl Asset {
         let face_rig = FaceRig::from_meshes(&meshes);
         let humanoid_table = super::vrm::humanoid_table(root, &mut warnings);
         let vrm_expressions = VrmExpressions::of(root, &meshes, &mut warnings);
+        let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
+        let spring_bones = root.extensions.as_ref().map_or_else(Default::default, |e| {
+            super::spring_bones::SpringBones::of(&e.others, &children, &mut warnings)
+        });
         Ok(Self {
             meshes,
             materials,
@@ -106,6 +112,7 @@ impl Asset {
             face_rig,
             humanoid_table,
             vrm_expressions,
+            spring_bones,
             turned_to_face_forward,
             extensions_used: root.extensions_used.clone(),
             extensions_required: root.extensions_required.clone(),

@@ -22,6 +22,7 @@ pub mod rest_pose;
 pub mod scene;
 pub mod skin;
 mod source;
+pub mod spring_bones;
 pub mod toon;
 mod transform;
 pub mod vrm;

@@ -19,6 +19,7 @@ mod retarget;
 mod settings;
 mod skeleton;
 mod space;
+pub mod spring;
 pub mod talk;
 mod two_bone;
 
