@@ -160,5 +160,47 @@ fn talking(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, updates, talking);
+/// Spring bones of a VRoid-made avatar (suzuha.vrm: 24 chains, 66 joints, 22 colliders, as
+/// scripts/setup.sh fetches it), one frame at 60 fps with the avatar walking: the goal is under
+/// 20 us per NPC.
+fn springs(c: &mut Criterion) {
+    use npc_core::body::spring::{SpringRig, SpringState};
+    let path = std::env::var_os("NPC_VRM_AVATARS")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/living-npc/vrm")))
+        .map(|d| d.join("suzuha.vrm"));
+    let Some(asset) = path
+        .filter(|p| p.exists())
+        .and_then(|p| Asset::load(&p).ok())
+    else {
+        println!("spring_bones_vroid: NOT RUN, suzuha.vrm is not fetched (scripts/setup.sh)");
+        return;
+    };
+    let skeleton = Skeleton::of(&asset);
+    let rig = SpringRig::new(&asset.spring_bones, &skeleton);
+    let mut state = SpringState::default();
+    let mut world = Vec::new();
+    let mut locals = skeleton.rest.clone();
+    let mut t = 0.0f32;
+    c.bench_function("spring_bones_vroid_66_joints", |b| {
+        b.iter(|| {
+            t += 1.0 / 60.0;
+            let model = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 1.4 * t));
+            locals.clone_from(&skeleton.rest);
+            skeleton.world_into(&locals, &mut world);
+            rig.update(&mut state, model, &mut locals, &mut world, 1.0 / 60.0);
+            black_box(locals[0].rotation);
+        });
+    });
+    // The same frame without the springs: what the simulation costs is the difference.
+    c.bench_function("spring_bones_vroid_pose_only", |b| {
+        b.iter(|| {
+            locals.clone_from(&skeleton.rest);
+            skeleton.world_into(&locals, &mut world);
+            black_box(world[0]);
+        });
+    });
+}
+
+criterion_group!(benches, updates, talking, springs);
 criterion_main!(benches);

@@ -39,6 +39,8 @@ struct Rig {
     reader: PoseReader,
     own_clips: Vec<Clip>,
     clips: AvatarClips,
+    /// Its spring bones (hair, skirts), as the player swings them.
+    springs: npc_core::body::spring::SpringRig,
 }
 
 /// The body tab's state.
@@ -127,6 +129,7 @@ impl BodyPreview {
         Some(bake_body(
             &rig.skeleton,
             &rig.map,
+            &rig.springs,
             rig.clips.source(&rig.own_clips, settings),
             settings,
             &BodyBakeOptions {
@@ -263,6 +266,7 @@ impl BodyPreview {
                 return Rig {
                     file: Some(path.clone()),
                     key,
+                    springs: npc_core::body::spring::SpringRig::new(&asset.spring_bones, &skeleton),
                     reader: PoseReader::new(&skeleton, &map),
                     skeleton,
                     map,
@@ -284,6 +288,7 @@ impl BodyPreview {
         Rig {
             key,
             file: None,
+            springs: npc_core::body::spring::SpringRig::default(),
             reader: PoseReader::new(&rig.skeleton, &rig.map),
             map: rig.map,
             skeleton: rig.skeleton,

@@ -81,11 +81,14 @@ impl BodyBake {
     }
 }
 
-/// Bakes the body of a rig (`skeleton`, `map`) playing `clips` by `settings`.
+/// Bakes the body of a rig (`skeleton`, `map`, its spring bones `springs`) playing `clips` by
+/// `settings`, standing where it was modelled (as a standing NPC, whose spring bones swing alike
+/// wherever it stands).
 #[must_use]
 pub fn bake_body(
     skeleton: &Skeleton,
     map: &HumanoidMap,
+    springs: &super::spring::SpringRig,
     clips: ClipSource<'_>,
     settings: &BodySettings,
     options: &BodyBakeOptions,
@@ -130,6 +133,8 @@ pub fn bake_body(
         None => (Inhales::default(), None),
     };
     let mut emotion = Vec::with_capacity(frames);
+    let mut spring_state = super::spring::SpringState::default();
+    let mut world = Vec::new();
     for i in 0..frames {
         let t_ms = i as f64 * 1000.0 / fps;
         let talking = t_ms < options.talking_ms;
@@ -160,6 +165,16 @@ pub fn bake_body(
         body.update_traced(skeleton, &input, &mut |_, locals| {
             layers.push(reader.rotations(skeleton, locals));
         });
+        if settings.spring_bones && !springs.is_empty() {
+            skeleton.world_into(&body.locals, &mut world);
+            springs.update(
+                &mut spring_state,
+                glam::Mat4::IDENTITY,
+                &mut body.locals,
+                &mut world,
+                input.dt_s,
+            );
+        }
         if let Some(hips) = reader.hips_position(skeleton, &body.locals) {
             hips_position.push(hips.to_array());
         }

@@ -12,6 +12,9 @@ pub struct BodySettings {
     /// Whether an avatar without clips of its own plays the built-in body's (idle, walk,
     /// talk), retargeted; without them it stands in its posture and idle life alone.
     pub built_in_clips: bool,
+    /// Whether a VRM avatar's spring bones (hair, skirts, accessories) swing with its motion;
+    /// off, they keep the place the pose gives them.
+    pub spring_bones: bool,
     pub posture: PostureSettings,
     pub breathing: BreathingSettings,
     pub sway: SwaySettings,
@@ -28,6 +31,7 @@ impl Default for BodySettings {
     fn default() -> Self {
         Self {
             built_in_clips: true,
+            spring_bones: true,
             posture: PostureSettings::default(),
             breathing: BreathingSettings::default(),
             sway: SwaySettings::default(),

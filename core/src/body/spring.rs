@@ -50,6 +50,11 @@ pub struct SpringState {
     /// the body in between.
     heads: Vec<Vec3>,
     directions: Vec<Vec3>,
+    /// Each bone's direction (head to tail) after the last step and the one before: what is
+    /// shown between steps is turned between them (not moved: the body moves on meanwhile).
+    stepped: Vec<(Vec3, Vec3)>,
+    /// The colliders placed this frame (scratch).
+    placed: Vec<(Vec3, Vec3, f32)>,
     /// Time not yet stepped, s.
     owed: f32,
 }
@@ -141,6 +146,7 @@ impl SpringRig {
             state.previous.clear();
             state.heads.clear();
             state.directions.clear();
+            state.stepped.clear();
             state.owed = 0.0;
         }
         let dt_s = dt_s.max(0.0);
@@ -163,6 +169,29 @@ impl SpringRig {
         };
         let between = state.owed / STEP_S;
         let to_model = model.inverse();
+        // The colliders in the world this frame (their nodes are the body's, not springs).
+        state.placed.clear();
+        state
+            .placed
+            .extend(self.colliders.iter().map(|&(node, shape)| {
+                let at = model * world.get(node).copied().unwrap_or(Mat4::IDENTITY);
+                let scale = world_scale(&at);
+                match shape {
+                    ColliderShape::Sphere { offset, radius } => {
+                        let c = at.transform_point3(offset);
+                        (c, c, radius * scale)
+                    }
+                    ColliderShape::Capsule {
+                        offset,
+                        tail,
+                        radius,
+                    } => (
+                        at.transform_point3(offset),
+                        at.transform_point3(tail),
+                        radius * scale,
+                    ),
+                }
+            }));
         for (k, joint) in self.joints.iter().enumerate() {
             let j = joint.node;
             let (Some(local), Some(parent)) = (
@@ -184,6 +213,7 @@ impl SpringRig {
                 state.previous.push(posed_tail);
                 state.heads.push(head);
                 state.directions.push(rest_dir);
+                state.stepped.push((rest_dir, rest_dir));
             }
             let (last_head, last_dir) = (state.heads[k], state.directions[k]);
             for step in 0..steps {
@@ -196,13 +226,16 @@ impl SpringRig {
                     + dir_then * (joint.stiffness * STEP_S)
                     + joint.gravity * STEP_S;
                 next = head_then + (next - head_then).normalize_or(dir_then) * length;
-                next = self.collide(joint, model, world, head_then, length, next);
+                next = collide(joint, &state.placed, head_then, length, next);
                 state.previous[k] = tail;
                 state.tails[k] = next;
+                let dir = (next - head_then).normalize_or(dir_then);
+                state.stepped[k] = (state.stepped[k].1, dir);
             }
             state.heads[k] = head;
             state.directions[k] = rest_dir;
-            let shown = state.previous[k].lerp(state.tails[k], between);
+            let (before, after) = state.stepped[k];
+            let shown = head + before.lerp(after, between).normalize_or(after) * length;
             // Turn the joint so its bone points at the tail shown.
             let (_, rotation, _) = posed.to_scale_rotation_translation();
             let toward = (rotation.inverse() * (shown - head)).normalize_or(joint.axis);
@@ -215,47 +248,36 @@ impl SpringRig {
             }
         }
     }
+}
 
-    /// `tail` pushed out of the joint's colliders (their nodes placed by `world`), kept at
-    /// `length` from `head`.
-    fn collide(
-        &self,
-        joint: &JointRig,
-        model: Mat4,
-        world: &[Mat4],
-        head: Vec3,
-        length: f32,
-        mut tail: Vec3,
-    ) -> Vec3 {
-        for &c in &joint.colliders {
-            let Some(&(node, shape)) = self.colliders.get(c) else {
-                continue;
-            };
-            let Some(at) = world.get(node).map(|w| model * *w) else {
-                continue;
-            };
-            let (centre, radius) = match shape {
-                ColliderShape::Sphere { offset, radius } => (at.transform_point3(offset), radius),
-                ColliderShape::Capsule {
-                    offset,
-                    tail: end,
-                    radius,
-                } => {
-                    let (a, b) = (at.transform_point3(offset), at.transform_point3(end));
-                    let ab = b - a;
-                    let s = ((tail - a).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
-                    (a + ab * s, radius)
-                }
-            };
-            let reach = radius * world_scale(&at) + joint.hit_radius;
-            let away = tail - centre;
-            if away.length_squared() < reach * reach {
-                tail = centre + away.normalize_or(Vec3::Y) * reach;
-                tail = head + (tail - head).normalize_or(Vec3::Y) * length;
-            }
+/// `tail` pushed out of the joint's colliders (`placed`: each one's segment ends, the same
+/// point for a sphere, and radius, in the world), kept at `length` from `head`.
+fn collide(
+    joint: &JointRig,
+    placed: &[(Vec3, Vec3, f32)],
+    head: Vec3,
+    length: f32,
+    mut tail: Vec3,
+) -> Vec3 {
+    for &c in &joint.colliders {
+        let Some(&(a, b, radius)) = placed.get(c) else {
+            continue;
+        };
+        let ab = b - a;
+        let s = if ab.length_squared() > 1e-12 {
+            ((tail - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let centre = a + ab * s;
+        let reach = radius + joint.hit_radius;
+        let away = tail - centre;
+        if away.length_squared() < reach * reach {
+            tail = centre + away.normalize_or(Vec3::Y) * reach;
+            tail = head + (tail - head).normalize_or(Vec3::Y) * length;
         }
-        tail
     }
+    tail
 }
 
 /// Where node `to` is in node `from`'s space, at rest.

@@ -168,7 +168,6 @@ fn read_new(path: &Path, offset: &mut u64, partial: &mut Vec<u8>) -> Vec<Value> 
 }
 
 /// Whether `answer` is done, given how long it may run in seconds (none: never done).
-#[must_use]
 pub fn deadline(seconds: Option<f64>) -> impl Fn() -> bool {
     let until = seconds
         .filter(|s| s.is_finite() && *s >= 0.0)

@@ -180,9 +180,11 @@ fn bake_body_of(
     )
     .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;
     let settings = project.body_settings(&npc.id);
+    let springs = npc_core::body::spring::SpringRig::new(&asset.spring_bones, &rig.skeleton);
     Ok(bake_body(
         &rig.skeleton,
         &rig.map,
+        &springs,
         rig.clips.source(&asset.clips, settings),
         settings,
         options,

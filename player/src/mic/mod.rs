@@ -164,6 +164,8 @@ impl Drop for Mic {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     #[test]

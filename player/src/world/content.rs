@@ -51,6 +51,9 @@ pub struct AvatarModel {
     pub own_refs: Vec<Vec<TargetRef>>,
     /// The face part's VRM expressions (empty when it is not a VRM).
     pub vrm_expressions: npc_core::asset::VrmExpressions,
+    /// The body's spring bones (hair, skirts), ready to simulate (each NPC's body settings say
+    /// whether they swing: `body.spring_bones`).
+    pub springs: npc_core::body::spring::SpringRig,
 }
 
 impl AvatarModel {
@@ -366,7 +369,10 @@ impl WorldContent {
             let own_refs =
                 npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
             let rest_bounds = head.is_none().then(|| body.asset.rest_bounds()).flatten();
+            let springs =
+                npc_core::body::spring::SpringRig::new(&body.asset.spring_bones, &skeleton);
             let model = AvatarModel {
+                springs,
                 rig,
                 vrm_expressions: face_asset.vrm_expressions.clone(),
                 own_shapes,

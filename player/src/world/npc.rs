@@ -74,6 +74,9 @@ pub struct NpcActor {
     pub palettes: Vec<Vec<Mat4>>,
     /// World matrices of the body's nodes (avatar space).
     pub node_world: Vec<Mat4>,
+    /// Where its spring bones' tails are (hair, skirts), and whether they swing.
+    springs: npc_core::body::spring::SpringState,
+    springs_on: bool,
     /// Morph weights per mesh of the face part.
     pub weights: Vec<Vec<f32>>,
 }
@@ -140,6 +143,8 @@ impl NpcActor {
             person: PersonAttention::default(),
             palettes: Vec::new(),
             node_world: Vec::new(),
+            springs: npc_core::body::spring::SpringState::default(),
+            springs_on: body.spring_bones,
             weights,
         }
     }
@@ -393,6 +398,20 @@ impl NpcActor {
         avatar
             .skeleton
             .world_into(&self.body.locals, &mut self.node_world);
+        if self.springs_on && !avatar.springs.is_empty() {
+            // Hair and skirts trail the pose (their joints turned in the body's pose, so the
+            // record and the live links carry them too).
+            avatar.springs.update(
+                &mut self.springs,
+                model,
+                &mut self.body.locals,
+                &mut self.node_world,
+                dt,
+            );
+            avatar
+                .skeleton
+                .world_into(&self.body.locals, &mut self.node_world);
+        }
         let skins = &avatar.body.asset.skins;
         self.palettes.resize_with(skins.len(), Vec::new);
         for (skin, palette) in skins.iter().zip(&mut self.palettes) {

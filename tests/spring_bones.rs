@@ -1,0 +1,168 @@
+//! Spring bones on a real VRoid-made avatar (suzuha.vrm, VRM 0.x, fetched by
+//! scripts/setup.sh): its bone groups and colliders are read, and in the live world its hair
+//! and skirt trail the NPC's motion, stay out of its colliders, and rest where the pose puts
+//! them once it stands still; `body.spring_bones: false` keeps them rigid.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
+
+use glam::{Mat4, Vec3};
+use npc_core::asset::Asset;
+use npc_core::asset::spring_bones::ColliderShape;
+use npc_core::body::Skeleton;
+use npc_core::body::spring::{SpringRig, SpringState};
+
+fn suzuha() -> Option<Asset> {
+    let path = common::vrm_avatar("suzuha.vrm")?;
+    Some(Asset::load(&path).unwrap())
+}
+
+/// The world positions of every spring joint's node with the model at `place(t)`, played at
+/// `fps` for `seconds`; the last frame's.
+fn play(
+    asset: &Asset,
+    rig: &SpringRig,
+    place: impl Fn(f32) -> Vec3,
+    fps: f32,
+    seconds: f32,
+) -> Vec<Mat4> {
+    let skeleton = Skeleton::of(asset);
+    let mut state = SpringState::default();
+    let frames = (seconds * fps).round() as u32;
+    let mut world = Vec::new();
+    for f in 0..=frames {
+        let model = Mat4::from_translation(place(f as f32 / fps));
+        let mut locals = skeleton.rest.clone();
+        skeleton.world_into(&locals, &mut world);
+        let dt = if f == 0 { 0.0 } else { 1.0 / fps };
+        rig.update(&mut state, model, &mut locals, &mut world, dt);
+        skeleton.world_into(&locals, &mut world);
+        world.iter_mut().for_each(|w| *w = model * *w);
+    }
+    world
+}
+
+#[test]
+fn a_vroid_avatars_hair_trails_its_motion_and_keeps_out_of_its_colliders() {
+    let Some(asset) = suzuha() else {
+        eprintln!(
+            "a_vroid_avatars_hair_trails_its_motion_and_keeps_out_of_its_colliders: NOT RUN, no suzuha.vrm"
+        );
+        return;
+    };
+    let springs = &asset.spring_bones;
+    // What the file declares: 18 bone groups, 24 roots; 10 collider groups of 22 spheres.
+    assert_eq!(springs.colliders.len(), 22);
+    assert_eq!(springs.groups.len(), 10);
+    assert!(
+        springs.chains.len() >= 24,
+        "{} chains",
+        springs.chains.len()
+    );
+    let skeleton = Skeleton::of(&asset);
+    let rig = SpringRig::new(springs, &skeleton);
+    eprintln!(
+        "suzuha.vrm: {} chains, {} joints simulated",
+        springs.chains.len(),
+        rig.joint_count()
+    );
+    assert!(rig.joint_count() > 50);
+    let joints: Vec<usize> = springs
+        .chains
+        .iter()
+        .flat_map(|c| c.joints.iter().map(|j| j.node))
+        .collect();
+    let tips = |world: &[Mat4]| -> Vec<Vec3> {
+        joints.iter().map(|&j| world[j].w_axis.truncate()).collect()
+    };
+    // Standing still: the springs rest near the pose (gravity may pull some a little).
+    let still = tips(&play(&asset, &rig, |_| Vec3::ZERO, 60.0, 3.0));
+    let rest: Vec<Vec3> = tips(&skeleton.rest_world());
+    let settled = still
+        .iter()
+        .zip(&rest)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    eprintln!("standing still, the springs' joints are at most {settled:.3} m from the pose");
+    assert!(settled < 0.05);
+    // Walking off quickly toward +Z (1.5 m/s) then: the hair trails behind (-Z) the pose.
+    let walk = |t: f32| Vec3::Z * 1.5 * t;
+    let moving = tips(&play(&asset, &rig, walk, 60.0, 0.5));
+    let lag: f32 = moving
+        .iter()
+        .zip(&rest)
+        .map(|(m, r)| (r.z + walk(0.5).z) - m.z)
+        .sum::<f32>()
+        / joints.len() as f32;
+    eprintln!("walking, the springs' joints trail the pose by {lag:.3} m on average");
+    assert!(lag > 0.003, "lag {lag}");
+    // No joint ends inside a collider it keeps out of (with the joint's own radius, 1 mm
+    // slack), in either run.
+    let world = play(&asset, &rig, walk, 60.0, 0.5);
+    for chain in &springs.chains {
+        for &g in &chain.collider_groups {
+            for &c in &springs.groups[g] {
+                let collider = springs.colliders[c];
+                let ColliderShape::Sphere { offset, radius } = collider.shape else {
+                    continue;
+                };
+                let centre = world[collider.node].transform_point3(offset);
+                for pair in chain.joints.windows(2) {
+                    let tail = world[pair[1].node].w_axis.truncate();
+                    let gap = tail.distance(centre) - radius - pair[0].hit_radius;
+                    assert!(
+                        gap > -0.001,
+                        "{}: joint {} is {gap} m inside collider {c}",
+                        chain.name,
+                        pair[1].node
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_world_swings_a_vrm_avatars_springs_unless_the_project_turns_them_off() {
+    use npc_player::World;
+    use npc_render::MeshStoreBuilder;
+    let Some(path) = common::vrm_avatar("suzuha.vrm") else {
+        eprintln!(
+            "the_world_swings_a_vrm_avatars_springs_unless_the_project_turns_them_off: NOT RUN, no suzuha.vrm"
+        );
+        return;
+    };
+    for on in [true, false] {
+        let d = common::world_demo().with_elara_as(&path);
+        let mut project = npc_core::project::Project::load(&d.project).unwrap();
+        project.body.spring_bones = on;
+        project.save(&d.project).unwrap();
+        let mut meshes = MeshStoreBuilder::default();
+        let mut world = World::load(&d.project, &mut meshes).unwrap();
+        let i = world.npc_index("Elara").unwrap();
+        let joints = world.content.avatars[world.npcs[i].avatar]
+            .springs
+            .joint_count();
+        assert!(joints > 0, "spring_bones {on}: {joints} joints");
+        // Sent walking, her springs turn away from where the pose puts them (or not).
+        let goal = world.npcs[i].position + Vec3::new(3.0, 0.0, 0.0);
+        world.npcs[i].goal = goal;
+        let mut turned = 0.0f32;
+        for _ in 0..20 {
+            world.update(1.0 / 30.0, Vec3::new(0.0, 1.7, 10.0), &|_| 0.0);
+            let npc = &world.npcs[i];
+            let avatar = &world.content.avatars[npc.avatar];
+            // The clips leave the hair as it rests in its parent: any turn is the springs'.
+            for chain in &avatar.body.asset.spring_bones.chains {
+                let j = chain.joints[0].node;
+                let (now, was) = (
+                    npc.body.locals[j].rotation,
+                    avatar.skeleton.rest[j].rotation,
+                );
+                turned = turned.max(now.angle_between(was));
+            }
+        }
+        assert_eq!(turned > 0.01, on, "spring_bones {on}: turned {turned} rad");
+    }
+}
