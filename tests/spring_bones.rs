@@ -166,3 +166,75 @@ fn the_world_swings_a_vrm_avatars_springs_unless_the_project_turns_them_off() {
         assert_eq!(turned > 0.01, on, "spring_bones {on}: turned {turned} rad");
     }
 }
+
+/// Two of suzuha's hair strands named in the project as a user names the chains of a rig
+/// without VRM spring bones (the file's own chains set aside): the named chains alone swing,
+/// hang under the gravity the project gives them, trail a walk, and reach the live world.
+#[test]
+fn chains_named_in_the_project_swing_in_place_of_the_files_own() {
+    use npc_core::body::{NamedSprings, avatar_springs};
+    let Some(path) = common::vrm_avatar("suzuha.vrm") else {
+        return;
+    };
+    let asset = Asset::load(&path).unwrap();
+    let skeleton = Skeleton::of(&asset);
+    let strand = |id: &str| {
+        format!("035b16596f269853112e4d6c99bd5aee3c69447b.transferable_HairJoint-{id}-1")
+    };
+    let named = |gravity: f32| -> NamedSprings {
+        ron::from_str(&format!(
+            r#"(chains: [(root: "{}", gravity: {gravity}), (root: "{}", gravity: {gravity})],
+                colliders: [(joint: "J_Bip_C_Head", offset: (0.0, 0.08, 0.0), radius: 0.09)])"#,
+            strand("0b80988a2e7f4c03876a2f848c5cf396"),
+            strand("ab06387547ad45c0b906e617f2315160"),
+        ))
+        .unwrap()
+    };
+    let (bones, problems) = avatar_springs(&asset.spring_bones, Some(&named(0.0)), &skeleton);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(bones.chains.len(), 2);
+    let rig = SpringRig::new(&bones, &skeleton);
+    // Each strand is three joints: the first two turn, the end one is the tip.
+    assert_eq!(rig.joint_count(), 4);
+    let tips: Vec<usize> = bones
+        .chains
+        .iter()
+        .map(|c| match c.tip {
+            npc_core::asset::spring_bones::SpringTip::Node(n) => n,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let rest = skeleton.rest_world();
+    let at = |world: &[Mat4]| -> Vec<Vec3> {
+        tips.iter().map(|&t| world[t].w_axis.truncate()).collect()
+    };
+    // Still and without gravity: at the pose. With gravity 2: lower.
+    let still = at(&play(&asset, &rig, |_| Vec3::ZERO, 60.0, 2.0));
+    let (heavy, _) = avatar_springs(&asset.spring_bones, Some(&named(2.0)), &skeleton);
+    let heavy_rig = SpringRig::new(&heavy, &skeleton);
+    let hung = at(&play(&asset, &heavy_rig, |_| Vec3::ZERO, 60.0, 2.0));
+    for ((s, h), r) in still.iter().zip(&hung).zip(at(&rest)) {
+        eprintln!("named strand tip: rest {r}, still {s}, under gravity {h}");
+        assert!(s.distance(r) < 0.01, "still {s} rest {r}");
+        assert!(h.y < r.y - 0.005, "under gravity {h} rest {r}");
+    }
+    // Walking toward +Z: the strands trail behind the pose.
+    let walk = |t: f32| Vec3::Z * 1.5 * t;
+    let moving = at(&play(&asset, &rig, walk, 60.0, 0.5));
+    for (m, r) in moving.iter().zip(at(&rest)) {
+        assert!(r.z + walk(0.5).z - m.z > 0.003, "walking {m} rest {r}");
+    }
+    // In the live world, the project's chains are the avatar's.
+    use npc_player::World;
+    use npc_render::MeshStoreBuilder;
+    let d = common::world_demo().with_elara_as(&path);
+    let mut project = npc_core::project::Project::load(&d.project).unwrap();
+    for npc in project.npcs.iter_mut().filter(|n| n.id == "Elara") {
+        npc.avatar.springs = Some(named(0.5));
+    }
+    project.save(&d.project).unwrap();
+    let world = World::load(&d.project, &mut MeshStoreBuilder::default()).unwrap();
+    let i = world.npc_index("Elara").unwrap();
+    let avatar = &world.content.avatars[world.npcs[i].avatar];
+    assert_eq!(avatar.springs.joint_count(), 4);
+}

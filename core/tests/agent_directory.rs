@@ -22,6 +22,7 @@ mod agent {
                 bones: Default::default(),
                 clips: None,
                 shapes: None,
+                springs: None,
             },
             voice: Voice {
                 gender,

@@ -25,7 +25,13 @@ pub const BODY_FPS: f64 = 30.0;
 pub const IDLE_MS: f64 = 20_000.0;
 
 /// What a rig is loaded from: the body file, its clip file and its bone overrides.
-type RigKey = (Option<PathBuf>, Option<PathBuf>, BTreeMap<String, String>);
+/// Body, clips file, bone names, named springs.
+type RigKey = (
+    Option<PathBuf>,
+    Option<PathBuf>,
+    BTreeMap<String, String>,
+    Option<npc_core::body::NamedSprings>,
+);
 
 /// A rig ready to bake.
 #[derive(Debug)]
@@ -98,6 +104,7 @@ impl BodyPreview {
             npc.map(|n| resolve(&n.avatar.body)),
             npc.and_then(|n| n.avatar.clips.as_deref().map(resolve)),
             npc.map(|n| n.avatar.bones.clone()).unwrap_or_default(),
+            npc.and_then(|n| n.avatar.springs.clone()),
         );
         if self.rig.as_ref().map(|r| &r.key) != Some(&key) {
             self.read(key);
@@ -263,10 +270,15 @@ impl BodyPreview {
                         self.note = Some(format!("its clips cannot be read ({e})"));
                         AvatarRig::own(&asset, &key.2)
                     });
+                let (spring_bones, problems) =
+                    npc_core::body::avatar_springs(&asset.spring_bones, key.3.as_ref(), &skeleton);
+                if let Some(problem) = problems.first() {
+                    self.note = Some(format!("avatar.{problem}"));
+                }
                 return Rig {
                     file: Some(path.clone()),
                     key,
-                    springs: npc_core::body::spring::SpringRig::new(&asset.spring_bones, &skeleton),
+                    springs: npc_core::body::spring::SpringRig::new(&spring_bones, &skeleton),
                     reader: PoseReader::new(&skeleton, &map),
                     skeleton,
                     map,

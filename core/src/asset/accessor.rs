@@ -122,6 +122,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The bytes of a buffer view (decoded when it was compressed).
+    pub fn view_bytes(&self, view_index: usize) -> Result<&'a [u8]> {
+        self.view(view_index).map(|(bytes, _)| bytes)
+    }
+
     /// The bytes of a buffer view, and its stride.
     fn view(&self, view_index: usize) -> Result<(&'a [u8], Option<usize>)> {
         let view = self
@@ -307,7 +312,7 @@ impl<'a> Reader<'a> {
         Ok(targets)
     }
 
-    fn fixed<const N: usize>(&self, index: usize, what: &str) -> Result<Vec<[f32; N]>> {
+    pub fn fixed<const N: usize>(&self, index: usize, what: &str) -> Result<Vec<[f32; N]>> {
         let (values, width) = self.floats(index)?;
         if width != N {
             return Err(Self::bad(

@@ -445,6 +445,52 @@ impl Clip {
     }
 }
 
+impl Clip {
+    /// The clip with `node`'s travel taken out (root motion made in place): its translation's
+    /// drift from the first key to the last is spread over the keys and taken away, so the
+    /// node sways, bobs and loops where it starts while the player moves the character. A clip
+    /// already in place is left as it is, bar any seam between its last and first key.
+    #[must_use]
+    pub fn in_place(&self, node: usize) -> Self {
+        let mut clip = self.clone();
+        for channel in &mut clip.channels {
+            if channel.node != node || channel.property != Property::Translation {
+                continue;
+            }
+            let (Some(&t0), Some(&t1)) = (channel.times.first(), channel.times.last()) else {
+                continue;
+            };
+            let keys = channel.times.len();
+            let group = if channel.interpolation == Interpolation::CubicSpline {
+                3
+            } else {
+                1
+            };
+            let w = channel.width;
+            if t1 <= t0 || w != 3 || channel.values.len() != keys * group * w {
+                continue;
+            }
+            let value = |k: usize, c: usize| channel.values[(k * group + group / 2) * w + c];
+            let drift: [f32; 3] = std::array::from_fn(|c| value(keys - 1, c) - value(0, c));
+            let mut values = channel.values.to_vec();
+            for (k, &t) in channel.times.iter().enumerate() {
+                let share = (t - t0) / (t1 - t0);
+                for c in 0..3 {
+                    values[(k * group + group / 2) * w + c] -= drift[c] * share;
+                    if group == 3 {
+                        // The tangents are rates: the drift's rate leaves them too.
+                        let rate = drift[c] / (t1 - t0);
+                        values[(k * group) * w + c] -= rate;
+                        values[(k * group + 2) * w + c] -= rate;
+                    }
+                }
+            }
+            channel.values = values.into();
+        }
+        clip
+    }
+}
+
 /// Blends two sets of local transforms, `t` of the way from `a` to `b` (clamped to 0..1):
 /// translation and scale linearly, rotation by shortest-path slerp.
 ///
@@ -471,6 +517,56 @@ mod tests {
     use super::*;
     use crate::asset::Source;
     use crate::asset::scene::read_nodes;
+
+    /// A walk that travels 1.4 m along +X in a second while the hips bob.
+    fn travelling_walk(interpolation: Interpolation) -> Clip {
+        let times: Vec<f32> = vec![0.0, 0.25, 0.5, 0.75, 1.0];
+        let mut values = Vec::new();
+        for &t in &times {
+            let v = [1.4 * t, 1.0 + 0.05 * (std::f32::consts::TAU * t).cos(), 0.0];
+            if interpolation == Interpolation::CubicSpline {
+                values.extend([1.4, 0.0, 0.0]);
+                values.extend(v);
+                values.extend([1.4, 0.0, 0.0]);
+            } else {
+                values.extend(v);
+            }
+        }
+        Clip {
+            name: "walk".into(),
+            duration_s: 1.0,
+            channels: vec![Channel {
+                node: 0,
+                property: Property::Translation,
+                interpolation,
+                times: times.into(),
+                values: values.into(),
+                width: 3,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_walk_with_root_motion_is_made_in_place_and_keeps_its_bob() {
+        for interpolation in [Interpolation::Linear, Interpolation::CubicSpline] {
+            let clip = travelling_walk(interpolation).in_place(0);
+            let at = |t: f32| {
+                let mut locals = vec![Transform::IDENTITY];
+                clip.sample(t, false, &mut locals, &mut []);
+                locals[0].translation
+            };
+            for t in [0.0, 0.25, 0.5, 0.75, 1.0, 0.6] {
+                let v = at(t);
+                assert!(v.x.abs() < 1e-4, "{interpolation:?} at {t}: {v}");
+            }
+            // The bob stays.
+            assert!((at(0.5).y - 0.95).abs() < 1e-4, "{interpolation:?}");
+            assert!((at(1.0).y - 1.05).abs() < 1e-4, "{interpolation:?}");
+            // Another node's channel is left alone.
+            let other = travelling_walk(interpolation).in_place(3);
+            assert_eq!(other, travelling_walk(interpolation));
+        }
+    }
 
     #[test]
     fn the_guessed_key_is_the_searched_key() {

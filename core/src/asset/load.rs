@@ -27,6 +27,8 @@ pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
     // Channels that animate node transforms or morph weights are played; others are skipped
     // with a warning (animation_pointer.rs).
     "KHR_animation_pointer",
+    // Decoded with draco-core (draco.rs); morph targets stay plain accessors.
+    "KHR_draco_mesh_compression",
 ];
 
 /// Everything the tools need from a glTF file, on the CPU.
@@ -81,6 +83,7 @@ impl Asset {
         }
         let reader = Reader::of(source);
         let mut warnings = source.warnings.clone();
+        warnings.extend(super::extensions::unread(&root.extensions_used));
         let meshes = read_meshes(&reader, &mut warnings)?;
         let mut nodes = read_nodes(&reader, &mut warnings)?;
         let roots = scene_roots(root, &nodes);

@@ -6,6 +6,7 @@ use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 
 use super::accessor::Reader;
+use super::draco::{self, DracoPrimitive};
 use super::error::{AssetError, Result};
 use crate::arkit::{CanonicalTarget, canonical_target};
 
@@ -202,16 +203,10 @@ fn read_primitive(
     ) {
         return Ok(None);
     }
-    let attribute = |semantic: Semantic| {
-        primitive
-            .attributes
-            .get(&Checked::Valid(semantic))
-            .map(|a| a.value())
-    };
-    let Some(position_accessor) = attribute(Semantic::Positions) else {
+    let data = PrimitiveData::of(reader, primitive)?;
+    let Some(positions) = data.floats::<3>(Semantic::Positions, "positions")? else {
         return Err(PrimitiveError::Mesh("no POSITION attribute".into()));
     };
-    let positions = reader.vec3(position_accessor, "positions")?;
     let n = positions.len();
     if n > MAX_VERTICES {
         return Err(PrimitiveError::Mesh(format!(
@@ -227,35 +222,31 @@ fn read_primitive(
             )))
         }
     };
-    let mut normals = match attribute(Semantic::Normals) {
-        Some(a) => reader.vec3(a, "normals")?,
-        None => Vec::new(),
-    };
+    let mut normals = data
+        .floats::<3>(Semantic::Normals, "normals")?
+        .unwrap_or_default();
     if !normals.is_empty() {
         same_length("NORMAL", normals.len())?;
     }
-    let uvs = match attribute(Semantic::TexCoords(0)) {
-        Some(a) => reader.vec2(a, "texture coordinates")?,
-        None => Vec::new(),
-    };
+    let uvs = data
+        .floats::<2>(Semantic::TexCoords(0), "texture coordinates")?
+        .unwrap_or_default();
     if !uvs.is_empty() {
         same_length("TEXCOORD_0", uvs.len())?;
     }
     let (joints, weights) = match (
-        attribute(Semantic::Joints(0)),
-        attribute(Semantic::Weights(0)),
+        data.joints(Semantic::Joints(0))?,
+        data.floats::<4>(Semantic::Weights(0), "skin weights")?,
     ) {
-        (Some(j), Some(w)) => {
-            let joints = reader.joints(j)?;
-            let weights = reader.vec4(w, "skin weights")?;
+        (Some(joints), Some(weights)) => {
             same_length("JOINTS_0", joints.len())?;
             same_length("WEIGHTS_0", weights.len())?;
             (joints, weights)
         }
         _ => (Vec::new(), Vec::new()),
     };
-    let raw_indices = match primitive.indices {
-        Some(a) => reader.indices(a.value())?,
+    let raw_indices = match data.indices()? {
+        Some(indices) => indices,
         None => (0..u32::try_from(n).unwrap_or(u32::MAX)).collect(),
     };
     if let Some(&bad) = raw_indices.iter().find(|&&i| i as usize >= n) {
@@ -300,6 +291,74 @@ fn read_primitive(
         targets,
         material,
     }))
+}
+
+/// Where a primitive's vertex attributes come from: its accessors, or for a Draco-compressed
+/// primitive the decoded stream (attributes the stream does not name stay accessors).
+struct PrimitiveData<'r> {
+    reader: &'r Reader<'r>,
+    primitive: &'r json::mesh::Primitive,
+    draco: Option<DracoPrimitive>,
+}
+
+impl<'r> PrimitiveData<'r> {
+    fn of(reader: &'r Reader<'r>, primitive: &'r json::mesh::Primitive) -> Result<Self> {
+        let draco = draco::extension_of(primitive)
+            .map(|ext| DracoPrimitive::decode(reader, ext))
+            .transpose()?;
+        Ok(Self {
+            reader,
+            primitive,
+            draco,
+        })
+    }
+
+    fn accessor(&self, semantic: &Semantic) -> Option<usize> {
+        self.primitive
+            .attributes
+            .get(&Checked::Valid(semantic.clone()))
+            .map(|a| a.value())
+    }
+
+    fn floats<const N: usize>(
+        &self,
+        semantic: Semantic,
+        what: &str,
+    ) -> Result<Option<Vec<[f32; N]>>> {
+        let accessor = self.accessor(&semantic);
+        if let Some(draco) = &self.draco {
+            let declared = accessor.and_then(|a| self.reader.root.accessors.get(a));
+            if let Some(values) = draco.floats::<N>(&semantic.to_string(), declared) {
+                return values.map(Some);
+            }
+        }
+        accessor
+            .map(|a| self.reader.fixed::<N>(a, what))
+            .transpose()
+    }
+
+    fn joints(&self, semantic: Semantic) -> Result<Option<Vec<[u16; 4]>>> {
+        if let Some(joints) = self
+            .draco
+            .as_ref()
+            .and_then(|d| d.joints(&semantic.to_string()))
+        {
+            return joints.map(Some);
+        }
+        self.accessor(&semantic)
+            .map(|a| self.reader.joints(a))
+            .transpose()
+    }
+
+    fn indices(&self) -> Result<Option<Vec<u32>>> {
+        if let Some(draco) = &self.draco {
+            return Ok(Some(draco.indices()));
+        }
+        self.primitive
+            .indices
+            .map(|a| self.reader.indices(a.value()))
+            .transpose()
+    }
 }
 
 /// Converts strips and fans into a plain triangle list.

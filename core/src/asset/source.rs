@@ -33,6 +33,13 @@ impl Source {
 
     /// Parses file bytes; external URIs resolve against `base_dir` (none: only embedded data).
     pub fn from_bytes(bytes: &[u8], base_dir: Option<PathBuf>) -> Result<Self> {
+        if bytes.starts_with(b"Kaydara FBX Binary") || bytes.starts_with(b"; FBX") {
+            return Err(AssetError::Format(
+                "it is an FBX file, which is not read yet: export it as glTF (.glb) \
+                 (Blender: File > Export > glTF 2.0); docs/formats.md lists what is read"
+                    .into(),
+            ));
+        }
         let (json_bytes, blob) = if bytes.starts_with(b"glTF") {
             split_glb(bytes)?
         } else {
@@ -203,6 +210,19 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_fbx_file_is_named_as_such_and_refused() {
+        for bytes in [
+            &b"Kaydara FBX Binary  \0\x1a\0"[..],
+            b"; FBX 7.4.0 project file",
+        ] {
+            let Err(e) = Source::from_bytes(bytes, None) else {
+                panic!("an FBX file was read as glTF");
+            };
+            assert!(e.to_string().contains("FBX file"), "{e}");
+        }
+    }
 
     #[test]
     fn broken_containers_are_errors_not_panics() {

@@ -252,43 +252,66 @@ impl SpringBones {
                     ));
                     continue;
                 }
-                // Each path from the root down to a leaf is a chain (a branching root, a
-                // skirt's ring, gives several).
-                for path in paths_down(root, children) {
-                    chains.push(SpringChain {
-                        name: if comment.is_empty() {
-                            format!("bone group {i}")
-                        } else {
-                            comment.to_owned()
-                        },
-                        joints: path
-                            .into_iter()
-                            .map(|node| SpringJoint { node, ..settings })
-                            .collect(),
-                        tip: SpringTip::Extend(VRM0_TIP_M),
-                        collider_groups: collider_groups.clone(),
-                    });
-                }
+                let name = if comment.is_empty() {
+                    format!("bone group {i}")
+                } else {
+                    comment.to_owned()
+                };
+                chains.extend(chains_down(
+                    &name,
+                    root,
+                    settings,
+                    &collider_groups,
+                    children,
+                ));
             }
         }
-        // Paths through a shared joint would move it twice: only its first chain keeps it.
-        let mut seen = std::collections::HashSet::new();
-        for chain in &mut chains {
-            let first_new = chain
-                .joints
-                .iter()
-                .position(|j| !seen.contains(&j.node))
-                .unwrap_or(chain.joints.len());
-            chain.joints.drain(..first_new);
-            seen.extend(chain.joints.iter().map(|j| j.node));
-        }
-        chains.retain(|c| !c.joints.is_empty());
+        share_no_joint(&mut chains);
         Self {
             chains,
             colliders,
             groups,
         }
     }
+}
+
+/// A chain for each path from `root` down to a leaf (a branching root, a skirt's ring, gives
+/// several), each joint with `settings`, ending 7 cm past its last joint as VRM 0.x's do.
+pub(crate) fn chains_down(
+    name: &str,
+    root: usize,
+    settings: SpringJoint,
+    collider_groups: &[usize],
+    children: &[Vec<usize>],
+) -> Vec<SpringChain> {
+    paths_down(root, children)
+        .into_iter()
+        .map(|path| SpringChain {
+            name: name.to_owned(),
+            joints: path
+                .into_iter()
+                .map(|node| SpringJoint { node, ..settings })
+                .collect(),
+            tip: SpringTip::Extend(VRM0_TIP_M),
+            collider_groups: collider_groups.to_vec(),
+        })
+        .collect()
+}
+
+/// Paths through a shared joint would move it twice: only its first chain keeps it (chains
+/// left with no joint are dropped).
+pub(crate) fn share_no_joint(chains: &mut Vec<SpringChain>) {
+    let mut seen = std::collections::HashSet::new();
+    for chain in chains.iter_mut() {
+        let first_new = chain
+            .joints
+            .iter()
+            .position(|j| !seen.contains(&j.node))
+            .unwrap_or(chain.joints.len());
+        chain.joints.drain(..first_new);
+        seen.extend(chain.joints.iter().map(|j| j.node));
+    }
+    chains.retain(|c| !c.joints.is_empty());
 }
 
 /// Every path from `root` down to a leaf.

@@ -64,6 +64,16 @@ impl ClipLayer {
         clips[index(a)].as_ref().or(clips[0].as_ref())
     }
 
+    /// Takes `hips`' travel out of the walk clip (root motion made in place: the player moves
+    /// the character, the clip only its stride).
+    #[must_use]
+    pub fn with_walk_in_place(mut self, hips: Option<usize>) -> Self {
+        if let (Some(hips), Some(walk)) = (hips, self.clips[index(Activity::Walk)].as_mut()) {
+            *walk = walk.in_place(hips);
+        }
+        self
+    }
+
     /// Plays the walk clip at `rate` times its speed.
     #[must_use]
     pub fn with_walk_rate(mut self, rate: f32) -> Self {

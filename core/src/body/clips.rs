@@ -127,13 +127,17 @@ impl Clips {
         start_phase_s: f32,
     ) -> Self {
         match source {
-            ClipSource::Own(clips) => Self::Own(ClipLayer::new(clips, start_phase_s)),
+            ClipSource::Own(clips) => Self::Own(
+                ClipLayer::new(clips, start_phase_s)
+                    .with_walk_in_place(map.joint(HumanoidBone::Hips)),
+            ),
             ClipSource::Retargeted(rig) => {
                 let retarget = Retarget::new(rig, skeleton, map);
                 // Longer legs take longer strides: walk slower so the feet keep pace with
                 // the ground covered.
                 let layer = ClipLayer::new(&rig.clips, start_phase_s)
-                    .with_walk_rate(1.0 / retarget.scale.max(0.1));
+                    .with_walk_rate(1.0 / retarget.scale.max(0.1))
+                    .with_walk_in_place(retarget.source_hips());
                 Self::Retargeted {
                     source_locals: rig.skeleton.rest.clone(),
                     rig: Arc::clone(rig),
@@ -169,6 +173,74 @@ impl Clips {
                 layer.apply(&rig.skeleton, input, source_locals);
                 retarget.apply(&rig.skeleton, source_locals, skeleton, locals);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use glam::Vec3;
+
+    use super::*;
+    use crate::asset::animation::{Channel, Interpolation, Property};
+
+    /// The built-in walk with 1.4 m/s of travel put on its hips (as a Mixamo clip downloaded
+    /// without "in place" has), played for two seconds on its own rig and on the same rig
+    /// retargeted: the hips' greatest drift from where they rest.
+    #[test]
+    fn a_walk_with_root_motion_walks_in_place() {
+        let rig = crate::procedural::body::clip_rig();
+        let hips = rig.map.joint(HumanoidBone::Hips).unwrap();
+        let rest = rig.skeleton.rest[hips].translation;
+        let mut clips = rig.clips.clone();
+        let walk = clips
+            .iter_mut()
+            .find(|c| c.name.to_lowercase().contains("walk"))
+            .unwrap();
+        walk.channels
+            .retain(|c| !(c.node == hips && c.property == Property::Translation));
+        let times: Vec<f32> = (0..=10)
+            .map(|i| i as f32 * walk.duration_s / 10.0)
+            .collect();
+        let values: Vec<f32> = times
+            .iter()
+            .flat_map(|&t| (rest + Vec3::Z * 1.4 * t).to_array())
+            .collect();
+        walk.channels.push(Channel {
+            node: hips,
+            property: Property::Translation,
+            interpolation: Interpolation::Linear,
+            times: times.into(),
+            values: values.into(),
+            width: 3,
+        });
+        let travelling = Arc::new(ClipRig::new(rig.skeleton.clone(), clips.clone()));
+        for (name, source) in [
+            ("own", ClipSource::Own(&clips)),
+            ("retargeted", ClipSource::Retargeted(&travelling)),
+        ] {
+            let mut layer = Clips::new(source, &rig.skeleton, &rig.map, 0.0);
+            let mut locals = rig.skeleton.rest.clone();
+            let mut drift = 0.0f32;
+            for _ in 0..120 {
+                let input = LayerInput {
+                    dt_s: 1.0 / 60.0,
+                    time_s: 0.0,
+                    clip_pose: true,
+                    inhale: false,
+                    activity: Activity::Walk,
+                    attention: None,
+                    talk: None,
+                    bearing: super::super::Bearing::default(),
+                    ground: None,
+                };
+                layer.apply(&rig.skeleton, &input, &mut locals);
+                let at = locals[hips].translation;
+                drift = drift.max(Vec3::new(at.x - rest.x, 0.0, at.z - rest.z).length());
+            }
+            assert!(drift < 0.02, "{name}: the hips drift {drift} m");
         }
     }
 }

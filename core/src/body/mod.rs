@@ -15,6 +15,7 @@ mod humanoid_pose;
 mod idle;
 mod layer;
 mod look_at;
+mod named_springs;
 mod retarget;
 mod settings;
 mod skeleton;
@@ -34,6 +35,7 @@ pub use humanoid_pose::{HumanoidPose, PoseReader, joint_locals};
 pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
 pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, INHALE_LEAD_MS, Inhales, LayerInput};
 pub use look_at::LookAtLayer;
+pub use named_springs::{NamedChain, NamedCollider, NamedSprings, avatar_springs};
 pub use retarget::{ClipRig, Retarget};
 pub use settings::{
     ArmSettings, BodySettings, BreathingSettings, GestureSettings, HandSettings, PostureSettings,

@@ -82,6 +82,12 @@ fn leg_length(map: &HumanoidMap, rest: &[Mat4]) -> Option<f32> {
 }
 
 impl Retarget {
+    /// The source rig's hips joint, when both rigs have hips.
+    #[must_use]
+    pub fn source_hips(&self) -> Option<usize> {
+        self.hips.map(|h| h.0)
+    }
+
     /// How `source`'s poses play on `target` (its skeleton and map).
     #[must_use]
     pub fn new(source: &ClipRig, target: &Skeleton, target_map: &HumanoidMap) -> Self {

@@ -6,7 +6,7 @@
 //! tails shown between steps interpolated, so the motion is the same at 30 and at 1000 frames
 //! a second.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
@@ -29,8 +29,20 @@ struct JointRig {
     stiffness: f32,
     gravity: Vec3,
     drag: f32,
-    /// Indices into the rig's colliders this joint keeps out of.
+}
+
+/// One chain's joints (a range of the rig's, root first) and the colliders they keep out of.
+#[derive(Clone, Debug)]
+struct ChainRig {
+    joints: std::ops::Range<usize>,
+    /// Indices into the rig's colliders.
     colliders: Vec<usize>,
+    /// Every joint's parent is the joint before it, so every tail stays within the bones'
+    /// total length of the root's head: colliders farther than that are passed over.
+    linked: bool,
+    /// The bones' total length in the root joint's units, and the largest hit radius.
+    length: f32,
+    hit_radius: f32,
 }
 
 /// An avatar's spring bones, ready to simulate (shared by every NPC wearing it).
@@ -38,6 +50,7 @@ struct JointRig {
 pub struct SpringRig {
     /// Chain by chain, root first: a joint's parent comes before it.
     joints: Vec<JointRig>,
+    chains: Vec<ChainRig>,
     colliders: Vec<(usize, ColliderShape)>,
 }
 
@@ -54,7 +67,9 @@ pub struct SpringState {
     /// shown between steps is turned between them (not moved: the body moves on meanwhile).
     stepped: Vec<(Vec3, Vec3)>,
     /// The colliders placed this frame (scratch).
-    placed: Vec<(Vec3, Vec3, f32)>,
+    placed: Vec<Placed>,
+    /// The colliders near the chain being stepped (scratch).
+    near: Vec<usize>,
     /// Time not yet stepped, s.
     owed: f32,
 }
@@ -65,8 +80,10 @@ impl SpringRig {
     #[must_use]
     pub fn new(bones: &SpringBones, skeleton: &Skeleton) -> Self {
         let rest_world = skeleton.rest_world();
-        let mut joints = Vec::new();
+        let mut joints: Vec<JointRig> = Vec::new();
+        let mut chains = Vec::new();
         for chain in &bones.chains {
+            let first = joints.len();
             let colliders: Vec<usize> = chain
                 .collider_groups
                 .iter()
@@ -102,12 +119,37 @@ impl SpringRig {
                     stiffness: joint.stiffness,
                     gravity: joint.gravity_dir * joint.gravity_power,
                     drag: joint.drag,
-                    colliders: colliders.clone(),
                 });
             }
+            let chain_joints = &joints[first..];
+            if chain_joints.is_empty() {
+                continue;
+            }
+            let root_scale = rest_world
+                .get(chain_joints[0].node)
+                .map_or(1.0, world_scale);
+            chains.push(ChainRig {
+                joints: first..joints.len(),
+                colliders,
+                linked: chain_joints
+                    .windows(2)
+                    .all(|w| w[1].parent == Some(w[0].node)),
+                // In the world at rest, then back in the root's units (the frame's scale
+                // is applied when the chain is stepped).
+                length: chain_joints
+                    .iter()
+                    .map(|j| j.length * rest_world.get(j.node).map_or(1.0, world_scale))
+                    .sum::<f32>()
+                    / root_scale,
+                hit_radius: chain_joints
+                    .iter()
+                    .map(|j| j.hit_radius)
+                    .fold(0.0, f32::max),
+            });
         }
         Self {
             joints,
+            chains,
             colliders: bones.colliders.iter().map(|c| (c.node, c.shape)).collect(),
         }
     }
@@ -159,16 +201,12 @@ impl SpringRig {
             steps = MAX_STEPS;
             state.owed = 0.0;
         }
-        // Where each step falls between the last frame (0) and this one (1).
-        let share = |k: u32| {
-            if dt_s > 0.0 {
-                ((first + k as f32 * STEP_S) / dt_s).clamp(0.0, 1.0)
-            } else {
-                1.0
-            }
+        let frame = Frame {
+            steps,
+            first,
+            dt_s,
+            between: state.owed / STEP_S,
         };
-        let between = state.owed / STEP_S;
-        let to_model = model.inverse();
         // The colliders in the world this frame (their nodes are the body's, not springs).
         state.placed.clear();
         state
@@ -179,98 +217,189 @@ impl SpringRig {
                 match shape {
                     ColliderShape::Sphere { offset, radius } => {
                         let c = at.transform_point3(offset);
-                        (c, c, radius * scale)
+                        Placed::new(c, c, radius * scale)
                     }
                     ColliderShape::Capsule {
                         offset,
                         tail,
                         radius,
-                    } => (
+                    } => Placed::new(
                         at.transform_point3(offset),
                         at.transform_point3(tail),
                         radius * scale,
                     ),
                 }
             }));
-        for (k, joint) in self.joints.iter().enumerate() {
-            let j = joint.node;
-            let (Some(local), Some(parent)) = (
-                locals.get(j).copied(),
-                joint
-                    .parent
-                    .map_or(Some(Mat4::IDENTITY), |p| world.get(p).copied()),
-            ) else {
-                continue;
-            };
-            let parent = model * parent;
-            let posed = parent * local.to_mat4();
-            let head = posed.w_axis.truncate();
-            let posed_tail = posed.transform_point3(joint.axis * joint.length);
-            let length = (posed_tail - head).length();
-            let rest_dir = (posed_tail - head).normalize_or_zero();
-            if fresh {
-                state.tails.push(posed_tail);
-                state.previous.push(posed_tail);
-                state.heads.push(head);
-                state.directions.push(rest_dir);
-                state.stepped.push((rest_dir, rest_dir));
+        for chain in &self.chains {
+            for k in chain.joints.clone() {
+                self.step_joint(k, chain, state, &frame, model, locals, world, fresh);
             }
-            let (last_head, last_dir) = (state.heads[k], state.directions[k]);
-            for step in 0..steps {
-                let f = share(step);
-                let head_then = last_head.lerp(head, f);
-                let dir_then = last_dir.lerp(rest_dir, f).normalize_or(rest_dir);
-                let (tail, previous) = (state.tails[k], state.previous[k]);
-                let mut next = tail
-                    + (tail - previous) * (1.0 - joint.drag)
-                    + dir_then * (joint.stiffness * STEP_S)
-                    + joint.gravity * STEP_S;
-                next = head_then + (next - head_then).normalize_or(dir_then) * length;
-                next = collide(joint, &state.placed, head_then, length, next);
-                state.previous[k] = tail;
-                state.tails[k] = next;
-                let dir = (next - head_then).normalize_or(dir_then);
-                state.stepped[k] = (state.stepped[k].1, dir);
+        }
+    }
+
+    /// Steps joint `k` of `chain` through the frame and turns it toward its tail.
+    #[allow(clippy::too_many_arguments)]
+    fn step_joint(
+        &self,
+        k: usize,
+        chain: &ChainRig,
+        state: &mut SpringState,
+        frame: &Frame,
+        model: Mat4,
+        locals: &mut [Transform],
+        world: &mut [Mat4],
+        fresh: bool,
+    ) {
+        let joint = &self.joints[k];
+        let j = joint.node;
+        let (Some(local), Some(parent_model)) = (
+            locals.get(j).copied(),
+            joint
+                .parent
+                .map_or(Some(Mat4::IDENTITY), |p| world.get(p).copied()),
+        ) else {
+            return;
+        };
+        let posed_model = parent_model * local.to_mat4();
+        let posed = model * posed_model;
+        let head = posed.w_axis.truncate();
+        let posed_tail = posed.transform_point3(joint.axis * joint.length);
+        let length = (posed_tail - head).length();
+        let rest_dir = (posed_tail - head).normalize_or_zero();
+        if fresh {
+            state.tails.push(posed_tail);
+            state.previous.push(posed_tail);
+            state.heads.push(head);
+            state.directions.push(rest_dir);
+            state.stepped.push((rest_dir, rest_dir));
+        }
+        let (last_head, last_dir) = (state.heads[k], state.directions[k]);
+        if k == chain.joints.start {
+            // The colliders this chain can reach this frame: within its bones' length of the
+            // root's head, wherever the head was during the frame.
+            state.near.clear();
+            if chain.linked {
+                let reach = chain.length * world_scale(&posed) * 1.1
+                    + chain.hit_radius
+                    + head.distance(last_head);
+                state
+                    .near
+                    .extend(chain.colliders.iter().copied().filter(|&c| {
+                        state
+                            .placed
+                            .get(c)
+                            .is_some_and(|p| p.distance_to(head) < reach + p.radius)
+                    }));
+            } else {
+                state.near.extend_from_slice(&chain.colliders);
             }
-            state.heads[k] = head;
-            state.directions[k] = rest_dir;
-            let (before, after) = state.stepped[k];
-            let shown = head + before.lerp(after, between).normalize_or(after) * length;
-            // Turn the joint so its bone points at the tail shown.
-            let (_, rotation, _) = posed.to_scale_rotation_translation();
-            let toward = (rotation.inverse() * (shown - head)).normalize_or(joint.axis);
-            let turned = local.rotation * Quat::from_rotation_arc(joint.axis, toward);
-            let mut moved = local;
-            moved.rotation = turned.normalize();
-            locals[j] = moved;
-            if let Some(w) = world.get_mut(j) {
-                *w = to_model * parent * moved.to_mat4();
-            }
+        }
+        for step in 0..frame.steps {
+            let f = frame.share(step);
+            let head_then = last_head.lerp(head, f);
+            let dir_then = last_dir.lerp(rest_dir, f).normalize_or(rest_dir);
+            let (tail, previous) = (state.tails[k], state.previous[k]);
+            let mut next = tail
+                + (tail - previous) * (1.0 - joint.drag)
+                + dir_then * (joint.stiffness * STEP_S)
+                + joint.gravity * STEP_S;
+            next = head_then + (next - head_then).normalize_or(dir_then) * length;
+            next = collide(joint, &state.near, &state.placed, head_then, length, next);
+            state.previous[k] = tail;
+            state.tails[k] = next;
+            let dir = (next - head_then).normalize_or(dir_then);
+            state.stepped[k] = (state.stepped[k].1, dir);
+        }
+        state.heads[k] = head;
+        state.directions[k] = rest_dir;
+        let (before, after) = state.stepped[k];
+        let shown = before.lerp(after, frame.between).normalize_or(after);
+        // Turn the joint so its bone points at the tail shown: the direction in the joint's
+        // own space (its inverse linear part, scale included, as the axis was measured).
+        let toward = (Mat3::from_mat4(posed).inverse() * shown).normalize_or(joint.axis);
+        let turned = local.rotation * Quat::from_rotation_arc(joint.axis, toward);
+        let mut moved = local;
+        moved.rotation = turned.normalize();
+        locals[j] = moved;
+        if let Some(w) = world.get_mut(j) {
+            *w = parent_model * moved.to_mat4();
         }
     }
 }
 
-/// `tail` pushed out of the joint's colliders (`placed`: each one's segment ends, the same
-/// point for a sphere, and radius, in the world), kept at `length` from `head`.
+/// The frame's steps: how many, and where they fall.
+struct Frame {
+    steps: u32,
+    /// When the first step falls after the last frame, s.
+    first: f32,
+    dt_s: f32,
+    /// Where the frame shown falls between the last two steps (0 to 1).
+    between: f32,
+}
+
+impl Frame {
+    /// Where step `k` falls between the last frame (0) and this one (1).
+    fn share(&self, k: u32) -> f32 {
+        if self.dt_s > 0.0 {
+            ((self.first + k as f32 * STEP_S) / self.dt_s).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// A collider placed in the world this frame: a segment (a point for a sphere) and a radius.
+#[derive(Clone, Copy, Debug, Default)]
+struct Placed {
+    a: Vec3,
+    ab: Vec3,
+    /// 1 / |ab|^2, or 0 for a sphere.
+    inv_length_sq: f32,
+    radius: f32,
+}
+
+impl Placed {
+    fn new(a: Vec3, b: Vec3, radius: f32) -> Self {
+        let ab = b - a;
+        let length_sq = ab.length_squared();
+        Self {
+            a,
+            ab,
+            inv_length_sq: if length_sq > 1e-12 {
+                1.0 / length_sq
+            } else {
+                0.0
+            },
+            radius,
+        }
+    }
+
+    /// The point of the segment nearest `p`.
+    fn nearest(&self, p: Vec3) -> Vec3 {
+        let s = ((p - self.a).dot(self.ab) * self.inv_length_sq).clamp(0.0, 1.0);
+        self.a + self.ab * s
+    }
+
+    fn distance_to(&self, p: Vec3) -> f32 {
+        self.nearest(p).distance(p)
+    }
+}
+
+/// `tail` pushed out of the colliders `near` (of `placed`), kept at `length` from `head`.
 fn collide(
     joint: &JointRig,
-    placed: &[(Vec3, Vec3, f32)],
+    near: &[usize],
+    placed: &[Placed],
     head: Vec3,
     length: f32,
     mut tail: Vec3,
 ) -> Vec3 {
-    for &c in &joint.colliders {
-        let Some(&(a, b, radius)) = placed.get(c) else {
+    for &c in near {
+        let Some(collider) = placed.get(c) else {
             continue;
         };
-        let ab = b - a;
-        let s = if ab.length_squared() > 1e-12 {
-            ((tail - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let centre = a + ab * s;
-        let reach = radius + joint.hit_radius;
+        let centre = collider.nearest(tail);
+        let reach = collider.radius + joint.hit_radius;
         let away = tail - centre;
         if away.length_squared() < reach * reach {
             tail = centre + away.normalize_or(Vec3::Y) * reach;
@@ -286,10 +415,11 @@ fn local_of(rest_world: &[Mat4], from: usize, to: usize) -> Option<Vec3> {
     Some(a.inverse().transform_point3(b.w_axis.truncate()))
 }
 
-/// A transform's mean scale.
+/// A transform's mean scale (the lengths of its axes).
 fn world_scale(m: &Mat4) -> f32 {
-    let (s, _, _) = m.to_scale_rotation_translation();
-    ((s.x.abs() + s.y.abs() + s.z.abs()) / 3.0).max(1e-6)
+    ((m.x_axis.truncate().length() + m.y_axis.truncate().length() + m.z_axis.truncate().length())
+        / 3.0)
+        .max(1e-6)
 }
 
 #[cfg(test)]

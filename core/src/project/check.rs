@@ -168,6 +168,14 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
                 ));
             }
         }
+        if let Some(named) = &npc.avatar.springs {
+            let (_, problems) = named.resolve(&Default::default(), &body.skeleton);
+            for problem in problems {
+                report
+                    .problems
+                    .push(format!("npc {}: avatar.{problem}", npc.id));
+            }
+        }
         if body.skinned {
             let map = HumanoidMap::with_overrides(&body.skeleton, &npc.avatar.bones);
             for problem in &map.problems {

@@ -15,6 +15,7 @@ pub fn demo_project() -> Project {
             bones: Default::default(),
             clips: None,
             shapes: None,
+            springs: None,
         },
         voice: Voice {
             gender,

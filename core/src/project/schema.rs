@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::anim::{FaceSettings, OwnShapes};
-use crate::body::BodySettings;
+use crate::body::{BodySettings, NamedSprings};
 
 /// The world the NPCs stand in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -132,6 +132,11 @@ pub struct Avatar {
     /// VRM vowels, DAZ-style expressions); `(visemes: {}, targets: {})` turns them off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shapes: Option<OwnShapes>,
+    /// Joint chains that swing with the body (hair, ponytails, coat tails), named for rigs
+    /// without VRM spring bones or to retune a VRM file's: when it names any chain, they
+    /// replace the file's own (docs/body.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub springs: Option<NamedSprings>,
 }
 
 /// One NPC of the roster.

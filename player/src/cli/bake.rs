@@ -180,7 +180,15 @@ fn bake_body_of(
     )
     .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;
     let settings = project.body_settings(&npc.id);
-    let springs = npc_core::body::spring::SpringRig::new(&asset.spring_bones, &rig.skeleton);
+    let (spring_bones, problems) = npc_core::body::avatar_springs(
+        &asset.spring_bones,
+        npc.avatar.springs.as_ref(),
+        &rig.skeleton,
+    );
+    for problem in problems {
+        tracing::warn!("{}: avatar.{problem}", npc.id);
+    }
+    let springs = npc_core::body::spring::SpringRig::new(&spring_bones, &rig.skeleton);
     Ok(bake_body(
         &rig.skeleton,
         &rig.map,

@@ -111,11 +111,13 @@ impl Ground {
 }
 
 /// What makes two NPCs' avatars the same model: body, head, bone overrides and clip file.
+/// Body, head, bone names, clips file, and the named springs as written.
 type AvatarKey = (
     PathBuf,
     Option<PathBuf>,
     BTreeMap<String, String>,
     Option<PathBuf>,
+    String,
 );
 
 /// Everything a project's world loads.
@@ -308,6 +310,7 @@ impl WorldContent {
                 npc.avatar.head.as_deref().map(resolve),
                 npc.avatar.bones.clone(),
                 npc.avatar.clips.as_deref().map(resolve),
+                format!("{:?}", npc.avatar.springs),
             );
             if let Some(&i) = by_files.get(&key) {
                 npc_avatars.push(i);
@@ -369,8 +372,15 @@ impl WorldContent {
             let own_refs =
                 npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
             let rest_bounds = head.is_none().then(|| body.asset.rest_bounds()).flatten();
-            let springs =
-                npc_core::body::spring::SpringRig::new(&body.asset.spring_bones, &skeleton);
+            let (spring_bones, problems) = npc_core::body::avatar_springs(
+                &body.asset.spring_bones,
+                npc.avatar.springs.as_ref(),
+                &skeleton,
+            );
+            for problem in problems {
+                tracing::warn!("{}: avatar.{problem}", npc.id);
+            }
+            let springs = npc_core::body::spring::SpringRig::new(&spring_bones, &skeleton);
             let model = AvatarModel {
                 springs,
                 rig,

@@ -121,6 +121,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
                 bones: Default::default(),
                 clips: None,
                 shapes: None,
+                springs: None,
             },
             voice: Voice::default(),
             spawn: [0.5, 0.5],
