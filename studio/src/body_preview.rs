@@ -28,7 +28,7 @@ pub const IDLE_MS: f64 = 20_000.0;
 /// Body, clips file, bone names, named springs.
 type RigKey = (
     Option<PathBuf>,
-    Option<PathBuf>,
+    Vec<PathBuf>,
     BTreeMap<String, String>,
     Option<npc_core::body::NamedSprings>,
 );
@@ -102,7 +102,11 @@ impl BodyPreview {
         };
         let key = (
             npc.map(|n| resolve(&n.avatar.body)),
-            npc.and_then(|n| n.avatar.clips.as_deref().map(resolve)),
+            npc.and_then(|n| n.avatar.clips.as_ref())
+                .iter()
+                .flat_map(|files| files.iter())
+                .map(|p| resolve(p))
+                .collect(),
             npc.map(|n| n.avatar.bones.clone()).unwrap_or_default(),
             npc.and_then(|n| n.avatar.springs.clone()),
         );
@@ -265,11 +269,12 @@ impl BodyPreview {
                     skeleton,
                     map,
                     clips,
-                } = AvatarRig::load(&asset, &key.2, key.1.as_deref(), &mut self.library)
-                    .unwrap_or_else(|e| {
+                } = AvatarRig::load(&asset, &key.2, &key.1, &mut self.library).unwrap_or_else(
+                    |e| {
                         self.note = Some(format!("its clips cannot be read ({e})"));
                         AvatarRig::own(&asset, &key.2)
-                    });
+                    },
+                );
                 let (spring_bones, problems) =
                     npc_core::body::avatar_springs(&asset.spring_bones, key.3.as_ref(), &skeleton);
                 if let Some(problem) = problems.first() {

@@ -446,6 +446,26 @@ impl Clip {
 }
 
 impl Clip {
+    /// The clip on another rig's nodes: each channel moved to the node `node_of` gives for
+    /// its own, left out where it gives none.
+    #[must_use]
+    pub fn on_nodes(&self, node_of: impl Fn(usize) -> Option<usize>) -> Self {
+        Self {
+            name: self.name.clone(),
+            duration_s: self.duration_s,
+            channels: self
+                .channels
+                .iter()
+                .filter_map(|c| {
+                    Some(Channel {
+                        node: node_of(c.node)?,
+                        ..c.clone()
+                    })
+                })
+                .collect(),
+        }
+    }
+
     /// The clip with `node`'s travel taken out (root motion made in place): its translation's
     /// drift from the first key to the last is spread over the keys and taken away, so the
     /// node sways, bobs and loops where it starts while the player moves the character. A clip

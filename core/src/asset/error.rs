@@ -1,4 +1,4 @@
-//! What can go wrong reading a glTF file, as typed errors with clear messages.
+//! What can go wrong reading a glTF or FBX file, as typed errors with clear messages.
 
 use std::path::PathBuf;
 
@@ -11,6 +11,8 @@ pub enum AssetError {
     Io { path: PathBuf, io: std::io::Error },
     #[error("not a valid glTF file: {0}")]
     Format(String),
+    #[error("cannot read the FBX file: {0}")]
+    Fbx(String),
     #[error("invalid glTF JSON at line {line}, column {column}: {message}")]
     Json {
         line: usize,

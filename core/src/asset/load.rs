@@ -62,13 +62,21 @@ pub struct Asset {
 }
 
 impl Asset {
-    /// Loads a .gltf or .glb file.
+    /// Loads a .gltf, .glb or .vrm file, or an FBX file's skeleton and clips.
     pub fn load(path: &Path) -> Result<Self> {
-        Self::from_source(&Source::from_path(path)?)
+        let bytes = super::source::read_limited(path)?;
+        if super::fbx::is_fbx(&bytes) {
+            return super::fbx::read(&bytes, path.file_stem().and_then(|s| s.to_str()));
+        }
+        Self::from_bytes(&bytes, path.parent())
     }
 
-    /// Loads from bytes; external files resolve against `base_dir` when given.
+    /// Loads from bytes (glTF, or an FBX file's skeleton and clips); external files resolve
+    /// against `base_dir` when given.
     pub fn from_bytes(bytes: &[u8], base_dir: Option<&Path>) -> Result<Self> {
+        if super::fbx::is_fbx(bytes) {
+            return super::fbx::read(bytes, None);
+        }
         Self::from_source(&Source::from_bytes(bytes, base_dir.map(Path::to_path_buf))?)
     }
 

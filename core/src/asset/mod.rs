@@ -1,6 +1,7 @@
-//! glTF assets on the CPU: meshes with morph targets, the face rig that drives them by ARKit
-//! name, skins and animation clips, the scene with instanced meshes, materials and textures,
-//! and a collision grid for ground height. No GPU here: the player uploads what this loads.
+//! glTF assets on the CPU (and FBX files' skeletons and clips): meshes with morph targets,
+//! the face rig that drives them by ARKit name, skins and animation clips, the scene with
+//! instanced meshes, materials and textures, and a collision grid for ground height. No GPU
+//! here: the player uploads what this loads.
 
 mod accessor;
 pub mod amend;
@@ -13,6 +14,7 @@ mod draco;
 mod error;
 pub mod extensions;
 pub mod face_rig;
+mod fbx;
 pub mod glb;
 pub mod inspect;
 mod ktx2;

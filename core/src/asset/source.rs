@@ -33,10 +33,11 @@ impl Source {
 
     /// Parses file bytes; external URIs resolve against `base_dir` (none: only embedded data).
     pub fn from_bytes(bytes: &[u8], base_dir: Option<PathBuf>) -> Result<Self> {
-        if bytes.starts_with(b"Kaydara FBX Binary") || bytes.starts_with(b"; FBX") {
+        if super::fbx::is_fbx(bytes) {
             return Err(AssetError::Format(
-                "it is an FBX file, which is not read yet: export it as glTF (.glb) \
-                 (Blender: File > Export > glTF 2.0); docs/formats.md lists what is read"
+                "it is an FBX file, which is read for its skeleton and clips only (as \
+                 avatar.clips): export the avatar as glTF (.glb) (Blender: File > Export > \
+                 glTF 2.0); docs/formats.md lists what is read"
                     .into(),
             ));
         }
@@ -101,7 +102,7 @@ fn parse_root(json_bytes: &[u8]) -> Result<(json::Root, Vec<String>)> {
     Ok((root, vec![warning]))
 }
 
-fn read_limited(path: &Path) -> Result<Vec<u8>> {
+pub(super) fn read_limited(path: &Path) -> Result<Vec<u8>> {
     let io = |io| AssetError::Io {
         path: path.to_owned(),
         io,

@@ -3,7 +3,7 @@
 //! where its clips come from. One way, so that what one shows the others show.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::PathBuf;
 
 use super::clips::{AvatarClips, ClipLibrary};
 use super::humanoid::HumanoidMap;
@@ -21,19 +21,19 @@ pub struct AvatarRig {
 
 impl AvatarRig {
     /// The rig of `body`, its humanoid bones named by `bones` where the project names them,
-    /// its clips from `clips_file` (already resolved), from its own, or the built-in body's
-    /// ([`ClipLibrary::for_avatar`]); files read once per library.
+    /// its clips from `clip_files` (already resolved; none: its own, or the built-in body's,
+    /// [`ClipLibrary::for_avatar`]); files read once per library.
     ///
     /// # Errors
-    /// `clips_file` cannot be read as clips.
+    /// One of `clip_files` cannot be read as clips.
     pub fn load(
         body: &Asset,
         bones: &BTreeMap<String, String>,
-        clips_file: Option<&Path>,
+        clip_files: &[PathBuf],
         library: &mut ClipLibrary,
     ) -> crate::asset::Result<Self> {
         let mut rig = Self::own(body, bones);
-        rig.clips = library.for_avatar(body, &rig.map, clips_file)?;
+        rig.clips = library.for_avatar(body, &rig.map, clip_files)?;
         Ok(rig)
     }
 

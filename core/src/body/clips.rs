@@ -44,29 +44,32 @@ impl AvatarClips {
 pub struct ClipLibrary {
     built_in: Option<Arc<ClipRig>>,
     files: HashMap<PathBuf, Arc<ClipRig>>,
+    /// Several files' clips on the first one's rig, by the list of files.
+    merged: HashMap<Vec<PathBuf>, Arc<ClipRig>>,
 }
 
 impl ClipLibrary {
-    /// Where the clips of an avatar with `body` (humanoid `map`) come from: the clip file it
+    /// Where the clips of an avatar with `body` (humanoid `map`) come from: the clip files it
     /// names, else its own when it has a clip for idle, walk or talk, else the built-in
     /// body's. A rig without humanoid hips keeps its own (none can be retargeted onto it).
     pub fn for_avatar(
         &mut self,
         body: &Asset,
         map: &HumanoidMap,
-        file: Option<&Path>,
+        files: &[PathBuf],
     ) -> crate::asset::Result<AvatarClips> {
-        if (file.is_none() && has_activity_clip(&body.clips))
+        if (files.is_empty() && has_activity_clip(&body.clips))
             || map.joint(HumanoidBone::Hips).is_none()
         {
             return Ok(AvatarClips::Own);
         }
-        Ok(match file {
-            Some(path) => AvatarClips::File(self.file(path)?),
-            None => AvatarClips::BuiltIn(Arc::clone(
+        Ok(match files {
+            [] => AvatarClips::BuiltIn(Arc::clone(
                 self.built_in
                     .get_or_insert_with(|| Arc::new(crate::procedural::body::clip_rig())),
             )),
+            [path] => AvatarClips::File(self.file(path)?),
+            several => AvatarClips::File(self.files(several)?),
         })
     }
 }
@@ -83,6 +86,36 @@ impl ClipLibrary {
         let asset = Asset::load(path)?;
         let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
         self.files.insert(path.to_owned(), Arc::clone(&rig));
+        Ok(rig)
+    }
+
+    /// The clips of several files on the first file's rig (as one character's Mixamo
+    /// downloads share theirs): each other file's channels moved onto the joint of the same
+    /// name, those of joints the first rig lacks left out (read once per library).
+    ///
+    /// # Errors
+    /// One of the files cannot be read.
+    pub fn files(&mut self, paths: &[PathBuf]) -> crate::asset::Result<Arc<ClipRig>> {
+        if let Some(rig) = self.merged.get(paths) {
+            return Ok(Arc::clone(rig));
+        }
+        let rigs = paths
+            .iter()
+            .map(|p| self.file(p))
+            .collect::<crate::asset::Result<Vec<_>>>()?;
+        let Some((first, others)) = rigs.split_first() else {
+            return Ok(Arc::clone(self.built_in.get_or_insert_with(|| {
+                Arc::new(crate::procedural::body::clip_rig())
+            })));
+        };
+        let mut clips = first.clips.clone();
+        for other in others {
+            clips.extend(other.clips.iter().map(|clip| {
+                clip.on_nodes(|node| first.skeleton.index(other.skeleton.names.get(node)?))
+            }));
+        }
+        let rig = Arc::new(ClipRig::new(first.skeleton.clone(), clips));
+        self.merged.insert(paths.to_vec(), Arc::clone(&rig));
         Ok(rig)
     }
 }
@@ -242,5 +275,44 @@ mod tests {
             }
             assert!(drift < 0.02, "{name}: the hips drift {drift} m");
         }
+    }
+
+    /// Several clip files (one character's downloads) play on the first file's rig: every
+    /// file's clips are there, each channel on the joint of its own joint's name; a joint the
+    /// first rig lacks loses its channels.
+    #[test]
+    fn several_clip_files_play_on_the_first_files_rig() {
+        let dir = tempfile::tempdir().unwrap();
+        let parts = crate::procedural::head::head_parts();
+        let bytes = crate::procedural::body::avatar_glb(&parts);
+        let paths: Vec<PathBuf> = ["Idle.glb", "More.glb"]
+            .iter()
+            .map(|name| dir.path().join(name))
+            .collect();
+        for path in &paths {
+            std::fs::write(path, &bytes).unwrap();
+        }
+        let mut library = ClipLibrary::default();
+        let one = library.file(&paths[0]).unwrap();
+        let both = library.files(&paths).unwrap();
+        assert_eq!(both.clips.len(), 2 * one.clips.len());
+        assert!(one.clips.len() >= 3);
+        for (i, clip) in both.clips.iter().enumerate() {
+            let original = &one.clips[i % one.clips.len()];
+            assert_eq!(clip.name, original.name);
+            assert_eq!(clip.channels, original.channels);
+        }
+        // Read once: the same list gives the same rig.
+        assert!(Arc::ptr_eq(&both, &library.files(&paths).unwrap()));
+
+        let hips = one.map.joint(HumanoidBone::Hips).unwrap();
+        let walk = one.clips.iter().find(|c| c.name.contains("walk")).unwrap();
+        let without_hips = walk.on_nodes(|n| (n != hips).then_some(n + 1));
+        assert!(without_hips.channels.iter().all(|c| c.node != hips + 1));
+        assert_eq!(
+            without_hips.channels.len(),
+            walk.channels.iter().filter(|c| c.node != hips).count()
+        );
+        assert!(walk.channels.iter().any(|c| c.node == hips));
     }
 }

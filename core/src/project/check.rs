@@ -35,6 +35,8 @@ impl CheckReport {
 /// What a check needs to know about one loaded file.
 #[derive(Clone, Debug)]
 struct Facts {
+    /// Meshes it draws (an FBX file's are not read).
+    meshes: usize,
     skinned: bool,
     clips: Vec<String>,
     arkit_coverage: usize,
@@ -49,6 +51,7 @@ struct Facts {
 impl Facts {
     fn of(asset: &Asset) -> Self {
         Self {
+            meshes: asset.meshes.len(),
             skinned: !asset.skins.is_empty(),
             clips: asset.clips.iter().map(|c| c.name.clone()).collect(),
             arkit_coverage: asset.face_rig.arkit_coverage(),
@@ -129,6 +132,14 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             None => None,
         };
         let Some(body) = body else { continue };
+        if body.meshes == 0 {
+            report.problems.push(format!(
+                "npc {}: the body {} has nothing to draw (an FBX file gives skeletons and clips \
+                 only, as avatar.clips); bring the avatar as glTF or VRM",
+                npc.id,
+                npc.avatar.body.display()
+            ));
+        }
         if !body.skinned {
             report.warnings.push(format!(
                 "npc {}: the body has no skin; it will not move",
@@ -139,21 +150,31 @@ pub fn check_assets(project: &Project, project_file: &Path) -> CheckReport {
             .into_iter()
             .filter(|clip| !body.clips.iter().any(|c| c.to_lowercase().contains(clip)))
             .collect();
-        if let Some(file) = &npc.avatar.clips {
-            // Read as the world reads it, so that a file the world would refuse fails here.
-            let path = Project::resolve(project_file, file);
-            match clip_files.file(&path) {
-                Ok(rig) if rig.clips.is_empty() => report.warnings.push(format!(
-                    "npc {}: avatar.clips {} has no animations in it",
-                    npc.id,
-                    path.display()
-                )),
-                Ok(_) => {}
-                Err(e) => report.problems.push(format!(
-                    "npc {}: avatar.clips {} cannot be read: {e}",
-                    npc.id,
-                    path.display()
-                )),
+        if let Some(files) = &npc.avatar.clips {
+            // Read as the world reads them, so that a file the world would refuse fails here.
+            for file in files.iter() {
+                let path = Project::resolve(project_file, file);
+                match clip_files.file(&path) {
+                    Ok(rig) if rig.clips.is_empty() => report.warnings.push(format!(
+                        "npc {}: avatar.clips {} has no animations in it",
+                        npc.id,
+                        path.display()
+                    )),
+                    Ok(rig) if rig.map.joint(HumanoidBone::Hips).is_none() => {
+                        report.problems.push(format!(
+                            "npc {}: avatar.clips {}: no humanoid hips found in its skeleton, so \
+                         its clips cannot be played on a humanoid",
+                            npc.id,
+                            path.display()
+                        ));
+                    }
+                    Ok(_) => {}
+                    Err(e) => report.problems.push(format!(
+                        "npc {}: avatar.clips {} cannot be read: {e}",
+                        npc.id,
+                        path.display()
+                    )),
+                }
             }
         } else if missing_clips.len() == BODY_CLIPS.len() {
             report.warnings.push(format!(

@@ -8,6 +8,7 @@
 //! same text back.
 
 mod check;
+mod clip_files;
 mod demo;
 mod face_file;
 mod schema;
@@ -24,6 +25,7 @@ use crate::body::BodySettings;
 use crate::hearing::ListenSettings;
 
 pub use check::{BODY_CLIPS, CheckReport, SKIES, SKY_FACES, check_assets};
+pub use clip_files::ClipFiles;
 pub use demo::demo_project;
 pub use schema::{
     Avatar, FogSettings, Gender, Npc, SceneSettings, SpeechEngine, SunSettings, Voice,

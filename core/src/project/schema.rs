@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::clip_files::ClipFiles;
 use crate::anim::{FaceSettings, OwnShapes};
 use crate::body::{BodySettings, NamedSprings};
 
@@ -122,11 +123,12 @@ pub struct Avatar {
     /// for rigs whose names are not recognised; other bones are still found automatically.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bones: BTreeMap<String, String>,
-    /// A glTF file whose humanoid clips (idle, walk, talk) the avatar plays, retargeted onto
-    /// its rig. By default the body's own clips, or when it has none the project's built-in
-    /// body's.
+    /// The file (glTF, VRMA or FBX), or list of files, whose humanoid clips (idle, walk, talk)
+    /// the avatar plays, retargeted onto its rig: `Some("clips/Idle.fbx")`,
+    /// `Some(["clips/Idle.fbx", "clips/Walking.fbx"])`. By default the body's own clips, or
+    /// when it has none the project's built-in body's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clips: Option<PathBuf>,
+    pub clips: Option<ClipFiles>,
     /// The avatar's own shapes: which of its targets each viseme sets, and which play ARKit
     /// targets. By default a starting table when its shapes are a known set (Oculus visemes,
     /// VRM vowels, DAZ-style expressions); `(visemes: {}, targets: {})` turns them off.

@@ -167,15 +167,17 @@ fn bake_body_of(
             path.display()
         )
     })?;
-    let clip_file = npc
+    let clip_files: Vec<_> = npc
         .avatar
         .clips
-        .as_ref()
-        .map(|p| Project::resolve(project_file, p));
+        .iter()
+        .flat_map(|files| files.iter())
+        .map(|p| Project::resolve(project_file, p))
+        .collect();
     let rig = AvatarRig::load(
         &asset,
         &npc.avatar.bones,
-        clip_file.as_deref(),
+        &clip_files,
         &mut ClipLibrary::default(),
     )
     .with_context(|| format!("--body: cannot load the clips of {}", npc.id))?;

@@ -116,7 +116,7 @@ type AvatarKey = (
     PathBuf,
     Option<PathBuf>,
     BTreeMap<String, String>,
-    Option<PathBuf>,
+    Vec<PathBuf>,
     String,
 );
 
@@ -309,7 +309,12 @@ impl WorldContent {
                 resolve(&npc.avatar.body),
                 npc.avatar.head.as_deref().map(resolve),
                 npc.avatar.bones.clone(),
-                npc.avatar.clips.as_deref().map(resolve),
+                npc.avatar
+                    .clips
+                    .iter()
+                    .flat_map(|files| files.iter())
+                    .map(|p| resolve(p))
+                    .collect(),
                 format!("{:?}", npc.avatar.springs),
             );
             if let Some(&i) = by_files.get(&key) {
@@ -325,13 +330,8 @@ impl WorldContent {
                 skeleton,
                 map: humanoid,
                 clips,
-            } = AvatarRig::load(
-                &body.asset,
-                &npc.avatar.bones,
-                key.3.as_deref(),
-                &mut clip_library,
-            )
-            .with_context(|| format!("cannot load the clips of {}", npc.id))?;
+            } = AvatarRig::load(&body.asset, &npc.avatar.bones, &key.3, &mut clip_library)
+                .with_context(|| format!("cannot load the clips of {}", npc.id))?;
             for problem in &humanoid.problems {
                 tracing::warn!("{}: avatar bones: {problem}", npc.id);
             }
