@@ -32,6 +32,21 @@ struct Material {
     clearcoat: vec4<f32>,
 }
 
+// The parts of the lit shader a material needs, fixed per pipeline (render/src/shading.rs
+// makes one pipeline per set the loaded materials use): a material's pipeline holds none of
+// the code it does not need. (A branch on the material's uniform alone does not spare that
+// work on a GPU that flattens branches holding texture samples.) With the defaults, one
+// pipeline draws every material, reading its needs from the uniform.
+override NORMAL_MAP: bool = true;
+override METALLIC_ROUGHNESS_MAP: bool = true;
+override OCCLUSION_MAP: bool = true;
+override EMISSIVE_MAP: bool = true;
+override SKIN: bool = true;
+override EYE: bool = true;
+override COAT: bool = true;
+override TOON: bool = true;
+override UNLIT: bool = true;
+
 const MODEL_TOON: f32 = 1.0;
 const MODEL_UNLIT: f32 = 2.0;
 
@@ -192,7 +207,7 @@ fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> 
     let scale = material.surface.z;
     // A uniform branch (the material's): what follows still runs for every pixel of the quad,
     // as derivatives need.
-    if scale == 0.0 || !has_texture(SLOT_NORMAL) {
+    if !NORMAL_MAP || scale == 0.0 || !has_texture(SLOT_NORMAL) {
         return n;
     }
     let at = slot_uv(SLOT_NORMAL, uv);
@@ -290,15 +305,15 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     }
     let n = mapped_normal(geometric, front, in.world, in.uv);
     var mr = vec4<f32>(1.0);
-    if has_texture(SLOT_METALLIC_ROUGHNESS) {
+    if METALLIC_ROUGHNESS_MAP && has_texture(SLOT_METALLIC_ROUGHNESS) {
         mr = textureSample(metallic_roughness_texture, material_sampler, slot_uv(SLOT_METALLIC_ROUGHNESS, in.uv));
     }
     var occlusion_texel = 1.0;
-    if has_texture(SLOT_OCCLUSION) {
+    if OCCLUSION_MAP && has_texture(SLOT_OCCLUSION) {
         occlusion_texel = textureSample(occlusion_texture, material_sampler, slot_uv(SLOT_OCCLUSION, in.uv)).r;
     }
     var emissive_texel = vec3<f32>(1.0);
-    if has_texture(SLOT_EMISSIVE) {
+    if EMISSIVE_MAP && has_texture(SLOT_EMISSIVE) {
         emissive_texel = textureSample(emissive_texture, material_sampler, slot_uv(SLOT_EMISSIVE, in.uv)).rgb;
     }
     let metallic = clamp(material.surface.x * mr.b, 0.0, 1.0);
@@ -320,9 +335,10 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     let f = fresnel(f0, v_dot_h);
     let specular = f * ggx(n_dot_h, a) * smith_visibility(n_dot_l, n_dot_v, a) * PI;
     // Skin: light wraps past the terminator, red furthest (scattering under the skin).
-    let facing = dot(n, l);
-    let skin_wrap = clamp((vec3<f32>(facing) + SKIN_WRAP) / (1.0 + SKIN_WRAP), vec3<f32>(0.0), vec3<f32>(1.0));
-    let diffuse_light = mix(vec3<f32>(n_dot_l), skin_wrap, material.role.y);
+    var diffuse_light = vec3<f32>(n_dot_l);
+    if SKIN && material.role.y > 0.5 {
+        diffuse_light = clamp((vec3<f32>(dot(n, l)) + SKIN_WRAP) / (1.0 + SKIN_WRAP), vec3<f32>(0.0), vec3<f32>(1.0));
+    }
     let sun = diffuse_color * (1.0 - f) * diffuse_light + specular * n_dot_l;
     let visibility = sun_visibility(in.world, geometric);
     // The sky: brighter on surfaces facing up, for diffuse and (as a whole sky) specular light.
@@ -331,14 +347,14 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     var color = sky_light + visibility * sun * globals.light_color.rgb
         + material.emissive.rgb * emissive_texel;
     // Eyes only (a uniform branch: other materials skip its work).
-    if material.role.x > 0.5 {
+    if EYE && material.role.x > 0.5 {
         color += catchlight(n, v);
     }
     // A clear coat over it all (a uniform branch): its own sharper lobe on the geometric
     // normal (the coat is smooth over the base's bumps), dimming what is under it by the light
     // it reflects.
     let coat = material.clearcoat.x;
-    if coat > 0.0 {
+    if COAT && coat > 0.0 {
         let coat_a = max(material.clearcoat.y, 0.045) * max(material.clearcoat.y, 0.045);
         let cn = geometric;
         let c_dot_l = max(dot(cn, l), 0.0);
@@ -348,10 +364,10 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
         let coat_sky = ambient_specular(vec3<f32>(0.04), max(material.clearcoat.y, 0.045), c_dot_v).x * coat;
         color = color * (1.0 - coat_f) + visibility * coat_sun * globals.light_color.rgb + coat_sky * sky * occlusion;
     }
-    if material.role.z == MODEL_TOON {
+    if TOON && material.role.z == MODEL_TOON {
         let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
         color = toon(n, v, l, base.rgb, texel, visibility, sky) + material.emissive.rgb * emissive_texel;
-    } else if material.role.z == MODEL_UNLIT {
+    } else if UNLIT && material.role.z == MODEL_UNLIT {
         color = base.rgb;
     }
     let distance = length(in.world - globals.camera_position.xyz);

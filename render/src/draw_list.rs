@@ -402,6 +402,7 @@ mod tests {
             material: 0,
             skinned: true,
             surface: crate::mesh_store::Surface::Opaque,
+            shading: crate::shading::Shading::FULL,
         }
     }
 

@@ -21,6 +21,7 @@ mod offscreen;
 mod pipelines;
 mod renderer;
 mod shaders;
+mod shading;
 mod shadow_map;
 mod sky_textures;
 mod timer;
@@ -40,6 +41,7 @@ pub use mesh_store::{
 pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse_size};
 pub use renderer::{Renderer, Target};
 pub use shaders::all as shader_modules;
+pub use shading::Shading;
 pub use sky_textures::CubeFaces;
 pub use timer::{GpuTimer, PassTimes};
 pub use view::{Camera, FrameView, ShadowReach};

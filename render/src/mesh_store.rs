@@ -18,6 +18,7 @@ use super::materials::{
     MaterialLayout, MipTexture, NeutralTextures, Slot, gpu_material, material_bind_group,
     well_formed,
 };
+use super::shading::Shading;
 
 /// Index of a primitive in the store.
 pub type PrimitiveId = u32;
@@ -47,10 +48,12 @@ pub struct GpuPrimitive {
     pub skinned: bool,
     /// How its material treats alpha (which pipelines draw it).
     pub surface: Surface,
+    /// The parts of the lit shader its material needs (which main-pass pipeline draws it).
+    pub shading: Shading,
 }
 
 /// How a material treats alpha.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Surface {
     /// Alpha ignored: drawn without discard, so the depth test runs before shading.
     Opaque,
@@ -90,6 +93,7 @@ struct PendingMaterial {
     /// By slot: the index of its texture in the builder's textures.
     textures: [Option<usize>; 5],
     surface: Surface,
+    shading: Shading,
 }
 
 /// Collects assets on the CPU.
@@ -169,10 +173,12 @@ impl MeshStoreBuilder {
                 AlphaMode::Blend => (Surface::Blended, 0.5),
             };
             tracing::trace!("material {i}: {:?}", m.name);
+            let uniform = gpu_material(m, alpha_cutoff, textures.map(|t| t.is_some()));
             self.materials.push(PendingMaterial {
-                uniform: gpu_material(m, alpha_cutoff, textures.map(|t| t.is_some())),
+                uniform,
                 textures,
                 surface,
+                shading: Shading::of(&uniform),
             });
         }
         let mut stored = StoredAsset::default();
@@ -231,6 +237,10 @@ impl MeshStoreBuilder {
                         .materials
                         .get(material)
                         .map_or(Surface::Opaque, |m| m.surface),
+                    shading: self
+                        .materials
+                        .get(material)
+                        .map_or(Shading::FULL, |m| m.shading),
                 });
             }
             stored.meshes.push(ids);
@@ -245,10 +255,12 @@ impl MeshStoreBuilder {
             surface: SurfaceModel::GLTF_DEFAULT,
             ..Material::default()
         };
+        let uniform = gpu_material(&material, 0.0, [false; 5]);
         self.materials.push(PendingMaterial {
-            uniform: gpu_material(&material, 0.0, [false; 5]),
+            uniform,
             textures: [None; 5],
             surface: Surface::Opaque,
+            shading: Shading::of(&uniform),
         });
         self.materials.len() - 1
     }

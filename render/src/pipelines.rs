@@ -1,9 +1,12 @@
 //! The long-lived GPU state: bind group layouts and the three render pipelines (main, shadow,
 //! sky) for one colour format.
 
+use std::collections::BTreeMap;
+
 use super::materials::MaterialLayout;
 use super::mesh_store::Surface;
 use super::shaders;
+use super::shading::Shading;
 use super::shadow_map::SHADOW_FORMAT;
 
 /// Depth format of the main pass.
@@ -154,7 +157,12 @@ impl Layouts {
 #[derive(Debug)]
 pub struct Pipelines {
     pub deform: wgpu::ComputePipeline,
+    /// The main pass's pipelines for every material ([`Shading::FULL`]).
     pub main: MeshPipelines,
+    /// The main pass's pipelines made for one material's needs, by surface and needs.
+    pub specialized: BTreeMap<(Surface, Shading), wgpu::RenderPipeline>,
+    /// What making a specialized main pipeline takes.
+    maker: MainMaker,
     pub shadow: MeshPipelines,
     pub sky: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
@@ -178,6 +186,93 @@ impl MeshPipelines {
             Surface::Masked => &self.masked,
             Surface::Blended => self.blended.as_ref().unwrap_or(&self.masked),
         }
+    }
+}
+
+/// What a main-pass pipeline is made from, kept to make ones for new needs.
+#[derive(Debug)]
+struct MainMaker {
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+    samples: u32,
+}
+
+impl MainMaker {
+    /// The main-pass pipeline drawing `surface` with the shader's parts `shading` needs
+    /// (`constants`: its override constants; none for every part).
+    fn make(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        surface: Surface,
+        constants: &[(&str, f64)],
+    ) -> wgpu::RenderPipeline {
+        let blended = surface == Surface::Blended;
+        let color = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: blended.then_some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_main"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[],
+            },
+            primitive: mesh_primitive(),
+            // See-through surfaces test depth but do not hide what is drawn after them.
+            depth_stencil: Some(depth_test(
+                DEPTH_FORMAT,
+                wgpu::DepthBiasState::default(),
+                !blended,
+            )),
+            multisample: wgpu::MultisampleState {
+                count: self.samples,
+                ..wgpu::MultisampleState::default()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some(match surface {
+                    Surface::Opaque => "fs_main",
+                    Surface::Masked => "fs_masked",
+                    Surface::Blended => "fs_blended",
+                }),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..wgpu::PipelineCompilationOptions::default()
+                },
+                targets: &color,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+/// Triangles, either winding drawn: double-sided foliage and heads of either winding.
+fn mesh_primitive() -> wgpu::PrimitiveState {
+    wgpu::PrimitiveState {
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        cull_mode: None,
+        ..wgpu::PrimitiveState::default()
+    }
+}
+
+fn depth_test(
+    format: wgpu::TextureFormat,
+    bias: wgpu::DepthBiasState,
+    write: bool,
+) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(wgpu::CompareFunction::Less),
+        stencil: wgpu::StencilState::default(),
+        bias,
     }
 }
 
@@ -236,86 +331,53 @@ impl Pipelines {
             count: samples,
             ..wgpu::MultisampleState::default()
         };
-        let primitive = wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            // Double-sided foliage and heads of either winding: no culling.
-            cull_mode: None,
-            ..wgpu::PrimitiveState::default()
-        };
-        let depth = |format, bias, write| {
-            Some(wgpu::DepthStencilState {
-                format,
-                depth_write_enabled: Some(write),
-                depth_compare: Some(wgpu::CompareFunction::Less),
-                stencil: wgpu::StencilState::default(),
-                bias,
-            })
-        };
-        let color = [Some(color_format.into())];
-        let color_blended = [Some(wgpu::ColorTargetState {
-            format: color_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let mesh_pipeline = |label: &str, shadow: bool, fragment: Option<&str>| {
-            let blended = fragment == Some("fs_blended");
-            let (layout, vertex, multisample, format, bias, targets): (_, _, _, _, _, &[_]) =
-                if shadow {
-                    (
-                        &shadow_layout,
-                        "vs_shadow",
-                        wgpu::MultisampleState::default(),
-                        SHADOW_FORMAT,
-                        wgpu::DepthBiasState {
-                            constant: 2,
-                            slope_scale: 2.0,
-                            clamp: 0.0,
-                        },
-                        &[],
-                    )
-                } else {
-                    (
-                        &main_layout,
-                        "vs_main",
-                        multisample,
-                        DEPTH_FORMAT,
-                        wgpu::DepthBiasState::default(),
-                        if blended { &color_blended } else { &color },
-                    )
-                };
+        let shadow_pipeline = |label: &str, fragment: Option<&str>| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
-                layout: Some(layout),
+                layout: Some(&shadow_layout),
                 vertex: wgpu::VertexState {
                     module: &mesh,
-                    entry_point: Some(vertex),
+                    entry_point: Some("vs_shadow"),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                     buffers: &[],
                 },
-                primitive,
-                // See-through surfaces test depth but do not hide what is drawn after them.
-                depth_stencil: depth(format, bias, !blended),
-                multisample,
+                primitive: mesh_primitive(),
+                depth_stencil: Some(depth_test(
+                    SHADOW_FORMAT,
+                    wgpu::DepthBiasState {
+                        constant: 2,
+                        slope_scale: 2.0,
+                        clamp: 0.0,
+                    },
+                    true,
+                )),
+                multisample: wgpu::MultisampleState::default(),
                 fragment: fragment.map(|entry| wgpu::FragmentState {
                     module: &mesh,
                     entry_point: Some(entry),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    targets,
+                    targets: &[],
                 }),
                 multiview_mask: None,
                 cache: None,
             })
         };
-        let main = MeshPipelines {
-            opaque: mesh_pipeline("main opaque", false, Some("fs_main")),
-            masked: mesh_pipeline("main masked", false, Some("fs_masked")),
-            blended: Some(mesh_pipeline("main blended", false, Some("fs_blended"))),
-        };
         let shadow = MeshPipelines {
             // Depth only: no fragment stage at all.
-            opaque: mesh_pipeline("shadow opaque", true, None),
-            masked: mesh_pipeline("shadow masked", true, Some("fs_shadow_masked")),
+            opaque: shadow_pipeline("shadow opaque", None),
+            masked: shadow_pipeline("shadow masked", Some("fs_shadow_masked")),
             blended: None,
+        };
+        let maker = MainMaker {
+            module: mesh,
+            layout: main_layout,
+            color_format,
+            samples,
+        };
+        let main = MeshPipelines {
+            opaque: maker.make(device, "main opaque", Surface::Opaque, &[]),
+            masked: maker.make(device, "main masked", Surface::Masked, &[]),
+            blended: Some(maker.make(device, "main blended", Surface::Blended, &[])),
         };
         let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("sky"),
@@ -347,10 +409,37 @@ impl Pipelines {
         Self {
             deform,
             main,
+            specialized: BTreeMap::new(),
+            maker,
             shadow,
             sky,
             color_format,
             samples,
         }
+    }
+
+    /// Makes a main-pass pipeline for each (surface, needs) in `keys` that has none yet.
+    pub fn specialize(
+        &mut self,
+        device: &wgpu::Device,
+        keys: impl IntoIterator<Item = (Surface, Shading)>,
+    ) {
+        for key in keys {
+            if key.1 == Shading::FULL || self.specialized.contains_key(&key) {
+                continue;
+            }
+            let label = format!("main {:?} {:?}", key.0, key.1);
+            let pipeline = self.maker.make(device, &label, key.0, &key.1.constants());
+            self.specialized.insert(key, pipeline);
+        }
+    }
+
+    /// The main-pass pipeline for `surface` and the needs `shading`: its own where one was
+    /// made, else the one for every material.
+    #[must_use]
+    pub fn main_for(&self, surface: Surface, shading: Shading) -> &wgpu::RenderPipeline {
+        self.specialized
+            .get(&(surface, shading))
+            .unwrap_or_else(|| self.main.for_surface(surface))
     }
 }

@@ -7,6 +7,7 @@ use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, Surface};
 use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
+use super::shading::Shading;
 use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, sky_bind_group};
 use super::timer::GpuTimer;
@@ -60,8 +61,12 @@ impl Renderer {
     ) -> Result<Self, RendererError> {
         let device = &gpu.device;
         let layouts = Layouts::new(device, gpu.anisotropy());
-        let pipelines = Pipelines::new(device, &layouts, color_format, samples);
+        let mut pipelines = Pipelines::new(device, &layouts, color_format, samples);
         let store = meshes.build(gpu, &layouts.material)?;
+        pipelines.specialize(
+            device,
+            store.primitives.iter().map(|p| (p.surface, p.shading)),
+        );
         let frame = FrameBuffers::new(device, &layouts, &store);
         let shadow = ShadowMap::new(device, &layouts, shadow_size);
         let sky_group = sky_bind_group(gpu, &layouts.sky, skies).map_err(RendererError::Sky)?;
@@ -168,8 +173,9 @@ impl Renderer {
 
     /// Draws the list's batches of `surfaces` for one pass (`shadow`: the shadow pass, else
     /// the main pass), each kind with its pipeline: opaque and masked surfaces in list order
-    /// (near NPCs first), blended ones in reverse (far first). The shadow pass draws blended
-    /// surfaces with the masked ones.
+    /// (near NPCs first), in the main pass one run per set of shading needs; blended ones in
+    /// reverse (far first), switching pipelines where the needs change. The shadow pass draws
+    /// blended surfaces with the masked ones.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
@@ -177,33 +183,59 @@ impl Renderer {
         shadow: bool,
         surfaces: &[Surface],
     ) {
-        let pipelines = if shadow {
-            &self.pipelines.shadow
-        } else {
-            &self.pipelines.main
-        };
         pass.set_bind_group(0, &self.frame.render, &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
         for &surface in surfaces {
-            pass.set_pipeline(pipelines.for_surface(surface));
-            let drawn = |p: &GpuPrimitive| {
-                p.surface == surface
-                    || (shadow && surface == Surface::Masked && p.surface == Surface::Blended)
-            };
-            if surface == Surface::Blended {
-                self.draw_surfaces(pass, list.batches.iter().rev(), shadow, drawn);
+            if shadow {
+                pass.set_pipeline(self.pipelines.shadow.for_surface(surface));
+                let drawn = |p: &GpuPrimitive| {
+                    p.surface == surface
+                        || (surface == Surface::Masked && p.surface == Surface::Blended)
+                };
+                self.draw_surfaces(pass, list.batches.iter(), true, drawn, |_, _| {});
+            } else if surface == Surface::Blended {
+                let mut current = None;
+                let switch = |pass: &mut wgpu::RenderPass<'_>, p: &GpuPrimitive| {
+                    if current != Some(p.shading) {
+                        current = Some(p.shading);
+                        pass.set_pipeline(self.pipelines.main_for(surface, p.shading));
+                    }
+                };
+                let drawn = |p: &GpuPrimitive| p.surface == surface;
+                self.draw_surfaces(pass, list.batches.iter().rev(), false, drawn, switch);
             } else {
-                self.draw_surfaces(pass, list.batches.iter(), shadow, drawn);
+                for (&(_, shading), pipeline) in self
+                    .pipelines
+                    .specialized
+                    .range((surface, Shading::MIN)..=(surface, Shading::FULL))
+                {
+                    pass.set_pipeline(pipeline);
+                    let drawn = |p: &GpuPrimitive| p.surface == surface && p.shading == shading;
+                    self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+                }
+                // Whatever has no pipeline of its own: the one for every material.
+                pass.set_pipeline(self.pipelines.main.for_surface(surface));
+                let drawn = |p: &GpuPrimitive| {
+                    p.surface == surface
+                        && !self
+                            .pipelines
+                            .specialized
+                            .contains_key(&(surface, p.shading))
+                };
+                self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
             }
         }
     }
 
+    /// Draws the batches whose primitives are `drawn`, calling `before` with each one drawn
+    /// first (to switch pipelines).
     fn draw_surfaces<'b>(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         batches: impl Iterator<Item = &'b Batch>,
         shadow: bool,
         drawn: impl Fn(&GpuPrimitive) -> bool,
+        mut before: impl FnMut(&mut wgpu::RenderPass<'_>, &GpuPrimitive),
     ) {
         let mut material = u32::MAX;
         for batch in batches {
@@ -219,6 +251,7 @@ impl Renderer {
             if !wanted || !drawn(p) || range.count == 0 || batch.count == 0 {
                 continue;
             }
+            before(pass, p);
             if p.material != material {
                 material = p.material;
                 if let Some(group) = self.store.materials.get(material as usize) {
