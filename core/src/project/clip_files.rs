@@ -19,6 +19,26 @@ impl ClipFiles {
     pub fn one(path: impl Into<PathBuf>) -> Self {
         Self(vec![path.into()])
     }
+
+    /// The files of a comma-separated list as a person types it ("clips/Idle.fbx,
+    /// clips/Walking.fbx"); none for an empty one.
+    #[must_use]
+    pub fn from_list(text: &str) -> Option<Self> {
+        let files: Vec<PathBuf> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from)
+            .collect();
+        (!files.is_empty()).then_some(Self(files))
+    }
+
+    /// The files as a comma-separated list ([`Self::from_list`] reads it back).
+    #[must_use]
+    pub fn to_list(&self) -> String {
+        let names: Vec<String> = self.0.iter().map(|p| p.display().to_string()).collect();
+        names.join(", ")
+    }
 }
 
 impl Deref for ClipFiles {
@@ -97,6 +117,15 @@ mod tests {
             two.clips.unwrap().to_vec(),
             vec![PathBuf::from("a.fbx"), PathBuf::from("b.glb")]
         );
+    }
+
+    #[test]
+    fn a_typed_list_reads_back_as_written_and_an_empty_one_is_none() {
+        let files = ClipFiles::from_list(" clips/Idle.fbx,clips/Walking.fbx , ").unwrap();
+        assert_eq!(files.len(), 2);
+        assert_eq!(files.to_list(), "clips/Idle.fbx, clips/Walking.fbx");
+        assert_eq!(ClipFiles::from_list(&files.to_list()), Some(files));
+        assert_eq!(ClipFiles::from_list(" , "), None);
     }
 
     #[test]

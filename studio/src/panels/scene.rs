@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use egui::Ui;
-use npc_core::project::{Avatar, Gender, Npc, Project, SpeechEngine, SubtitlePlace, Voice};
+use npc_core::project::{
+    Avatar, ClipFiles, Gender, Npc, Project, SpeechEngine, SubtitlePlace, Voice,
+};
 
 use crate::command::Command;
 
@@ -54,6 +56,7 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
     egui::Grid::new("roster").striped(true).show(ui, |ui| {
         let id_label = ui.strong("speaker id").id;
         let avatar_label = ui.strong("avatar").id;
+        let clips_label = ui.strong("clips").id;
         ui.strong("gender");
         let spawn_label = ui.strong("spawn x, y").id;
         ui.end_row();
@@ -69,6 +72,22 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
                 .changed()
             {
                 npc.avatar.body = PathBuf::from(body);
+                roster_changed = true;
+            }
+            // Clip files (glTF, VRMA, FBX), comma-separated: empty plays the body's own.
+            let mut clips = npc
+                .avatar
+                .clips
+                .as_ref()
+                .map(ClipFiles::to_list)
+                .unwrap_or_default();
+            if ui
+                .add(egui::TextEdit::singleline(&mut clips).hint_text("its own"))
+                .labelled_by(clips_label)
+                .on_hover_text("clip files, comma-separated: clips/Idle.fbx, clips/Walking.fbx")
+                .changed()
+            {
+                npc.avatar.clips = ClipFiles::from_list(&clips);
                 roster_changed = true;
             }
             egui::ComboBox::from_id_salt(("gender", i))
