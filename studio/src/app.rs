@@ -639,6 +639,7 @@ impl eframe::App for StudioApp {
             .resizable(true)
             .default_size(330.0)
             .show(ui, |ui| {
+                let clips = self.studio.body.clip_names();
                 if let Some(p) = timeline::panel(
                     ui,
                     &self.studio.timeline,
@@ -646,6 +647,7 @@ impl eframe::App for StudioApp {
                     timeline::Showing {
                         idle_playing: self.studio.body.idle_playing,
                         comparison: self.studio.view == ViewSource::Comparison,
+                        clips: &clips,
                     },
                     &mut out,
                 ) {

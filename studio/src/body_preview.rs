@@ -155,6 +155,19 @@ impl BodyPreview {
         ))
     }
 
+    /// The names of the clips the rig plays, which a line may ask for as gestures.
+    #[must_use]
+    pub fn clip_names(&self) -> Vec<String> {
+        let Some(rig) = &self.rig else {
+            return Vec::new();
+        };
+        let clips = match &rig.clips {
+            AvatarClips::Own => rig.own_clips.as_slice(),
+            AvatarClips::BuiltIn(r) | AvatarClips::File(r) => r.clips.as_slice(),
+        };
+        clips.iter().map(|c| c.name.clone()).collect()
+    }
+
     /// The avatar file the body is baked from; `None` for the built-in body.
     #[must_use]
     pub fn avatar_file(&self) -> Option<&Path> {

@@ -1,13 +1,15 @@
 //! What an agent may ask of the speaker's body and face with a line: an emotion, gestures
-//! (`"point@Mira"`, `"shrug"`, or `{"name", "target", "word"}`) and whom to look at. A name
-//! or value this version does not know is dropped with a warning; the line is still spoken.
+//! (`"point@Mira"`, `"shrug"`, a clip of the speaker's such as `"Waving"`, or `{"name",
+//! "target", "word"}`) and whom to look at. A value this version cannot use is dropped with a
+//! warning; the line is still spoken.
 
 use serde_json::{Map, Value};
 
 pub use crate::anim::emotion::Emotion;
 
-/// A gesture an agent can ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A gesture an agent can ask for: one the body makes itself, or a clip of the speaker's by
+/// its name (which only the speaker's clips can say exists).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GestureName {
     Point,
     Shrug,
@@ -16,6 +18,8 @@ pub enum GestureName {
     Wave,
     Thinking,
     OpenPalms,
+    /// A clip of the speaker's avatar, by name.
+    Clip(String),
 }
 
 impl GestureName {
@@ -30,7 +34,7 @@ impl GestureName {
     ];
 
     #[must_use]
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             Self::Point => "point",
             Self::Shrug => "shrug",
@@ -39,12 +43,33 @@ impl GestureName {
             Self::Wave => "wave",
             Self::Thinking => "thinking",
             Self::OpenPalms => "open_palms",
+            Self::Clip(name) => name,
         }
     }
 
+    /// The built-in gesture of this name, else a clip of that name (None: empty).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|g| g.name() == name)
+        let name = name.trim();
+        if name.is_empty() {
+            return None;
+        }
+        Some(
+            Self::ALL
+                .into_iter()
+                .find(|g| g.name() == name)
+                .unwrap_or_else(|| Self::Clip(name.to_owned())),
+        )
+    }
+
+    /// The names of the built-in gestures, comma-separated.
+    #[must_use]
+    pub fn built_in_names() -> String {
+        Self::ALL
+            .iter()
+            .map(GestureName::name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -79,8 +104,10 @@ impl GestureCue {
     /// Reads the short form `NAME[@TARGET][:WORD]` (`shrug`, `point@Bram`, `nod:3`,
     /// `point@player:2`), as `bake --gesture` takes it and the studio shows it.
     ///
+    /// A name that is not built in is a clip's, known only to the speaker's avatar.
+    ///
     /// # Errors
-    /// An unknown name, an empty target or a word that is not a number, said in words.
+    /// An empty name or target or a word that is not a number, said in words.
     pub fn parse(s: &str) -> Result<Self, String> {
         let (name, target, word) = split_short_form(s);
         let word = word
@@ -96,8 +123,10 @@ impl GestureCue {
             })
             .transpose()?;
         let name = GestureName::from_name(name).ok_or_else(|| {
-            let known: Vec<&str> = GestureName::ALL.iter().map(|g| g.name()).collect();
-            format!("{s:?}: unknown gesture (known: {})", known.join(", "))
+            format!(
+                "{s:?}: no gesture named (built in: {}; or a clip of the avatar's)",
+                GestureName::built_in_names()
+            )
         })?;
         Ok(Self { name, target, word })
     }
@@ -250,13 +279,6 @@ fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
         warnings.push("\"gestures\" must be an array; ignored".to_owned());
         return Vec::new();
     };
-    let known = || {
-        GestureName::ALL
-            .iter()
-            .map(|g| g.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut out = Vec::new();
     for item in items {
         let (name, target, word) = match item {
@@ -303,10 +325,10 @@ fn read_gestures(v: &Value, warnings: &mut Vec<String>) -> Vec<GestureCue> {
                 continue;
             }
         };
-        let Some(gesture) = GestureName::from_name(name.trim()) else {
+        let Some(gesture) = GestureName::from_name(&name) else {
             warnings.push(format!(
-                "unknown gesture {name:?} (known: {}); ignored",
-                known()
+                "a gesture's name is empty (built in: {}; or a clip of the avatar's); ignored",
+                GestureName::built_in_names()
             ));
             continue;
         };
@@ -353,12 +375,11 @@ mod tests {
 
     #[test]
     fn what_is_unknown_warns_once_and_the_rest_stays() {
-        let (mut b, w) = read(
-            r#"{"emotion": "smug", "gestures": ["jazz_hands", "point", "wave", "point@Zed"]}"#,
-        );
+        let (mut b, w) =
+            read(r#"{"emotion": "smug", "gestures": [" ", "point", "wave", "point@Zed"]}"#);
         assert_eq!(w.len(), 3, "{w:?}");
         assert!(w[0].contains("unknown emotion \"smug\""), "{w:?}");
-        assert!(w[1].contains("unknown gesture \"jazz_hands\""), "{w:?}");
+        assert!(w[1].contains("name is empty"), "{w:?}");
         assert!(w[2].contains("point needs a target"), "{w:?}");
         assert_eq!(b.emotion, None);
         let mut more = Vec::new();
@@ -389,6 +410,7 @@ mod tests {
             "nod:3",
             "point@player:2",
             "open_palms:0",
+            "Standing Greeting@player:1",
         ] {
             let cue = GestureCue::parse(text).unwrap();
             assert_eq!(cue.to_string(), text);
@@ -397,10 +419,14 @@ mod tests {
         assert_eq!(cue.name, GestureName::Point);
         assert_eq!(cue.target, Some(Target::Npc("Mira".to_owned())));
         assert_eq!(cue.word, Some(4));
+        assert_eq!(
+            GestureCue::parse("Jazz Hands:2").unwrap().name,
+            GestureName::Clip("Jazz Hands".to_owned())
+        );
         assert!(
-            GestureCue::parse("jazz_hands")
+            GestureCue::parse("@Mira")
                 .unwrap_err()
-                .contains("unknown gesture")
+                .contains("no gesture")
         );
         assert!(GestureCue::parse("nod:x").unwrap_err().contains("number"));
         assert!(GestureCue::parse("point@").unwrap_err().contains("empty"));

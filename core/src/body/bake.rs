@@ -58,6 +58,9 @@ pub struct BodyBake {
     /// The line's talking plan: its strokes (poses and requested gestures), beats, nods and
     /// head shakes, ms on the line's clock; absent without a line.
     pub talk: Option<TalkPlan>,
+    /// Gestures asked for that the body cannot make (no clip of that name), one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Every frame's node transforms after the last layer (what the player would draw).
     #[serde(skip)]
     pub poses: Vec<Vec<Transform>>,
@@ -125,12 +128,13 @@ pub fn bake_body(
             options.emotion,
             &options.gestures,
             &[],
+            body.clips.all(),
             seed,
         )
     });
-    let (mut inhales, plan) = match spoken {
-        Some(s) => (s.inhales, Some(s.plan)),
-        None => (Inhales::default(), None),
+    let (mut inhales, plan, warnings) = match spoken {
+        Some(s) => (s.inhales, Some(s.plan), s.warnings),
+        None => (Inhales::default(), None, Vec::new()),
     };
     let mut emotion = Vec::with_capacity(frames);
     let mut spring_state = super::spring::SpringState::default();
@@ -192,6 +196,7 @@ pub fn bake_body(
         hips_position,
         emotion,
         talk: plan,
+        warnings,
         poses,
     }
 }

@@ -1,5 +1,7 @@
 //! The clips of the three activities (idle, walk, talk), cross-blended when the activity
-//! changes; an activity without a clip falls back to idle, and idle to the rest pose.
+//! changes; an activity without a clip falls back to idle, and idle to the rest pose. A clip
+//! an agent asked for as a gesture (the line's plan says which and when) is blended over
+//! them.
 
 use super::layer::{Activity, BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
@@ -22,6 +24,8 @@ pub struct ClipLayer {
     blend: f32,
     /// Playback rate of the walk clip (1: as made).
     walk_rate: f32,
+    /// Every clip, for gestures by name.
+    all: Vec<Clip>,
     scratch_a: Vec<Transform>,
     scratch_b: Vec<Transform>,
     weights: Vec<Vec<f32>>,
@@ -54,6 +58,7 @@ impl ClipLayer {
             t_previous: start_phase_s,
             blend: 1.0,
             walk_rate: 1.0,
+            all: clips.to_vec(),
             scratch_a: Vec::new(),
             scratch_b: Vec::new(),
             weights: Vec::new(),
@@ -98,6 +103,44 @@ impl ClipLayer {
     #[must_use]
     pub fn poses(&self, activity: Activity) -> bool {
         Self::clip(&self.clips, activity).is_some()
+    }
+
+    /// Every clip the layer can play, gestures included.
+    #[must_use]
+    pub fn all(&self) -> &[Clip] {
+        &self.all
+    }
+
+    /// Blends the gesture clips the line's plan plays now over `locals`.
+    fn apply_gestures(
+        &mut self,
+        skeleton: &Skeleton,
+        input: &LayerInput,
+        locals: &mut [Transform],
+    ) {
+        let Some(talk) = input.talk else {
+            return;
+        };
+        for stroke in &talk.plan.clips {
+            let weight = stroke.phases.weight(talk.at_ms);
+            let Some(clip) = self.all.iter().find(|c| c.name == stroke.clip) else {
+                continue;
+            };
+            if weight <= 0.0 {
+                continue;
+            }
+            self.scratch_b.clear();
+            self.scratch_b.extend_from_slice(&skeleton.rest);
+            clip.sample(
+                stroke.clip_time_s(talk.at_ms),
+                false,
+                &mut self.scratch_b,
+                &mut self.weights,
+            );
+            self.scratch_a.clear();
+            self.scratch_a.extend_from_slice(locals);
+            blend(&self.scratch_a, &self.scratch_b, weight, locals);
+        }
     }
 
     /// The activity shown (the one blended toward).
@@ -158,5 +201,6 @@ impl BodyLayer for ClipLayer {
                 *out = *t;
             }
         }
+        self.apply_gestures(skeleton, input, locals);
     }
 }

@@ -189,6 +189,14 @@ impl Clips {
         }
     }
 
+    /// Every clip the body can play (activities and gestures by name).
+    #[must_use]
+    pub fn all(&self) -> &[Clip] {
+        match self {
+            Self::Own(layer) | Self::Retargeted { layer, .. } => layer.all(),
+        }
+    }
+
     /// Poses `locals` for this frame.
     pub fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         match self {

@@ -73,7 +73,8 @@ pub(super) struct BakeArgs {
     #[arg(long, value_name = "NAME[:INTENSITY]", value_parser = parse_emotion)]
     pub(super) emotion: Option<(Emotion, f32)>,
     /// A gesture asked for with the line, as an agent asks (repeatable): NAME[@TARGET][:WORD],
-    /// e.g. "shrug:3" (at the fourth word) or "point@player"; in the body with --body.
+    /// e.g. "shrug:3" (at the fourth word), "point@player" or a clip of the avatar's by name
+    /// ("Standing Greeting:1"); in the body with --body.
     #[arg(long = "gesture", value_name = "NAME[@TARGET][:WORD]", value_parser = GestureCue::parse, requires = "body")]
     pub(super) gestures: Vec<GestureCue>,
     /// Whether the face is speaking (gaze looks away more) or listening.
@@ -191,14 +192,18 @@ fn bake_body_of(
         tracing::warn!("{}: avatar.{problem}", npc.id);
     }
     let springs = npc_core::body::spring::SpringRig::new(&spring_bones, &rig.skeleton);
-    Ok(bake_body(
+    let bake = bake_body(
         &rig.skeleton,
         &rig.map,
         &springs,
         rig.clips.source(&asset.clips, settings),
         settings,
         options,
-    ))
+    );
+    for w in &bake.warnings {
+        tracing::warn!("{}: {w}", npc.id);
+    }
+    Ok(bake)
 }
 
 /// The own shapes `npc`'s face plays (its `avatar.shapes`, or a starting table for a known

@@ -180,15 +180,23 @@ impl NpcActor {
             .iter()
             .map(|t| t.map(|p| model_inverse.transform_point3(p)))
             .collect();
-        let SpokenBody { inhales, plan } = SpokenBody::new(
+        let SpokenBody {
+            inhales,
+            plan,
+            warnings,
+        } = SpokenBody::new(
             cue,
             &self.gestures,
             &self.emotions,
             behaviour.emotion,
             &behaviour.gestures,
             &targets,
+            self.body.clips.all(),
             self.seed,
         );
+        for w in warnings {
+            tracing::warn!("{} seq {}: {w}", line.conversation, line.seq);
+        }
         self.inhales = inhales;
         self.talk = Some((plan, 0.0));
         self.look_at = behaviour.look_at.clone();

@@ -140,8 +140,12 @@ fn samples(from: f64, to: f64) -> impl Iterator<Item = f64> {
 }
 
 /// The gestures asked for with the line, each with its word and a button to drop it, and a
-/// way to add one at the word under the playhead.
-pub fn gesture_editor(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) {
+/// way to add one (built in, or one of the avatar's `clips`) at the word under the playhead.
+pub fn gesture_editor(ui: &mut Ui, timeline: &Timeline, clips: &[String], out: &mut Vec<Command>) {
+    let choices: Vec<GestureName> = GestureName::ALL
+        .into_iter()
+        .chain(clips.iter().map(|c| GestureName::Clip(c.clone())))
+        .collect();
     let words = timeline.source.as_ref().map_or(0, |s| s.cue.words_ms.len());
     ui.horizontal_wrapped(|ui| {
         ui.label("asked for:");
@@ -173,12 +177,16 @@ pub fn gesture_editor(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) 
         let mut chosen = ui
             .data(|d| d.get_temp::<usize>(id))
             .unwrap_or(0)
-            .min(GestureName::ALL.len() - 1);
+            .min(choices.len() - 1);
         egui::ComboBox::from_label("gesture")
-            .selected_text(GestureName::ALL[chosen].name())
+            .selected_text(choices[chosen].name())
             .show_ui(ui, |ui| {
-                for (i, g) in GestureName::ALL.iter().enumerate() {
-                    ui.selectable_value(&mut chosen, i, g.name());
+                for (i, g) in choices.iter().enumerate() {
+                    let label = match g {
+                        GestureName::Clip(name) => format!("{name} (clip)"),
+                        g => g.name().to_owned(),
+                    };
+                    ui.selectable_value(&mut chosen, i, label);
                 }
             });
         ui.data_mut(|d| d.insert_temp(id, chosen));
@@ -188,7 +196,7 @@ pub fn gesture_editor(ui: &mut Ui, timeline: &Timeline, out: &mut Vec<Command>) 
             .clicked()
         {
             out.push(Command::AddLineGesture(new_gesture(
-                GestureName::ALL[chosen],
+                choices[chosen].clone(),
                 timeline,
             )));
         }
@@ -205,8 +213,8 @@ fn new_gesture(name: GestureName, timeline: &Timeline) -> GestureCue {
         (!s.cue.words_ms.is_empty()).then(|| i.saturating_sub(1))
     });
     GestureCue {
-        name,
         target: (name == GestureName::Point).then_some(Target::Player),
+        name,
         word,
     }
 }

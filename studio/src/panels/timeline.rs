@@ -21,11 +21,13 @@ const PLOT_HEIGHT: f32 = 110.0;
 
 /// What the rest of the studio is showing, as far as the timeline's controls care.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Showing {
+pub struct Showing<'a> {
     /// Whether Play, with nothing on the timeline, runs the body's idle life (and does now).
     pub idle_playing: bool,
     /// Whether the head shows the comparison capture rather than the line.
     pub comparison: bool,
+    /// The avatar's clips, which a line may ask for as gestures.
+    pub clips: &'a [String],
 }
 
 /// The timeline panel; returns a file to ask for when "Open..." was pressed.
@@ -33,7 +35,7 @@ pub fn panel(
     ui: &mut Ui,
     timeline: &Timeline,
     body: Option<&BodyBake>,
-    showing: Showing,
+    showing: Showing<'_>,
     out: &mut Vec<Command>,
 ) -> Option<Prompt> {
     let mut prompt = None;
@@ -152,7 +154,7 @@ pub fn panel(
         lanes::emotion_picker(ui, timeline.behaviour.emotion, out);
     });
     if timeline.bake.is_some() && timeline.person.is_none() {
-        lanes::gesture_editor(ui, timeline, out);
+        lanes::gesture_editor(ui, timeline, showing.clips, out);
     }
     if let Some(e) = &timeline.error {
         ui.colored_label(ui.visuals().error_fg_color, e);

@@ -89,10 +89,30 @@ fn ease(t: f64, from: f64, to: f64) -> f32 {
     crate::body::idle::smoothstep(((t - from) / (to - from).max(1e-6)) as f32)
 }
 
+/// A clip of the avatar's played as a gesture an agent asked for: from its first key at
+/// `phases.start_ms`, blended in over the preparation and out over the retraction; it poses
+/// the whole body over the activity's clip.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClipStroke {
+    /// The clip's name as the avatar's file gives it.
+    pub clip: String,
+    pub phases: Phases,
+}
+
+impl ClipStroke {
+    /// Where in its clip the stroke is at `t_ms`, seconds.
+    #[must_use]
+    pub fn clip_time_s(&self, t_ms: f64) -> f32 {
+        ((t_ms - self.phases.start_ms).max(0.0) / 1000.0) as f32
+    }
+}
+
 /// Everything one NPC's body does with a line.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TalkPlan {
     pub strokes: Vec<Stroke>,
+    /// Clips asked for as gestures.
+    pub clips: Vec<ClipStroke>,
     pub beats: Vec<Beat>,
     pub nods: Vec<Nod>,
     /// Head shakes asked for.
@@ -274,6 +294,7 @@ impl TalkPlan {
             .chain(self.beats.iter().map(|b| b.phases.end_ms))
             .chain(self.nods.iter().map(|n| n.phases.end_ms))
             .chain(self.shakes.iter().map(|p| p.end_ms))
+            .chain(self.clips.iter().map(|c| c.phases.end_ms))
             .fold(0.0, f64::max);
         self
     }

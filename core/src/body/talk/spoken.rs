@@ -10,6 +10,7 @@ use super::poses::Hands;
 use crate::agent::cues::GestureCue;
 use crate::anim::LineCue;
 use crate::anim::emotion::Emotion;
+use crate::asset::animation::Clip;
 use crate::body::emotion::BodyEmotionSettings;
 use crate::body::layer::Inhales;
 use crate::body::settings::GestureSettings;
@@ -19,13 +20,17 @@ use crate::body::settings::GestureSettings;
 pub struct SpokenBody {
     pub inhales: Inhales,
     pub plan: TalkPlan,
+    /// The requests it could not play (no such clip), one line each.
+    pub warnings: Vec<String>,
 }
 
 impl SpokenBody {
     /// The body of `cue` spoken with `emotion` by a body seeded `seed`: `gestures` as
     /// `emotions` shade them, and `requests` at their words; `targets[i]` is where request
-    /// `i` points, in the avatar's own space (None: no target, or none known, as in a bake).
+    /// `i` points, in the avatar's own space (None: no target, or none known, as in a bake);
+    /// `clips` are the body's, which requests may name.
     #[must_use]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         cue: &LineCue,
         gestures: &GestureSettings,
@@ -33,15 +38,22 @@ impl SpokenBody {
         emotion: Option<(Emotion, f32)>,
         requests: &[GestureCue],
         targets: &[Option<Vec3>],
+        clips: &[Clip],
         seed: u64,
     ) -> Self {
         let shaded = emotions.gestures(gestures, emotion);
-        let plan = TalkPlan::speaking(cue, &shaded, seed).with_requests(requests, cue, |i| {
-            pointing_hand(targets.get(i).copied().flatten())
-        });
+        let mut warnings = Vec::new();
+        let plan = TalkPlan::speaking(cue, &shaded, seed).with_requests(
+            requests,
+            cue,
+            |i| pointing_hand(targets.get(i).copied().flatten()),
+            clips,
+            &mut warnings,
+        );
         Self {
             inhales: Inhales::new(cue.phrase_starts_ms()),
             plan,
+            warnings,
         }
     }
 }
