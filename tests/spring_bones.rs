@@ -1,7 +1,8 @@
-//! Spring bones on a real VRoid-made avatar (suzuha.vrm, VRM 0.x, fetched by
-//! scripts/setup.sh): its bone groups and colliders are read, and in the live world its hair
-//! and skirt trail the NPC's motion, stay out of its colliders, and rest where the pose puts
-//! them once it stands still; `body.spring_bones: false` keeps them rigid.
+//! Spring bones on real avatars (fetched by scripts/setup.sh): a VRoid-made one (suzuha.vrm,
+//! VRM 0.x `secondaryAnimation`) and a UniVRM-made one (AliciaSolid.vrm, VRM 1.0
+//! `VRMC_springBone`): their springs and colliders are read, and their hair and skirts trail
+//! the NPC's motion, stay out of their colliders, and rest where the pose puts them once it
+//! stands still; in the live world `body.spring_bones: false` keeps them rigid.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
@@ -13,10 +14,6 @@ use npc_core::asset::spring_bones::ColliderShape;
 use npc_core::body::Skeleton;
 use npc_core::body::spring::{SpringRig, SpringState};
 
-fn suzuha() -> Option<Asset> {
-    let path = common::vrm_avatar("suzuha.vrm")?;
-    Some(Asset::load(&path).unwrap())
-}
 
 /// The world positions of every spring joint's node with the model at `place(t)`, played at
 /// `fps` for `seconds`; the last frame's.
@@ -43,31 +40,68 @@ fn play(
     world
 }
 
+/// What a file declares of its springs: colliders, collider groups, at least this many chains
+/// and simulated joints.
+struct Declared {
+    colliders: usize,
+    groups: usize,
+    chains: usize,
+    joints: usize,
+}
+
 #[test]
 fn a_vroid_avatars_hair_trails_its_motion_and_keeps_out_of_its_colliders() {
-    let Some(asset) = suzuha() else {
-        eprintln!(
-            "a_vroid_avatars_hair_trails_its_motion_and_keeps_out_of_its_colliders: NOT RUN, no suzuha.vrm"
-        );
+    // VRM 0.x: 18 bone groups, 24 roots; 10 collider groups of 22 spheres.
+    trails_its_motion_and_keeps_out_of_its_colliders(
+        "a_vroid_avatars_hair_trails_its_motion_and_keeps_out_of_its_colliders",
+        "suzuha.vrm",
+        &Declared {
+            colliders: 22,
+            groups: 10,
+            chains: 24,
+            joints: 50,
+        },
+    );
+}
+
+#[test]
+fn a_vrm1_avatars_hair_and_skirt_trail_its_motion_and_keep_out_of_its_colliders() {
+    // VRM 1.0: 18 springs (hair, ribbons, braid, skirt) of 66 joints; 6 collider groups of 14
+    // spheres.
+    trails_its_motion_and_keeps_out_of_its_colliders(
+        "a_vrm1_avatars_hair_and_skirt_trail_its_motion_and_keep_out_of_its_colliders",
+        "AliciaSolid.vrm",
+        &Declared {
+            colliders: 14,
+            groups: 6,
+            chains: 18,
+            joints: 45,
+        },
+    );
+}
+
+fn trails_its_motion_and_keeps_out_of_its_colliders(test: &str, file: &str, declared: &Declared) {
+    let Some(path) = common::vrm_avatar(file) else {
+        eprintln!("{test}: NOT RUN, no {file}");
         return;
     };
+    let asset = Asset::load(&path).unwrap();
     let springs = &asset.spring_bones;
-    // What the file declares: 18 bone groups, 24 roots; 10 collider groups of 22 spheres.
-    assert_eq!(springs.colliders.len(), 22);
-    assert_eq!(springs.groups.len(), 10);
+    assert_eq!(springs.colliders.len(), declared.colliders);
+    assert_eq!(springs.groups.len(), declared.groups);
     assert!(
-        springs.chains.len() >= 24,
+        springs.chains.len() >= declared.chains,
         "{} chains",
         springs.chains.len()
     );
     let skeleton = Skeleton::of(&asset);
     let rig = SpringRig::new(springs, &skeleton);
     eprintln!(
-        "suzuha.vrm: {} chains, {} joints simulated",
+        "{file}: {} chains, {} joints simulated",
         springs.chains.len(),
         rig.joint_count()
     );
-    assert!(rig.joint_count() > 50);
+    assert!(rig.joint_count() > declared.joints);
     let joints: Vec<usize> = springs
         .chains
         .iter()
