@@ -14,7 +14,6 @@ use npc_core::asset::spring_bones::ColliderShape;
 use npc_core::body::Skeleton;
 use npc_core::body::spring::{SpringRig, SpringState};
 
-
 /// The world positions of every spring joint's node with the model at `place(t)`, played at
 /// `fps` for `seconds`; the last frame's.
 fn play(

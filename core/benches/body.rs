@@ -160,46 +160,53 @@ fn talking(c: &mut Criterion) {
     }
 }
 
-/// Spring bones of a VRoid-made avatar (suzuha.vrm: 24 chains, 66 joints, 22 colliders, as
-/// scripts/setup.sh fetches it), one frame at 60 fps with the avatar walking: the goal is under
-/// 20 us per NPC.
+/// Spring bones of real avatars, one frame at 60 fps with the avatar walking: a VRoid-made
+/// one (suzuha.vrm, VRM 0.x: 24 chains, 66 joints, 22 colliders) and a UniVRM-made one
+/// (AliciaSolid.vrm, VRM 1.0: 18 springs, 48 joints simulated, 14 colliders), as
+/// scripts/setup.sh fetches them; the goal is under 20 us per NPC for about 200 joints.
 fn springs(c: &mut Criterion) {
     use npc_core::body::spring::{SpringRig, SpringState};
-    let path = std::env::var_os("NPC_VRM_AVATARS")
+    let folder = std::env::var_os("NPC_VRM_AVATARS")
         .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/living-npc/vrm")))
-        .map(|d| d.join("suzuha.vrm"));
-    let Some(asset) = path
-        .filter(|p| p.exists())
-        .and_then(|p| Asset::load(&p).ok())
-    else {
-        println!("spring_bones_vroid: NOT RUN, suzuha.vrm is not fetched (scripts/setup.sh)");
-        return;
-    };
-    let skeleton = Skeleton::of(&asset);
-    let rig = SpringRig::new(&asset.spring_bones, &skeleton);
-    let mut state = SpringState::default();
-    let mut world = Vec::new();
-    let mut locals = skeleton.rest.clone();
-    let mut t = 0.0f32;
-    c.bench_function("spring_bones_vroid_66_joints", |b| {
-        b.iter(|| {
-            t += 1.0 / 60.0;
-            let model = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 1.4 * t));
-            locals.clone_from(&skeleton.rest);
-            skeleton.world_into(&locals, &mut world);
-            rig.update(&mut state, model, &mut locals, &mut world, 1.0 / 60.0);
-            black_box(locals[0].rotation);
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/living-npc/vrm")));
+    for (name, file) in [
+        ("spring_bones_vroid", "suzuha.vrm"),
+        ("spring_bones_vrm1", "AliciaSolid.vrm"),
+    ] {
+        let Some(asset) = folder
+            .as_ref()
+            .map(|d| d.join(file))
+            .filter(|p| p.exists())
+            .and_then(|p| Asset::load(&p).ok())
+        else {
+            println!("{name}: NOT RUN, {file} is not fetched (scripts/setup.sh)");
+            continue;
+        };
+        let skeleton = Skeleton::of(&asset);
+        let rig = SpringRig::new(&asset.spring_bones, &skeleton);
+        let mut state = SpringState::default();
+        let mut world = Vec::new();
+        let mut locals = skeleton.rest.clone();
+        let mut t = 0.0f32;
+        c.bench_function(&format!("{name}_{}_joints", rig.joint_count()), |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
+                let model = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 1.4 * t));
+                locals.clone_from(&skeleton.rest);
+                skeleton.world_into(&locals, &mut world);
+                rig.update(&mut state, model, &mut locals, &mut world, 1.0 / 60.0);
+                black_box(locals[0].rotation);
+            });
         });
-    });
-    // The same frame without the springs: what the simulation costs is the difference.
-    c.bench_function("spring_bones_vroid_pose_only", |b| {
-        b.iter(|| {
-            locals.clone_from(&skeleton.rest);
-            skeleton.world_into(&locals, &mut world);
-            black_box(world[0]);
+        // The same frame without the springs: what the simulation costs is the difference.
+        c.bench_function(&format!("{name}_pose_only"), |b| {
+            b.iter(|| {
+                locals.clone_from(&skeleton.rest);
+                skeleton.world_into(&locals, &mut world);
+                black_box(world[0]);
+            });
         });
-    });
+    }
 }
 
 criterion_group!(benches, updates, talking, springs);

@@ -264,8 +264,13 @@ impl SpringRig {
         let posed = model * posed_model;
         let head = posed.w_axis.truncate();
         let posed_tail = posed.transform_point3(joint.axis * joint.length);
-        let length = (posed_tail - head).length();
-        let rest_dir = (posed_tail - head).normalize_or_zero();
+        let bone = posed_tail - head;
+        let length = bone.length();
+        let rest_dir = if length > 0.0 {
+            bone / length
+        } else {
+            Vec3::ZERO
+        };
         if fresh {
             state.tails.push(posed_tail);
             state.previous.push(posed_tail);
@@ -307,7 +312,13 @@ impl SpringRig {
             next = collide(joint, &state.near, &state.placed, head_then, length, next);
             state.previous[k] = tail;
             state.tails[k] = next;
-            let dir = (next - head_then).normalize_or(dir_then);
+            // The tail is held at the bone's length from the head (by the step and by every
+            // collider), so dividing by the length makes it a unit vector.
+            let dir = if length > 0.0 {
+                (next - head_then) / length
+            } else {
+                dir_then
+            };
             state.stepped[k] = (state.stepped[k].1, dir);
         }
         state.heads[k] = head;
@@ -316,7 +327,7 @@ impl SpringRig {
         let shown = before.lerp(after, frame.between).normalize_or(after);
         // Turn the joint so its bone points at the tail shown: the direction in the joint's
         // own space (its inverse linear part, scale included, as the axis was measured).
-        let toward = (Mat3::from_mat4(posed).inverse() * shown).normalize_or(joint.axis);
+        let toward = (to_local(Mat3::from_mat4(posed)) * shown).normalize_or(joint.axis);
         let turned = local.rotation * Quat::from_rotation_arc(joint.axis, toward);
         let mut moved = local;
         moved.rotation = turned.normalize();
@@ -407,6 +418,26 @@ fn collide(
         }
     }
     tail
+}
+
+/// What takes a direction into the space `linear` (a world transform's linear part) maps
+/// from, up to scale: its transpose when it is a rotation times one scale (orthogonal axes of
+/// one length, as avatars' joints are), which costs a fraction of the inverse it equals then
+/// (divided by the scale squared, which the callers' normalising takes out).
+fn to_local(linear: Mat3) -> Mat3 {
+    let (x, y, z) = (linear.x_axis, linear.y_axis, linear.z_axis);
+    let scale_sq = x.length_squared();
+    let tolerance = 1e-5 * scale_sq;
+    let uniform = (y.length_squared() - scale_sq).abs() < tolerance
+        && (z.length_squared() - scale_sq).abs() < tolerance
+        && x.dot(y).abs() < tolerance
+        && y.dot(z).abs() < tolerance
+        && z.dot(x).abs() < tolerance;
+    if uniform {
+        linear.transpose()
+    } else {
+        linear.inverse()
+    }
 }
 
 /// Where node `to` is in node `from`'s space, at rest.
