@@ -49,7 +49,8 @@ NPC_VRM_URL=https://static.crates.io/crates/bevy_vrm/bevy_vrm-0.0.5.crate
 NPC_VRM_SHA256=58adfb1e2998a6e481e2c80b331228ced637a27dcaed5a4977576927bc5b058f
 # A VRM 1.0 avatar with spring bones and colliders (UniVRM 0.128 export of DWANGO's Alicia
 # Solid; its licence lets everyone use it and no one redistribute it: fetched for the tests
-# from the bevy_vrm1 0.2.1 crate's assets, never kept in the project).
+# from the bevy_vrm1 0.2.1 crate's assets, never kept in the project), and a VRM animation
+# file from the same assets.
 NPC_VRM1_URL=https://static.crates.io/crates/bevy_vrm1/bevy_vrm1-0.2.1.crate
 NPC_VRM1_SHA256=44a5ae04d6f3e5e3bf51cf8c1a9924b6caea5d79e59eec4364aef9fc7f673c90
 
@@ -281,8 +282,8 @@ npc_fbx_models() {
 }
 
 # Fetches the VRM test avatars (suzuha.vrm, cool_loops.vrm, catbot.vrm; VRM 1.0
-# AliciaSolid.vrm) into a cache folder (once) and exports NPC_VRM_AVATARS, the folder holding
-# them.
+# AliciaSolid.vrm) and a VRM animation (VRMA_01.vrma, 11.8 s, written by three-vrm's exporter)
+# into a cache folder (once) and exports NPC_VRM_AVATARS, the folder holding them.
 npc_vrm_avatars() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/vrm"
   local done="$cache/.fetched-$NPC_VRM_SHA256"
@@ -297,12 +298,12 @@ npc_vrm_avatars() {
     touch "$done"
   fi
   local done1="$cache/.fetched-$NPC_VRM1_SHA256"
-  if [ ! -f "$done1" ]; then
+  if [ ! -f "$done1" ] || [ ! -f "$cache/VRMA_01.vrma" ]; then
     local package1=bevy_vrm1-0.2.1.crate
     npc_fetch_sdist "a VRM 1.0 test avatar (the bevy_vrm1 0.2.1 crate's assets)" \
       "$NPC_VRM1_URL" "$NPC_VRM1_SHA256" "$cache" "$package1" || return 1
     tar -xzf "$cache/$package1" -C "$cache" --strip-components=3 \
-      bevy_vrm1-0.2.1/assets/vrm/AliciaSolid.vrm
+      bevy_vrm1-0.2.1/assets/vrm/AliciaSolid.vrm bevy_vrm1-0.2.1/assets/vrma/VRMA_01.vrma
     rm -f "$cache/$package1"
     touch "$done1"
   fi

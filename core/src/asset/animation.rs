@@ -60,6 +60,20 @@ pub struct Clip {
     pub channels: Vec<Channel>,
 }
 
+/// Whether a clip's name says nothing of what it is: none, or what tools write when no one
+/// named it (Mixamo's "mixamo.com", FBX's "Take 001", three.js's "animation", Blender's
+/// "Armature|mixamo.com|Layer0", this loader's "clip N" for an animation without a name). A file's lone clip so named takes the file's name.
+#[must_use]
+pub fn name_says_nothing(name: &str) -> bool {
+    let lower = name.trim().to_ascii_lowercase();
+    lower.is_empty()
+        || lower == "animation"
+        || lower == "default"
+        || lower.contains("mixamo.com")
+        || lower.starts_with("take ")
+        || lower.starts_with("clip ")
+}
+
 /// Reads every animation as a clip.
 ///
 /// `mesh_target_counts(mesh)` gives the number of morph targets of a mesh; a weights channel

@@ -140,10 +140,8 @@ fn rest_of(node: &ufbx::Node) -> Transform {
 /// The name a take's clip gets: its own, or the file's when the file has one take with a name
 /// that says nothing of what it is.
 fn clip_name(take: &str, index: usize, takes: usize, file_stem: Option<&str>) -> String {
-    let lower = take.to_ascii_lowercase();
-    let says_nothing = take.is_empty() || lower == "mixamo.com" || lower.starts_with("take ");
     match file_stem {
-        Some(stem) if takes == 1 && says_nothing => stem.to_owned(),
+        Some(stem) if takes == 1 && super::animation::name_says_nothing(take) => stem.to_owned(),
         _ if take.is_empty() => format!("clip {index}"),
         _ => take.to_owned(),
     }

@@ -62,13 +62,22 @@ pub struct Asset {
 }
 
 impl Asset {
-    /// Loads a .gltf, .glb or .vrm file, or an FBX file's skeleton and clips.
+    /// Loads a .gltf, .glb, .vrm or .vrma file, or an FBX file's skeleton and clips. A file's
+    /// one clip with a name that says nothing (`"animation"`, `"mixamo.com"`) takes the file's
+    /// name, so `Idle.vrma` plays as idle and `Waving.glb` is asked for as "waving".
     pub fn load(path: &Path) -> Result<Self> {
         let bytes = super::source::read_limited(path)?;
+        let stem = path.file_stem().and_then(|s| s.to_str());
         if super::fbx::is_fbx(&bytes) {
-            return super::fbx::read(&bytes, path.file_stem().and_then(|s| s.to_str()));
+            return super::fbx::read(&bytes, stem);
         }
-        Self::from_bytes(&bytes, path.parent())
+        let mut asset = Self::from_bytes(&bytes, path.parent())?;
+        if let ([clip], Some(stem)) = (asset.clips.as_mut_slice(), stem)
+            && super::animation::name_says_nothing(&clip.name)
+        {
+            stem.clone_into(&mut clip.name);
+        }
+        Ok(asset)
     }
 
     /// Loads from bytes (glTF, or an FBX file's skeleton and clips); external files resolve
