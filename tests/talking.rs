@@ -611,3 +611,43 @@ fn a_sad_speaker_slumps_and_its_listener_turns_toward_it() {
     );
     assert!(turned + 3.0 <= less, "{turned} {less}");
 }
+
+/// The left knee's bend (degrees between thigh and shin) in a recorded frame.
+fn knee_deg(f: &Frame) -> f32 {
+    let (hip, knee, foot) = (
+        f.joint("leftUpperLeg"),
+        f.joint("leftLowerLeg"),
+        f.joint("leftFoot"),
+    );
+    (knee - hip).angle_between(foot - knee).to_degrees()
+}
+
+#[test]
+fn a_clip_asked_for_as_a_gesture_plays_in_the_world() {
+    // The built-in body's walk clip asked for by name while Elara stands and talks: her knees
+    // bend as in a stride over the clip's second, and not in the same line without it.
+    let mut bends = Vec::new();
+    for gestures in [r#"["walk:1"]"#, "[]"] {
+        let d = common::world_demo();
+        write_raw(
+            &d.agent,
+            &format!(
+                r#"{{"seq": 0, "speaker_id": "Elara", "text": "The inn is over there, past the old mill.", "gestures": {gestures}}}"#
+            ),
+        );
+        let record = d.tmp.path().join("rec.jsonl");
+        render(&d, 3 * 30, 30, &record);
+        let all = frames(&record);
+        let spoken: Vec<&Frame> = all["Elara"]
+            .iter()
+            .filter(|f| f.audio_ms.is_some_and(|t| t < 1_500.0))
+            .collect();
+        assert!(spoken.len() > 20, "{} frames spoken", spoken.len());
+        bends.push(spoken.iter().map(|f| knee_deg(f)).fold(0.0f32, f32::max));
+    }
+    eprintln!(
+        "left knee bent at most {:.1} degrees with the walk clip as a gesture, {:.1} without",
+        bends[0], bends[1]
+    );
+    assert!(bends[0] > bends[1] + 8.0, "{bends:?}");
+}
