@@ -1,8 +1,9 @@
 //! Speed of one frame's animation of a speaking crowd (`World::update` alone: bodies with every
 //! layer, faces, palettes and morph weights, over all cores), without a GPU: 1000 NPCs of the
 //! project's own body and, when ../shared is beside the project, 1000 Quaternius Superhero Male
-//! (65 joints, the built-in clips retargeted). `bench-render` reports the same figure as its
-//! "animation" column with a GPU in the loop.
+//! (65 joints, the built-in clips retargeted); then 10,000 of the project's body with the far
+//! ones animating at lower rates (the player's default) and with every NPC every frame.
+//! `bench-render` reports the same figure as its "animation" column with a GPU in the loop.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,6 +14,7 @@ use npc_player::SpeakingCrowd;
 use npc_render::DrawList;
 
 const NPCS: usize = 1000;
+const BIG_CROWD: usize = 10_000;
 
 /// The demo project and its generated content in `dir`, with every NPC wearing `avatar` (the
 /// project's own body when `None`).
@@ -31,11 +33,17 @@ fn demo_in(dir: &Path, avatar: Option<&Path>) -> PathBuf {
     path
 }
 
-fn bench_crowd(c: &mut Criterion, name: &str, project: &Path) {
-    let mut crowd = SpeakingCrowd::new(project, NPCS).unwrap();
+fn bench_crowd(c: &mut Criterion, name: &str, project: &Path, npcs: usize, reduced_rates: bool) {
+    let mut crowd = SpeakingCrowd::new(project, npcs).unwrap();
+    crowd.world.reduced_rates = reduced_rates;
     let camera = crowd.camera();
     let mut t_ms = 0.0;
-    c.bench_function(&format!("crowd_update_{NPCS}_{name}"), |b| {
+    let name = if reduced_rates {
+        name.to_owned()
+    } else {
+        format!("{name}_full_rate")
+    };
+    c.bench_function(&format!("crowd_update_{npcs}_{name}"), |b| {
         b.iter(|| {
             t_ms += 1000.0 / 60.0;
             crowd.update(t_ms, camera.position);
@@ -45,7 +53,7 @@ fn bench_crowd(c: &mut Criterion, name: &str, project: &Path) {
     // shadows): culling, levels of detail, palettes, active targets, deform chunks.
     let view = crowd.world.frame_view(camera, true);
     let mut list = DrawList::default();
-    c.bench_function(&format!("crowd_draw_list_{NPCS}_{name}"), |b| {
+    c.bench_function(&format!("crowd_draw_list_{npcs}_{name}"), |b| {
         b.iter(|| {
             crowd
                 .world
@@ -56,12 +64,21 @@ fn bench_crowd(c: &mut Criterion, name: &str, project: &Path) {
 
 fn crowds(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    bench_crowd(c, "project_body", &demo_in(dir.path(), None));
+    let project = demo_in(dir.path(), None);
+    bench_crowd(c, "project_body", &project, NPCS, true);
     let quaternius = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/assets/avatars/Quaternius_Superhero_Male.glb");
     if quaternius.is_file() {
-        bench_crowd(c, "quaternius", &demo_in(dir.path(), Some(&quaternius)));
+        bench_crowd(
+            c,
+            "quaternius",
+            &demo_in(dir.path(), Some(&quaternius)),
+            NPCS,
+            true,
+        );
     }
+    bench_crowd(c, "project_body", &project, BIG_CROWD, true);
+    bench_crowd(c, "project_body", &project, BIG_CROWD, false);
 }
 
 criterion_group! {

@@ -39,6 +39,8 @@ pub struct BenchOptions {
     pub active_targets: Option<usize>,
     /// Record every frame to this file (`--record`), to measure what recording costs.
     pub record: Option<PathBuf>,
+    /// Far NPCs animate at a lower rate (the player's default).
+    pub reduced_rates: bool,
 }
 
 /// Median and 95th percentile of a set of samples.
@@ -80,6 +82,11 @@ pub struct BenchReport {
     pub sustained_ms: f64,
     pub objects: usize,
     pub active_morphs: usize,
+    /// Vertices the last frame deformed, the most the device deforms a frame, and the NPCs
+    /// the last frame left out to keep within that.
+    pub deformed_vertices: u32,
+    pub deform_budget: Option<u32>,
+    pub left_out: u32,
 }
 
 /// `n` NPCs cycled from the roster, standing on a grid around the map centre 1.5 m apart.
@@ -236,6 +243,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         meshes,
         line_ms,
     } = crowd;
+    world.reduced_rates = options.reduced_rates;
     let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,
@@ -265,6 +273,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut list = std::mem::take(&mut headless.list);
     let mut objects = 0;
     let mut active = 0;
+    let mut deformed = (0, 0);
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
@@ -310,6 +319,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             wall.push(frame_ms);
             objects = list.objects.len();
             active = list.morphs.len();
+            deformed = (list.deformed_vertices, list.left_out);
         }
     }
     // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
@@ -351,6 +361,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     if let Some(mut recorder) = recorder {
         recorder.finish()?;
     }
+    let list_budget = list.deform_budget;
     headless.list = list;
     Ok(BenchReport {
         sustained_ms,
@@ -371,6 +382,9 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         frame_ms: spread(&mut wall).context("no frames measured")?,
         objects,
         active_morphs: active,
+        deformed_vertices: deformed.0,
+        deform_budget: list_budget,
+        left_out: deformed.1,
     })
 }
 
@@ -392,7 +406,8 @@ impl BenchReport {
             "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
              ms, draw list median {:.3} ms); {gpu}; frame median \
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight); {} \
-             objects, {} active morph entries",
+             objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
+             out",
             self.adapter,
             self.npcs,
             self.frames,
@@ -405,7 +420,11 @@ impl BenchReport {
             self.sustained_ms,
             1000.0 / self.sustained_ms.max(1e-6),
             self.objects,
-            self.active_morphs
+            self.active_morphs,
+            self.deformed_vertices,
+            self.deform_budget
+                .map_or_else(|| "unlimited".to_owned(), |b| b.to_string()),
+            self.left_out
         )
     }
 }

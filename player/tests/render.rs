@@ -9,6 +9,7 @@ use glam::Vec3;
 use image::RgbaImage;
 use npc_core::asset::Asset;
 use npc_core::asset::Transform;
+use npc_core::asset::lod::{lod_indices, nested_levels};
 use npc_core::asset::material::Material;
 use npc_core::asset::mesh::Primitive;
 use npc_core::asset::scene::Node;
@@ -167,9 +168,12 @@ fn gpu_morphing_and_skinning_match_the_cpu() {
     let palette = &npc.palettes[0];
     let model = npc.model();
     assert_eq!(gpu.len(), p.positions.len());
+    // The store numbers a primitive's vertices coarse levels first.
+    let order = nested_levels(p.positions.len(), &lod_indices(&p.positions, &p.indices)).order;
     let mut worst = 0.0_f32;
     let mut moved = 0;
-    for (v, gpu_position) in gpu.iter().enumerate() {
+    for (&v, gpu_position) in order.iter().zip(&gpu) {
+        let v = v as usize;
         let mut pos = Vec3::from(p.positions[v]);
         for (t, target) in p.targets.iter().enumerate() {
             pos += weights[t] * Vec3::from(target.positions[v]);
@@ -398,7 +402,7 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
         .filter(|b| avatar_primitives.contains(&b.primitive) && b.passes.main)
         .map(|b| b.lod)
         .collect();
-    assert_eq!(lods, [2].into_iter().collect());
+    assert_eq!(lods, [3].into_iter().collect());
     let face = list
         .batches
         .iter()
@@ -410,6 +414,90 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
         face.lods[2].count * 4 < face.lods[0].count,
         "{:?}",
         face.lods
+    );
+}
+
+#[test]
+fn a_far_npc_deformed_only_for_its_level_looks_as_one_deformed_in_full() {
+    let demo = demo();
+    let (mut world, mut headless) = open(&demo.project, 96, 128);
+    world.set_goal("Elara", 0.6, 0.6);
+    for _ in 0..20 {
+        world.update(1.0 / 30.0, Vec3::new(0.0, 1.7, 8.0), &|_| 0.0);
+    }
+    let view = world.frame_view(world.body_camera("Elara").unwrap(), true);
+    let coarsest = npc_render::LOD_COUNT as u8 - 1;
+    // Near: every vertex deformed. Drawn at the coarsest level, from the prefix of the
+    // vertices that level uses only, and from all of them.
+    let mut full = DrawList::default();
+    world.draw(
+        &headless.renderer.store.primitives,
+        &view,
+        96.0 / 128.0,
+        &mut full,
+    );
+    for b in &mut full.batches {
+        b.lod = coarsest;
+        b.shadow_lod = coarsest;
+    }
+    let mut prefix = full.clone();
+    let primitives = &headless.renderer.store.primitives;
+    let mut skipped = 0;
+    for b in &full.batches {
+        let p = primitives[b.primitive as usize];
+        for o in &mut prefix.objects[b.first_object as usize..][..b.count as usize] {
+            if o.deformed_base != u32::MAX {
+                skipped += o.deformed_count - p.lod_vertices[usize::from(coarsest)];
+                o.deformed_count = p.lod_vertices[usize::from(coarsest)];
+            }
+        }
+    }
+    assert!(skipped > 1000, "only {skipped} vertices left undeformed");
+    // The prefix first, on a device whose deformed vertices no frame has written before.
+    let from_prefix = headless.draw_list(&prefix, &view).unwrap();
+    let from_all = headless.draw_list(&full, &view).unwrap();
+    let nothing = headless.draw_list(&DrawList::default(), &view).unwrap();
+    let elara = changed_pixels(&from_all, &nothing, 48, 64, 48);
+    assert!(elara > 500, "Elara covers only {elara} pixels");
+    assert_eq!(changed_pixels(&from_prefix, &from_all, 48, 64, 64), 0);
+}
+
+#[test]
+fn ten_thousand_npcs_are_all_drawn_within_the_deform_budget_at_coarser_levels() {
+    let demo = demo();
+    let mut crowd = npc_player::SpeakingCrowd::new(&demo.project, 10_000).unwrap();
+    let camera = crowd.camera();
+    crowd.update(500.0, camera.position);
+    let npc_player::SpeakingCrowd { world, meshes, .. } = crowd;
+    let headless = Headless::new(meshes, &world.content.skies, 64, 36, 512).unwrap();
+    let primitives = &headless.renderer.store.primitives;
+    let view = world.frame_view(camera, true);
+    let mut unlimited = DrawList::default();
+    world.draw(primitives, &view, 16.0 / 9.0, &mut unlimited);
+    let drawn = |list: &DrawList, main: bool| -> u32 {
+        list.batches
+            .iter()
+            .filter(|b| if main { b.passes.main } else { b.passes.shadow })
+            .map(|b| b.count)
+            .sum()
+    };
+    // This device's budget, then a twentieth less than the levels chosen by distance need:
+    // the farthest NPCs drop to the coarsest level, none is left out, in either pass.
+    let device = headless.list.deform_budget.unwrap_or(u32::MAX);
+    for budget in [device, unlimited.deformed_vertices / 20 * 19] {
+        let mut fitted = DrawList::default();
+        fitted.deform_budget = Some(budget);
+        world.draw(primitives, &view, 16.0 / 9.0, &mut fitted);
+        assert_eq!(fitted.left_out, 0, "budget {budget}");
+        assert!(fitted.deformed_vertices <= budget);
+        for main in [true, false] {
+            assert_eq!(drawn(&fitted, main), drawn(&unlimited, main));
+        }
+    }
+    assert!(
+        drawn(&unlimited, true) > 5_000 * 10,
+        "{}",
+        drawn(&unlimited, true)
     );
 }
 

@@ -28,7 +28,8 @@ struct Object {
     // Where the deform pass wrote this object's vertices (world space) in `deformed`, or
     // NOT_DEFORMED for a rigid object drawn from `vertices` with `model`.
     deformed_base: u32,
-    pad: u32,
+    // How many of its first vertices the deform pass writes (the prefix its level uses).
+    deformed_count: u32,
 }
 
 // One active morph target and its weight. Mirrors `gpu_types::GpuMorph`.

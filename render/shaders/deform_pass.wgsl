@@ -43,7 +43,7 @@ fn cs_deform_pass(
     let chunk = chunks[c];
     let object = objects[chunk.object];
     let local = chunk.first + lane;
-    if local >= object.vertex_count {
+    if local >= object.deformed_count {
         return;
     }
     let d = deform(object.vertex_base + local, object);

@@ -249,7 +249,7 @@ impl DrawList {
     ) {
         let first_object = self.objects.len() as u32;
         for &m in transforms {
-            self.push_object(primitive, m, None, MorphRange::default());
+            self.push_object(primitive, m, None, MorphRange::default(), 0);
         }
         self.batches.push(Batch {
             primitive: id,
@@ -263,13 +263,15 @@ impl DrawList {
 
     /// Adds one copy of `primitive` placed by `model`, skinned by the palette at `palette`
     /// (or `None`) and morphed by `morphs` (targets the primitive lacks are left out); returns
-    /// its index. Objects are drawn by the batches that cover them.
+    /// its index. Objects are drawn by the batches that cover them, at level of detail `lod`
+    /// or coarser: a deformed copy deforms only the vertices those levels use.
     pub fn push_object(
         &mut self,
         primitive: &GpuPrimitive,
         model: Mat4,
         palette: Option<u32>,
         morphs: MorphRange,
+        lod: u8,
     ) -> u32 {
         let morphs = if primitive.target_count == 0 {
             MorphRange::default()
@@ -298,11 +300,16 @@ impl DrawList {
             _ => NO_PALETTE,
         };
         let deforms = palette_offset != NO_PALETTE || morphs.count > 0;
+        let deformed_count = if deforms {
+            deformed_count(primitive, lod)
+        } else {
+            0
+        };
         let deformed_base = if deforms {
             let base = self.deformed_vertices;
-            self.deformed_vertices += primitive.vertex_count;
+            self.deformed_vertices += deformed_count;
             self.chunks.extend(
-                (0..primitive.vertex_count)
+                (0..deformed_count)
                     .step_by(DEFORM_CHUNK as usize)
                     .map(|first| DeformChunk {
                         object: index,
@@ -322,10 +329,21 @@ impl DrawList {
             morph_offset: morphs.offset,
             morph_count: morphs.count,
             deformed_base,
-            pad: 0,
+            deformed_count,
         });
         index
     }
+}
+
+/// Vertices the deform pass writes for a copy of `primitive` drawn at `lod` or coarser.
+#[must_use]
+pub fn deformed_count(primitive: &GpuPrimitive, lod: u8) -> u32 {
+    primitive
+        .lod_vertices
+        .get(usize::from(lod))
+        .copied()
+        .unwrap_or(primitive.vertex_count)
+        .min(primitive.vertex_count)
 }
 
 #[cfg(test)]
@@ -394,7 +412,8 @@ mod tests {
 
     fn primitive(targets: u32) -> GpuPrimitive {
         GpuPrimitive {
-            lods: [crate::mesh_store::IndexRange { first: 0, count: 3 }; 3],
+            lods: [crate::mesh_store::IndexRange { first: 0, count: 3 }; crate::LOD_COUNT],
+            lod_vertices: [3; crate::LOD_COUNT],
             vertex_base: 10,
             vertex_count: 3,
             delta_base: 100,
@@ -452,7 +471,7 @@ mod tests {
         weights[1] = 1.0;
         weights[6] = 1.0;
         let r = list.push_morphs(&weights);
-        list.push_object(&primitive(4), Mat4::IDENTITY, Some(0), r);
+        list.push_object(&primitive(4), Mat4::IDENTITY, Some(0), r, 0);
         let o = list.objects[0];
         let active =
             &list.morphs[o.morph_offset as usize..(o.morph_offset + o.morph_count) as usize];
@@ -465,7 +484,7 @@ mod tests {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.skinned = false;
-        list.push_object(&p, Mat4::IDENTITY, Some(7), MorphRange::default());
+        list.push_object(&p, Mat4::IDENTITY, Some(7), MorphRange::default(), 0);
         assert_eq!(list.objects[0].palette_offset, NO_PALETTE);
         assert_eq!(list.objects[0].deformed_base, NOT_DEFORMED);
         assert!(list.chunks.is_empty());
@@ -476,8 +495,9 @@ mod tests {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.vertex_count = 130;
-        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default());
-        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default());
+        p.lod_vertices = [130; crate::LOD_COUNT];
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 0);
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 0);
         assert_eq!(list.objects[0].deformed_base, 0);
         assert_eq!(list.objects[1].deformed_base, 130);
         assert_eq!(list.deformed_vertices, 260);
@@ -486,5 +506,21 @@ mod tests {
             firsts,
             vec![(0, 0), (0, 64), (0, 128), (1, 0), (1, 64), (1, 128)]
         );
+    }
+
+    #[test]
+    fn a_copy_drawn_coarser_deforms_only_the_vertices_its_level_uses() {
+        let mut list = DrawList::default();
+        let mut p = primitive(0);
+        p.vertex_count = 130;
+        p.lod_vertices = [130, 70, 20, 20];
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 2);
+        list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 1);
+        assert_eq!(list.objects[0].deformed_count, 20);
+        assert_eq!(list.objects[1].deformed_base, 20);
+        assert_eq!(list.objects[1].deformed_count, 70);
+        assert_eq!(list.deformed_vertices, 90);
+        let firsts: Vec<(u32, u32)> = list.chunks.iter().map(|c| (c.object, c.first)).collect();
+        assert_eq!(firsts, vec![(0, 0), (1, 0), (1, 64)]);
     }
 }

@@ -59,7 +59,9 @@ pub struct GpuObject {
     pub morph_offset: u32,
     pub morph_count: u32,
     pub deformed_base: u32,
-    pub pad: u32,
+    /// How many of its first vertices the deform pass writes (all of them, or the prefix
+    /// that its coarser levels use).
+    pub deformed_count: u32,
 }
 
 /// A vertex written by the deform pass (position and normal; their `w` hold the texture

@@ -29,7 +29,8 @@ mod view;
 
 pub use deform_check::deformed_positions;
 pub use draw_list::{
-    Batch, DrawList, MorphRange, Passes, Room, RoomSize, active_targets, split_lengths,
+    Batch, DrawList, MorphRange, Passes, Room, RoomSize, active_targets, deformed_count,
+    split_lengths,
 };
 pub use frustum::Frustum;
 pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use npc_core::asset::Asset;
-use npc_core::asset::lod::{LOD_RATIOS, lod_indices};
+use npc_core::asset::lod::{LOD_RATIOS, lod_indices, nested_levels};
 use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
@@ -38,6 +38,9 @@ pub struct IndexRange {
 pub struct GpuPrimitive {
     /// Its triangles at each level of detail (0 the full list), over the same vertices.
     pub lods: [IndexRange; LOD_COUNT],
+    /// How many of its first vertices each level's triangles use: what deforming it for that
+    /// level (and any coarser one) takes.
+    pub lod_vertices: [u32; LOD_COUNT],
     pub vertex_base: u32,
     pub vertex_count: u32,
     /// First delta (a `vec4`) of its targets.
@@ -193,7 +196,10 @@ impl MeshStoreBuilder {
                 let delta_base = count(self.deltas.len(), "deltas")?;
                 let n = p.positions.len();
                 let skinned = p.joints.len() == n && p.weights.len() == n && n > 0;
-                for v in 0..n {
+                // Coarse levels' vertices first: a far copy deforms only a prefix.
+                let nested = nested_levels(n, &lod_indices(&p.positions, &p.indices));
+                for &v in &nested.order {
+                    let v = v as usize;
                     let pos = p.positions[v];
                     let nrm = p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
                     self.vertices.push(GpuVertex {
@@ -209,7 +215,8 @@ impl MeshStoreBuilder {
                     });
                 }
                 for target in &p.targets {
-                    for v in 0..n {
+                    for &v in &nested.order {
+                        let v = v as usize;
                         let d = target.positions.get(v).copied().unwrap_or_default();
                         let dn = target.normals.get(v).copied().unwrap_or_default();
                         self.deltas.push([d[0], d[1], d[2], 0.0]);
@@ -217,16 +224,17 @@ impl MeshStoreBuilder {
                     }
                 }
                 let mut lods = [IndexRange::default(); LOD_COUNT];
-                for (lod, indices) in lods.iter_mut().zip(lod_indices(&p.positions, &p.indices)) {
+                for (lod, indices) in lods.iter_mut().zip(&nested.indices) {
                     *lod = IndexRange {
                         first: count(self.indices.len(), "indices")?,
                         count: count(indices.len(), "indices")?,
                     };
-                    self.indices.extend_from_slice(&indices);
+                    self.indices.extend_from_slice(indices);
                 }
                 ids.push(count(self.primitives.len(), "primitives")?);
                 self.primitives.push(GpuPrimitive {
                     lods,
+                    lod_vertices: nested.used,
                     vertex_base,
                     vertex_count: count(n, "vertices")?,
                     delta_base,

@@ -135,9 +135,9 @@ impl Renderer {
         if list.left_out > 0 && !self.told_left_out {
             self.told_left_out = true;
             tracing::warn!(
-                "this GPU deforms at most {} vertices a frame: {} NPCs farthest from the \
-                 camera are left out of the picture (fewer NPCs, or avatars with fewer \
-                 vertices, fit)",
+                "this GPU deforms at most {} vertices a frame: even with the far NPCs at the \
+                 coarsest level, {} NPCs farthest from the camera are left out of the picture \
+                 (fewer NPCs, or avatars with fewer vertices, fit)",
                 list.deform_budget.unwrap_or(u32::MAX),
                 list.left_out
             );

@@ -239,7 +239,7 @@ impl HeadScene {
                     group.transforms.clone()
                 };
                 for m in &models {
-                    list.push_object(p, *m, palette, morph);
+                    list.push_object(p, *m, palette, morph, 0);
                 }
                 list.batches.push(npc_render::Batch {
                     primitive: id,

@@ -1,14 +1,24 @@
 //! Levels of detail: coarser triangle lists over the same vertices (so morph targets and skins
-//! still apply), made with meshoptimizer's simplifier.
+//! still apply), made with meshoptimizer's simplifier, and the vertices numbered so that each
+//! coarser level uses a shorter prefix of them (a far NPC deforms only that prefix).
 
 /// Detail levels a primitive gets: full, then about a third, then about a tenth of the
-/// triangles.
-pub const LOD_RATIOS: [f32; 3] = [1.0, 0.35, 0.12];
+/// triangles, then a far silhouette of about a fiftieth.
+pub const LOD_RATIOS: [f32; 4] = [1.0, 0.35, 0.12, 0.02];
 
 /// Largest error allowed at each level, relative to the primitive's size.
-const LOD_ERRORS: [f32; 3] = [0.0, 0.01, 0.04];
+const LOD_ERRORS: [f32; 4] = [0.0, 0.01, 0.04, 1.0];
 
-/// Below this many triangles a primitive keeps its full list at every level.
+/// The level made without regard to the mesh's topology (meshoptimizer's sloppy simplifier),
+/// from every primitive however small: for NPCs a few dozen pixels tall, where a pupil or a
+/// tooth is less than a pixel and only the silhouette and colours show.
+const SILHOUETTE: usize = 3;
+
+/// Fewest triangles a primitive keeps at the silhouette level.
+const SILHOUETTE_TRIANGLES: usize = 4;
+
+/// Below this many triangles a primitive keeps its full list at every level but the
+/// silhouette.
 pub const MIN_TRIANGLES: usize = 256;
 
 /// Triangle lists for every level of [`LOD_RATIOS`]; level 0 is `indices` itself. A level the
@@ -17,35 +27,102 @@ pub const MIN_TRIANGLES: usize = 256;
 pub fn lod_indices(positions: &[[f32; 3]], indices: &[u32]) -> Vec<Vec<u32>> {
     let mut levels = vec![indices.to_vec()];
     let bytes: &[u8] = bytemuck::cast_slice(positions);
-    let adapter = if indices.len() / 3 >= MIN_TRIANGLES && !positions.is_empty() {
-        meshopt::VertexDataAdapter::new(bytes, 12, 0).ok()
-    } else {
+    let adapter = if positions.is_empty() {
         None
+    } else {
+        meshopt::VertexDataAdapter::new(bytes, 12, 0).ok()
     };
+    let triangles = indices.len() / 3;
     for level in 1..LOD_RATIOS.len() {
-        let previous = levels[level - 1].clone();
-        let next = match &adapter {
-            Some(adapter) => {
-                let target = ((indices.len() / 3) as f32 * LOD_RATIOS[level]) as usize * 3;
-                let simplified = meshopt::simplify(
-                    indices,
+        let previous = &levels[level - 1];
+        let target = (triangles as f32 * LOD_RATIOS[level]) as usize;
+        let simplified = match &adapter {
+            Some(adapter) if level == SILHOUETTE && triangles > SILHOUETTE_TRIANGLES => {
+                let target = target.max(SILHOUETTE_TRIANGLES) * 3;
+                let kept = meshopt::simplify(
+                    previous,
                     adapter,
-                    target.max(3),
+                    target,
                     LOD_ERRORS[level],
-                    meshopt::SimplifyOptions::LockBorder,
+                    meshopt::SimplifyOptions::None,
                     None,
                 );
-                if !simplified.is_empty() && simplified.len() * 5 <= previous.len() * 4 {
-                    simplified
+                if kept.len() <= target * 2 {
+                    kept
                 } else {
-                    previous
+                    meshopt::simplify_sloppy(previous, adapter, target, LOD_ERRORS[level], None)
                 }
             }
-            None => previous,
+            Some(adapter) if level < SILHOUETTE && triangles >= MIN_TRIANGLES => meshopt::simplify(
+                indices,
+                adapter,
+                (target * 3).max(3),
+                LOD_ERRORS[level],
+                meshopt::SimplifyOptions::LockBorder,
+                None,
+            ),
+            _ => Vec::new(),
+        };
+        let next = if !simplified.is_empty() && simplified.len() * 5 <= previous.len() * 4 {
+            simplified
+        } else {
+            previous.clone()
         };
         levels.push(next);
     }
     levels
+}
+
+/// A primitive's levels over renumbered vertices: level `l` uses only vertices
+/// `0..used[l]`, so each coarser level is a prefix of the one before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NestedLevels {
+    /// `order[new] = old`: the vertex that goes at each new place.
+    pub order: Vec<u32>,
+    /// How many of the first vertices each level's triangles use (level 0: all of them).
+    pub used: [u32; LOD_RATIOS.len()],
+    /// Each level's triangles over the new numbering.
+    pub indices: Vec<Vec<u32>>,
+}
+
+/// Renumbers `vertex_count` vertices so that the vertices of the coarsest level come first,
+/// then those the next finer level adds, and so on (each group in its old order, which keeps
+/// what the mesh's author ordered for the cache); `levels` are [`lod_indices`]'s lists.
+/// Indices outside the vertices are kept as they are.
+#[must_use]
+pub fn nested_levels(vertex_count: usize, levels: &[Vec<u32>]) -> NestedLevels {
+    // The coarsest level that uses each vertex (0 for those no level uses).
+    let mut coarsest = vec![0_usize; vertex_count];
+    for (level, indices) in levels.iter().enumerate().skip(1) {
+        for &i in indices {
+            if let Some(c) = coarsest.get_mut(i as usize) {
+                *c = level;
+            }
+        }
+    }
+    let mut order: Vec<u32> = (0..vertex_count as u32).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(coarsest[v as usize]));
+    let mut new_of = vec![0_u32; vertex_count];
+    for (new, &old) in order.iter().enumerate() {
+        new_of[old as usize] = new as u32;
+    }
+    let mut used = [vertex_count as u32; LOD_RATIOS.len()];
+    for (level, used) in used.iter_mut().enumerate().skip(1) {
+        *used = coarsest.iter().filter(|&&c| c >= level).count() as u32;
+    }
+    let indices = levels
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&i| new_of.get(i as usize).copied().unwrap_or(i))
+                .collect()
+        })
+        .collect();
+    NestedLevels {
+        order,
+        used,
+        indices,
+    }
 }
 
 #[cfg(test)]
@@ -83,6 +160,7 @@ mod tests {
             levels[1].len()
         );
         assert!(levels[2].len() < levels[1].len());
+        assert!(levels[3].len() * 3 < levels[2].len(), "{}", levels[3].len());
         for level in &levels {
             assert_eq!(level.len() % 3, 0);
             assert!(level.iter().all(|&i| (i as usize) < positions.len()));
@@ -90,9 +168,39 @@ mod tests {
     }
 
     #[test]
-    fn small_primitives_keep_every_triangle() {
+    fn small_primitives_keep_every_triangle_but_in_the_silhouette() {
         let (positions, indices) = grid(4);
         let levels = lod_indices(&positions, &indices);
-        assert!(levels.iter().all(|l| *l == indices));
+        assert!(levels[..SILHOUETTE].iter().all(|l| *l == indices));
+        let silhouette = levels[SILHOUETTE].len() / 3;
+        assert!(
+            (SILHOUETTE_TRIANGLES..indices.len() / 6).contains(&silhouette),
+            "{silhouette}"
+        );
+    }
+
+    #[test]
+    fn each_coarser_level_uses_a_prefix_of_the_renumbered_vertices() {
+        let (positions, indices) = grid(40);
+        let levels = lod_indices(&positions, &indices);
+        let nested = nested_levels(positions.len(), &levels);
+        // The same triangles, renumbered.
+        for (old, new) in levels.iter().zip(&nested.indices) {
+            let back: Vec<u32> = new.iter().map(|&i| nested.order[i as usize]).collect();
+            assert_eq!(&back, old);
+        }
+        assert_eq!(nested.used[0] as usize, positions.len());
+        for (level, new) in nested.indices.iter().enumerate() {
+            let most = new.iter().max().copied().unwrap_or(0);
+            assert!(most < nested.used[level], "level {level}: {most}");
+            // Only the vertices the level and coarser ones need: no more.
+            let coarser: std::collections::HashSet<u32> =
+                nested.indices[level..].iter().flatten().copied().collect();
+            assert_eq!(nested.used[level] as usize, coarser.len());
+        }
+        assert!(nested.used[2] * 3 < nested.used[0], "{:?}", nested.used);
+        let mut sorted = nested.order.clone();
+        sorted.sort_unstable();
+        assert!(sorted.iter().enumerate().all(|(i, &v)| i as u32 == v));
     }
 }

@@ -30,6 +30,9 @@ pub(super) struct BenchRenderArgs {
     /// Record every frame to FILE as `run --record` does, to measure what recording costs.
     #[arg(long, value_name = "FILE")]
     pub(super) record: Option<PathBuf>,
+    /// Animate every NPC every frame (far ones otherwise animate at 30 or 15 per second).
+    #[arg(long)]
+    pub(super) full_rate: bool,
 }
 
 pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
@@ -43,6 +46,7 @@ pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
         samples: args.samples,
         active_targets: args.active_targets,
         record: args.record,
+        reduced_rates: !args.full_rate,
     })?;
     println!("{}", report.text());
     Ok(())

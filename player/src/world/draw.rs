@@ -8,16 +8,18 @@ use super::World;
 use super::content::{AvatarModel, Part};
 use npc_render::Frustum;
 use npc_render::{
-    Batch, DrawList, FrameView, MorphRange, Passes, RoomSize, active_targets, split_lengths,
+    Batch, DrawList, FrameView, MorphRange, Passes, RoomSize, active_targets, deformed_count,
+    split_lengths,
 };
 use npc_render::{GpuPrimitive, LOD_COUNT};
 use rayon::prelude::*;
 
 /// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
 const NPC_RADIUS: f32 = 1.1;
-/// Distances (for a 60 degree field of view) beyond which levels 1 and 2 are used: at 4 m a
-/// standing NPC is about 420 pixels tall in a 1080p image, at 9 m about 190.
-pub const LOD_DISTANCES: [f32; 2] = [4.0, 9.0];
+/// Distances (for a 60 degree field of view) beyond which levels 1, 2 and 3 (the silhouette)
+/// are used: at 4 m a standing NPC is about 420 pixels tall in a 1080p image, at 9 m about
+/// 190, at 20 m about 85.
+pub const LOD_DISTANCES: [f32; 3] = [4.0, 9.0, 20.0];
 
 /// Level of detail for something `distance` metres away seen with `fov_y`.
 #[must_use]
@@ -28,9 +30,9 @@ pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
     LOD_DISTANCES.iter().filter(|&&limit| d > limit).count() as u8
 }
 
-/// Vertices the deform pass writes for one NPC of `avatar` at most (every skinned or morphed
-/// primitive of its body and head).
-fn deform_cost(avatar: &AvatarModel, primitives: &[GpuPrimitive]) -> u64 {
+/// Vertices the deform pass writes for one NPC of `avatar` drawn at `lod` (every skinned or
+/// morphed primitive of its body and head).
+fn deform_cost(avatar: &AvatarModel, primitives: &[GpuPrimitive], lod: u8) -> u64 {
     std::iter::once(&avatar.body)
         .chain(&avatar.head)
         .flat_map(|part| {
@@ -40,25 +42,45 @@ fn deform_cost(avatar: &AvatarModel, primitives: &[GpuPrimitive]) -> u64 {
                 .flat_map(|g| part.stored.primitives_of(g.mesh, primitives))
         })
         .filter(|(_, p)| p.skinned || p.target_count > 0)
-        .map(|(_, p)| u64::from(p.vertex_count))
+        .map(|(_, p)| u64::from(deformed_count(p, lod)))
         .sum()
 }
 
-/// Keeps the nearest of `placed` whose `cost` fits `budget` (all of them when they all fit);
-/// returns how many were left out.
-fn keep_nearest_within(
+/// The coarsest level of detail.
+const COARSEST: u8 = LOD_COUNT as u8 - 1;
+
+/// Fits the deform work of `placed` into `budget`: the farthest NPCs drop to the coarsest
+/// level first, and only when every NPC is at it are the farthest left out. `cost` is what an
+/// NPC of an avatar takes at a level. Returns how many were left out.
+fn fit_deform_budget(
     placed: &mut Vec<Placed>,
     budget: u64,
-    cost: impl Fn(&Placed) -> u64,
+    cost: impl Fn(usize, u8) -> u64,
 ) -> u32 {
-    if placed.iter().map(&cost).sum::<u64>() <= budget {
+    let at = |p: &Placed| cost(p.avatar, p.deform_lod());
+    let mut total: u64 = placed.iter().map(at).sum();
+    if total <= budget {
         return 0;
     }
-    placed.sort_unstable_by(|a, b| a.distance.total_cmp(&b.distance).then(a.npc.cmp(&b.npc)));
+    placed.sort_unstable_by(|a, b| b.distance.total_cmp(&a.distance).then(b.npc.cmp(&a.npc)));
+    for p in placed.iter_mut() {
+        if total <= budget {
+            break;
+        }
+        if p.lod < COARSEST {
+            total -= at(p);
+            p.lod = COARSEST;
+            total += at(p);
+        }
+    }
+    if total <= budget {
+        return 0;
+    }
+    placed.reverse();
     let before = placed.len();
     let mut used = 0;
     placed.retain(|p| {
-        let c = cost(p);
+        let c = at(p);
         let fits = used + c <= budget;
         if fits {
             used += c;
@@ -92,6 +114,16 @@ struct Placed {
 }
 
 impl Placed {
+    /// The level it is deformed for: the main pass's, or the shadow's for an NPC only the
+    /// shadow pass draws.
+    fn deform_lod(&self) -> u8 {
+        if self.main {
+            self.lod
+        } else {
+            (self.lod + 1).min(COARSEST)
+        }
+    }
+
     /// Main-only first, then both passes, then shadow-only: each pass's objects stay together.
     fn class(&self) -> u8 {
         match (self.main, self.shadow) {
@@ -118,14 +150,20 @@ impl World {
         let frustum = Frustum::from_view_proj(view.camera.view_proj(aspect));
         let mut placed = self.place(&frustum, view);
         if let Some(budget) = list.deform_budget {
-            let costs: Vec<u64> = self
+            let costs: Vec<[u64; LOD_COUNT]> = self
                 .content
                 .avatars
                 .iter()
-                .map(|a| deform_cost(a, primitives))
+                .map(|a| std::array::from_fn(|lod| deform_cost(a, primitives, lod as u8)))
                 .collect();
-            let cost = |p: &Placed| costs.get(p.avatar).copied().unwrap_or(0);
-            list.left_out = keep_nearest_within(&mut placed, u64::from(budget), cost);
+            let cost = |avatar: usize, lod: u8| {
+                costs
+                    .get(avatar)
+                    .and_then(|c| c.get(usize::from(lod)))
+                    .copied()
+                    .unwrap_or(0)
+            };
+            list.left_out = fit_deform_budget(&mut placed, u64::from(budget), cost);
         }
         // Per avatar and level, one run of NPCs: main-only, both passes, shadow-only, each
         // near to far (the NPC's index settles ties, so no order is left to chance).
@@ -326,7 +364,7 @@ fn draw_part(
             let first = list.objects.len() as u32;
             for placed in group {
                 let (model, palette, morphs) = placement(placed, instances);
-                list.push_object(p, model, palette, morphs);
+                list.push_object(p, model, palette, morphs, placed.deform_lod());
             }
             if main > 0 {
                 list.batches.push(Batch {
@@ -348,7 +386,7 @@ fn draw_part(
                     count: shadow,
                     lod,
                     // Shadows need less detail than what they fall from.
-                    shadow_lod: (lod + 1).min(LOD_COUNT as u8 - 1),
+                    shadow_lod: (lod + 1).min(COARSEST),
                     passes: Passes {
                         main: false,
                         shadow: true,
@@ -363,12 +401,11 @@ fn draw_part(
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_nearest_npcs_that_fit_the_deform_budget_are_kept() {
-        let at = |npc: usize, distance: f32| Placed {
+    fn at(npc: usize, distance: f32, lod: u8) -> Placed {
+        Placed {
             npc,
             avatar: 0,
-            lod: 0,
+            lod,
             distance,
             main: true,
             shadow: false,
@@ -379,17 +416,50 @@ mod tests {
             active_targets: 0,
             palette: 0,
             ranges: 0,
-        };
-        let mut seen = vec![at(0, 9.0), at(1, 2.0), at(2, 5.0), at(3, 1.0)];
-        // Each costs 10 vertices: 25 hold the two nearest.
-        assert_eq!(keep_nearest_within(&mut seen, 25, |_| 10), 2);
-        let kept: Vec<usize> = seen.iter().map(|s| s.npc).collect();
-        assert_eq!(kept, [3, 1]);
-        // Everything fits: nothing moves or goes.
-        let mut all = vec![at(0, 9.0), at(1, 2.0)];
-        assert_eq!(keep_nearest_within(&mut all, 20, |_| 10), 0);
-        assert_eq!(all.len(), 2);
-        assert_eq!(all[0].npc, 0);
+        }
+    }
+
+    /// Vertices per level: 40 at full detail, 30, 20, then 10 at the coarsest.
+    fn cost(_avatar: usize, lod: u8) -> u64 {
+        10 * (u64::from(COARSEST) + 1 - u64::from(lod))
+    }
+
+    fn by_npc(placed: &[Placed]) -> Vec<(usize, u8)> {
+        let mut kept: Vec<(usize, u8)> = placed.iter().map(|p| (p.npc, p.lod)).collect();
+        kept.sort_unstable();
+        kept
+    }
+
+    #[test]
+    fn the_farthest_npcs_drop_to_the_coarsest_level_before_any_is_left_out() {
+        let crowd = || vec![at(0, 9.0, 1), at(1, 2.0, 0), at(2, 5.0, 1), at(3, 1.0, 0)];
+        // Everything fits: nothing changes.
+        let mut all = crowd();
+        assert_eq!(fit_deform_budget(&mut all, 140, cost), 0);
+        assert_eq!(by_npc(&all), [(0, 1), (1, 0), (2, 1), (3, 0)]);
+        // 140 is needed; 120 takes the farthest to the coarsest level (-20).
+        let mut one = crowd();
+        assert_eq!(fit_deform_budget(&mut one, 120, cost), 0);
+        assert_eq!(by_npc(&one), [(0, 3), (1, 0), (2, 1), (3, 0)]);
+        // 100 takes the next farthest too.
+        let mut two = crowd();
+        assert_eq!(fit_deform_budget(&mut two, 100, cost), 0);
+        assert_eq!(by_npc(&two), [(0, 3), (1, 0), (2, 3), (3, 0)]);
+        // Every NPC at the coarsest level takes 40: 25 holds the two nearest.
+        let mut few = crowd();
+        assert_eq!(fit_deform_budget(&mut few, 25, cost), 2);
+        assert_eq!(by_npc(&few), [(1, 3), (3, 3)]);
+    }
+
+    #[test]
+    fn an_npc_only_the_shadow_draws_is_deformed_for_the_shadows_level() {
+        let mut shadow_only = at(0, 3.0, 0);
+        shadow_only.main = false;
+        shadow_only.shadow = true;
+        assert_eq!(shadow_only.deform_lod(), 1);
+        shadow_only.lod = COARSEST;
+        assert_eq!(shadow_only.deform_lod(), COARSEST);
+        assert_eq!(at(1, 3.0, 0).deform_lod(), 0);
     }
 
     #[test]
@@ -397,7 +467,8 @@ mod tests {
         let fov = 60_f32.to_radians();
         assert_eq!(lod_for(2.0, fov), 0);
         assert_eq!(lod_for(6.0, fov), 1);
-        assert_eq!(lod_for(50.0, fov), 2);
+        assert_eq!(lod_for(15.0, fov), 2);
+        assert_eq!(lod_for(50.0, fov), 3);
         assert_eq!(lod_for(6.0, 20_f32.to_radians()), 0);
     }
 }

@@ -2,6 +2,7 @@
 //! standing, walking and talking in it. Updating is separate from drawing: [`World::update`]
 //! advances state, [`World::draw`] fills a renderer draw list from it.
 
+mod animation_rate;
 mod content;
 mod draw;
 mod npc;
@@ -73,6 +74,9 @@ pub struct World {
     pub clock_runs: bool,
     /// Where the player's camera was at the last update (what `player` targets mean).
     pub camera_position: Vec3,
+    /// Whether NPCs far from the camera that no line or person holds animate at a lower rate
+    /// (see [`animation_rate`]); on unless turned off.
+    pub reduced_rates: bool,
 }
 
 impl World {
@@ -122,6 +126,7 @@ impl World {
             time_of_day: project.scene.start_time,
             clock_runs: true,
             camera_position: Vec3::ZERO,
+            reduced_rates: true,
             project,
             content,
             npcs,
@@ -282,7 +287,16 @@ impl World {
                 .map(|n| n.position),
         );
         let content = &self.content;
+        let reduced_rates = self.reduced_rates;
         let update = |i: usize, npc: &mut NpcActor| {
+            let interval = if reduced_rates {
+                animation_rate::interval_s(npc.position.distance(camera), npc.needs_every_frame())
+            } else {
+                0.0
+            };
+            let Some(dt_s) = npc.beat.tick(dt_s, interval) else {
+                return;
+            };
             let avatar = &content.avatars[npc.avatar];
             // Listeners look at the nearest speaker; speakers and idle NPCs at the player
             // when near, else at the group.

@@ -6,6 +6,7 @@ use npc_core::LineCue;
 use npc_core::anim::face::{FaceAnimator, FaceSettings};
 use npc_core::asset::FaceRig;
 
+use super::animation_rate::AnimationBeat;
 use super::content::{AvatarModel, Ground};
 use crate::runtime::LineId;
 use npc_core::agent::cues::{Behaviour, GestureName, Target};
@@ -79,6 +80,8 @@ pub struct NpcActor {
     springs_on: bool,
     /// Morph weights per mesh of the face part.
     pub weights: Vec<Vec<f32>>,
+    /// When it animates (far NPCs less often than every frame).
+    pub(super) beat: AnimationBeat,
 }
 
 fn wrap_angle(a: f32) -> f32 {
@@ -131,6 +134,10 @@ impl NpcActor {
                 animator
             },
             seed,
+            // Its own beat among the crowd's, from its seed's top bits.
+            beat: AnimationBeat::with_phase(
+                (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62) as f32 / 4.0,
+            ),
             line: None,
             audio_ms: 0.0,
             inhales: Inhales::default(),
@@ -303,6 +310,13 @@ impl NpcActor {
     #[must_use]
     pub fn speaking(&self) -> bool {
         self.face.is_speaking()
+    }
+
+    /// Whether it must animate every frame wherever it stands: it attends to the person in
+    /// front of the player (the one spoken with, whom the player watches however far).
+    #[must_use]
+    pub fn needs_every_frame(&self) -> bool {
+        self.attends_person() || self.listens_to_person()
     }
 
     /// Advances one frame: walking toward the goal, turning, body layers, face (at
