@@ -17,6 +17,7 @@ mod headless;
 mod materials;
 mod mesh_store;
 mod mip_chain;
+mod object_blocks;
 mod offscreen;
 mod pipelines;
 mod renderer;
@@ -39,6 +40,7 @@ pub use mesh_store::{
     GpuPrimitive, IndexRange, LOD_COUNT, MeshStore, MeshStoreBuilder, PrimitiveId, StoreError,
     StoredAsset, Surface,
 };
+pub use object_blocks::{ObjectBlock, ObjectPlacement};
 pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse_size};
 pub use renderer::{Renderer, Target};
 pub use shaders::all as shader_modules;

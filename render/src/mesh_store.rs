@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use npc_core::asset::Asset;
-use npc_core::asset::lod::{LOD_RATIOS, lod_indices, nested_levels};
+use npc_core::asset::lod::{LOD_RATIOS, drop_small_silhouette, extent, lod_indices, nested_levels};
 use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
@@ -185,6 +185,12 @@ impl MeshStoreBuilder {
             });
         }
         let mut stored = StoredAsset::default();
+        let asset_extent = asset
+            .meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .map(|p| extent(&p.positions))
+            .fold(0.0, f32::max);
         for mesh in &asset.meshes {
             let mut ids = Vec::with_capacity(mesh.primitives.len());
             for p in &mesh.primitives {
@@ -197,7 +203,9 @@ impl MeshStoreBuilder {
                 let n = p.positions.len();
                 let skinned = p.joints.len() == n && p.weights.len() == n && n > 0;
                 // Coarse levels' vertices first: a far copy deforms only a prefix.
-                let nested = nested_levels(n, &lod_indices(&p.positions, &p.indices));
+                let mut levels = lod_indices(&p.positions, &p.indices);
+                drop_small_silhouette(&mut levels, extent(&p.positions), asset_extent);
+                let nested = nested_levels(n, &levels);
                 for &v in &nested.order {
                     let v = v as usize;
                     let pos = p.positions[v];

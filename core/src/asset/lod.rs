@@ -17,6 +17,36 @@ const SILHOUETTE: usize = 3;
 /// Fewest triangles a primitive keeps at the silhouette level.
 const SILHOUETTE_TRIANGLES: usize = 4;
 
+/// A part smaller than this share of its asset's largest part (bounding-box diagonals) has no
+/// silhouette: eyes, teeth, tongue and the mouth's inside of an avatar 1.7 m tall (under
+/// about 7 cm) are at most three pixels across where the silhouette begins (20 m away in a
+/// 1080p image), hidden by lids and lips or lost in the head's few pixels, yet each was a
+/// copy to deform and draw for every far NPC.
+pub const SILHOUETTE_SMALLEST: f32 = 0.04;
+
+/// The diagonal of the box around `positions` (0 when there are none).
+#[must_use]
+pub fn extent(positions: &[[f32; 3]]) -> f32 {
+    let points = positions.iter().map(|&p| glam::Vec3::from(p));
+    let lo = points.clone().fold(glam::Vec3::INFINITY, glam::Vec3::min);
+    let hi = points.fold(glam::Vec3::NEG_INFINITY, glam::Vec3::max);
+    if positions.is_empty() {
+        0.0
+    } else {
+        lo.distance(hi)
+    }
+}
+
+/// Takes the silhouette level away from a primitive of `extent` in an asset of
+/// `asset_extent` when it is smaller than [`SILHOUETTE_SMALLEST`] of it.
+pub fn drop_small_silhouette(levels: &mut [Vec<u32>], extent: f32, asset_extent: f32) {
+    if extent < SILHOUETTE_SMALLEST * asset_extent
+        && let Some(silhouette) = levels.get_mut(SILHOUETTE)
+    {
+        silhouette.clear();
+    }
+}
+
 /// Below this many triangles a primitive keeps its full list at every level but the
 /// silhouette.
 pub const MIN_TRIANGLES: usize = 256;
@@ -177,6 +207,25 @@ mod tests {
             (SILHOUETTE_TRIANGLES..indices.len() / 6).contains(&silhouette),
             "{silhouette}"
         );
+    }
+
+    #[test]
+    fn a_part_far_smaller_than_its_asset_has_no_silhouette() {
+        let (positions, indices) = grid(8);
+        let size = extent(&positions);
+        assert!((size - 2_f32.sqrt()).abs() < 0.05, "{size}");
+        let mut small = lod_indices(&positions, &indices);
+        drop_small_silhouette(&mut small, size, size / SILHOUETTE_SMALLEST * 1.1);
+        assert!(small[SILHOUETTE].is_empty());
+        assert_eq!(
+            small[SILHOUETTE - 1],
+            lod_indices(&positions, &indices)[SILHOUETTE - 1]
+        );
+        let mut large = lod_indices(&positions, &indices);
+        drop_small_silhouette(&mut large, size, size / SILHOUETTE_SMALLEST * 0.9);
+        assert!(!large[SILHOUETTE].is_empty());
+        // Nothing deformed for a level with no triangles.
+        assert_eq!(nested_levels(positions.len(), &small).used[SILHOUETTE], 0);
     }
 
     #[test]

@@ -8,8 +8,8 @@ use super::World;
 use super::content::{AvatarModel, Part};
 use npc_render::Frustum;
 use npc_render::{
-    Batch, DrawList, FrameView, MorphRange, Passes, RoomSize, active_targets, deformed_count,
-    split_lengths,
+    Batch, DrawList, FrameView, MorphRange, ObjectBlock, ObjectPlacement, Passes, RoomSize,
+    active_targets, deformed_count, split_lengths,
 };
 use npc_render::{GpuPrimitive, LOD_COUNT};
 use rayon::prelude::*;
@@ -134,6 +134,28 @@ impl Placed {
     }
 }
 
+/// `placed` sorted by avatar and level, then main-only, both passes, shadow-only, each near to
+/// far (the NPC's index settles ties). Small keys are sorted, not the NPCs themselves.
+fn in_draw_order(placed: &[Placed]) -> Vec<Placed> {
+    let mut keys: Vec<(usize, u8, u8, u32, usize, usize)> = placed
+        .iter()
+        .enumerate()
+        // Distances are never negative: their bits order as they do.
+        .map(|(i, p)| {
+            (
+                p.avatar,
+                p.lod,
+                p.class(),
+                p.distance.max(0.0).to_bits(),
+                p.npc,
+                i,
+            )
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.iter().map(|k| placed[k.5]).collect()
+}
+
 /// Fewest NPCs worth a task of their own when gathering or filling over the cores.
 const NPCS_PER_TASK: usize = 16;
 
@@ -167,56 +189,88 @@ impl World {
         }
         // Per avatar and level, one run of NPCs: main-only, both passes, shadow-only, each
         // near to far (the NPC's index settles ties, so no order is left to chance).
-        placed.sort_unstable_by(|a, b| {
-            (a.avatar, a.lod, a.class())
-                .cmp(&(b.avatar, b.lod, b.class()))
-                .then(a.distance.total_cmp(&b.distance))
-                .then(a.npc.cmp(&b.npc))
-        });
+        let mut placed = in_draw_order(&placed);
         let ranges = self.fill_rooms(&mut placed, list);
+        let mut blocks = Vec::new();
+        let mut sources = Vec::new();
+        let mut next = list.objects.len() as u32;
+        let mut at = 0;
         for run in placed.chunk_by(|a, b| (a.avatar, a.lod) == (b.avatar, b.lod)) {
-            let Some(avatar) = run.first().and_then(|p| self.content.avatars.get(p.avatar)) else {
+            let first = at;
+            at += run.len();
+            let Some(avatar) = self.content.avatars.get(run[0].avatar) else {
                 continue;
             };
-            let lod = run[0].lod;
-            let weights = |p: &Placed, mesh: usize| -> MorphRange {
-                if mesh < p.meshes {
-                    ranges[p.ranges + mesh]
-                } else {
-                    MorphRange::default()
-                }
+            let mut plan = Plan {
+                list: &mut *list,
+                primitives,
+                blocks: &mut blocks,
+                sources: &mut sources,
+                next: &mut next,
             };
-            let body_has_face = avatar.head.is_none();
-            let skins = avatar.body.asset.skins.len();
-            draw_part(list, primitives, &avatar.body, lod, run, &|p, g| {
-                let morph = if body_has_face {
-                    weights(p, g.mesh)
-                } else {
-                    MorphRange::default()
-                };
-                match g.skin {
-                    Some(s) if s < skins => {
-                        let before: usize =
-                            self.npcs[p.npc].palettes.iter().take(s).map(Vec::len).sum();
-                        (p.model, Some(p.palette + before as u32), morph)
-                    }
-                    _ => (
-                        p.model * g.transforms.first().copied().unwrap_or(Mat4::IDENTITY),
-                        None,
-                        morph,
-                    ),
-                }
-            });
+            plan.part(&avatar.body, run, first, run[0].avatar, false);
             if let Some(head) = &avatar.head {
-                draw_part(list, primitives, head, lod, run, &|p, g| {
-                    let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
-                    (p.head * local, None, weights(p, g.mesh))
-                });
+                plan.part(head, run, first, run[0].avatar, true);
             }
         }
+        let weights = |p: &Placed, mesh: usize| -> MorphRange {
+            if mesh < p.meshes {
+                ranges[p.ranges + mesh]
+            } else {
+                MorphRange::default()
+            }
+        };
+        list.push_object_blocks(primitives, &blocks, |b, i| {
+            let source = &sources[b];
+            let p = &placed[source.first + i];
+            let (model, palette, morphs) = self.placement(source, p, &weights);
+            ObjectPlacement {
+                model,
+                palette,
+                morphs,
+                lod: p.deform_lod(),
+            }
+        });
         // The scene after the NPCs: near NPCs hide ground and plants, which then fail the
         // depth test before they are shaded.
         self.draw_scene(primitives, view, &frustum, list);
+    }
+
+    /// Where `p`'s copy of the instance group of `source` goes: model, palette, active
+    /// targets (`weights` gives an NPC's range for a mesh).
+    fn placement(
+        &self,
+        source: &BlockSource,
+        p: &Placed,
+        weights: &impl Fn(&Placed, usize) -> MorphRange,
+    ) -> (Mat4, Option<u32>, MorphRange) {
+        let Some(avatar) = self.content.avatars.get(source.avatar) else {
+            return (p.model, None, MorphRange::default());
+        };
+        let part = if source.head {
+            avatar.head.as_ref().unwrap_or(&avatar.body)
+        } else {
+            &avatar.body
+        };
+        let Some(g) = part.asset.instances.get(source.group) else {
+            return (p.model, None, MorphRange::default());
+        };
+        let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
+        if source.head {
+            return (p.head * local, None, weights(p, g.mesh));
+        }
+        let morph = if avatar.head.is_none() {
+            weights(p, g.mesh)
+        } else {
+            MorphRange::default()
+        };
+        match g.skin {
+            Some(s) if s < avatar.body.asset.skins.len() => {
+                let before: usize = self.npcs[p.npc].palettes.iter().take(s).map(Vec::len).sum();
+                (p.model, Some(p.palette + before as u32), morph)
+            }
+            _ => (p.model * local, None, morph),
+        }
     }
 
     /// The NPCs the view sees or whose shadow may fall where it looks, with what drawing
@@ -342,56 +396,83 @@ impl World {
     }
 }
 
-/// Where one placed NPC's copy of an instance group goes: model, palette, active targets.
-type Placement<'a> =
-    dyn Fn(&Placed, &npc_core::asset::scene::InstanceGroup) -> (Mat4, Option<u32>, MorphRange) + 'a;
+/// What a block of objects draws: the instance group `group` of an avatar's body or head,
+/// for the placed NPCs from `first` on.
+#[derive(Clone, Copy, Debug)]
+struct BlockSource {
+    first: usize,
+    avatar: usize,
+    head: bool,
+    group: usize,
+}
 
-/// Pushes every primitive of `part` for the NPCs of `group` (sorted by class) with a main and
-/// a shadow batch each.
-fn draw_part(
-    list: &mut DrawList,
-    primitives: &[GpuPrimitive],
-    part: &Part,
-    lod: u8,
-    group: &[Placed],
-    placement: &Placement<'_>,
-) {
-    let main_only = group.iter().filter(|p| p.class() == 0).count() as u32;
-    let main = group.iter().filter(|p| p.main).count() as u32;
-    let shadow = group.iter().filter(|p| p.shadow).count() as u32;
-    for instances in &part.asset.instances {
-        for (id, p) in part.stored.primitives_of(instances.mesh, primitives) {
-            let first = list.objects.len() as u32;
-            for placed in group {
-                let (model, palette, morphs) = placement(placed, instances);
-                list.push_object(p, model, palette, morphs, placed.deform_lod());
-            }
-            if main > 0 {
-                list.batches.push(Batch {
-                    primitive: id,
-                    first_object: first,
-                    count: main,
-                    lod,
-                    shadow_lod: lod,
-                    passes: Passes {
-                        main: true,
-                        shadow: false,
-                    },
+/// The blocks of objects and the batches of one frame's NPCs, planned in list order before
+/// the objects are filled over all cores.
+struct Plan<'a> {
+    list: &'a mut DrawList,
+    primitives: &'a [GpuPrimitive],
+    blocks: &'a mut Vec<ObjectBlock>,
+    sources: &'a mut Vec<BlockSource>,
+    /// Index of the next object.
+    next: &'a mut u32,
+}
+
+impl Plan<'_> {
+    /// Plans every primitive of `part` for the NPCs of `group` (one avatar and level, sorted
+    /// by class, from `first` in the placed list) with a main and a shadow batch each.
+    fn part(&mut self, part: &Part, group: &[Placed], first: usize, avatar: usize, head: bool) {
+        let Some(lod) = group.first().map(|p| p.lod) else {
+            return;
+        };
+        let main_only = group.iter().filter(|p| p.class() == 0).count() as u32;
+        let main = group.iter().filter(|p| p.main).count() as u32;
+        let shadow = group.iter().filter(|p| p.shadow).count() as u32;
+        for (g, instances) in part.asset.instances.iter().enumerate() {
+            for (id, p) in part.stored.primitives_of(instances.mesh, self.primitives) {
+                // A small part has no silhouette: nothing to draw or deform for it there.
+                let triangles = |lod: u8| p.lods.get(usize::from(lod)).map_or(0, |l| l.count);
+                if triangles(lod) == 0 && triangles((lod + 1).min(COARSEST)) == 0 {
+                    continue;
+                }
+                let first_object = *self.next;
+                *self.next += group.len() as u32;
+                self.blocks.push(ObjectBlock {
+                    primitive: id as usize,
+                    count: group.len(),
                 });
-            }
-            if shadow > 0 {
-                list.batches.push(Batch {
-                    primitive: id,
-                    first_object: first + main_only,
-                    count: shadow,
-                    lod,
-                    // Shadows need less detail than what they fall from.
-                    shadow_lod: (lod + 1).min(COARSEST),
-                    passes: Passes {
-                        main: false,
-                        shadow: true,
-                    },
+                self.sources.push(BlockSource {
+                    first,
+                    avatar,
+                    head,
+                    group: g,
                 });
+                if main > 0 {
+                    self.list.batches.push(Batch {
+                        primitive: id,
+                        first_object,
+                        count: main,
+                        lod,
+                        shadow_lod: lod,
+                        passes: Passes {
+                            main: true,
+                            shadow: false,
+                        },
+                    });
+                }
+                if shadow > 0 {
+                    self.list.batches.push(Batch {
+                        primitive: id,
+                        first_object: first_object + main_only,
+                        count: shadow,
+                        lod,
+                        // Shadows need less detail than what they fall from.
+                        shadow_lod: (lod + 1).min(COARSEST),
+                        passes: Passes {
+                            main: false,
+                            shadow: true,
+                        },
+                    });
+                }
             }
         }
     }
