@@ -1135,3 +1135,48 @@ fn a_toon_material_has_two_shade_bands_and_an_unlit_one_ignores_the_light() {
         - flat.iter().copied().fold(f64::MAX, f64::min);
     assert!(spread < 2.0, "the unlit sphere varies by {spread}");
 }
+
+#[test]
+fn parts_left_out_of_the_silhouette_are_a_few_pixels_where_it_begins() {
+    // A 1080-pixel-high image with the default lens: NPCs 19 m away, just inside the level
+    // before the silhouette, drawn with and without the parts that have no silhouette.
+    let demo = demo();
+    let (mut world, mut headless) = open(&demo.project, 256, 1080);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let centre = world.centre() + Vec3::Y * 0.9;
+    let camera = Camera::looking_at(centre + Vec3::new(0.0, 0.0, 19.0), centre);
+    let view = world.frame_view(camera, true);
+    let mut with = DrawList::default();
+    let primitives = headless.renderer.store.primitives.clone();
+    world.draw(&primitives, &view, 256.0 / 1080.0, &mut with);
+    let coarsest = npc_render::LOD_COUNT - 1;
+    let npc_parts: std::collections::HashSet<u32> = world
+        .content
+        .avatars
+        .iter()
+        .flat_map(|a| std::iter::once(&a.body).chain(&a.head))
+        .flat_map(|part| part.stored.meshes.iter().flatten().copied())
+        .collect();
+    let npc = |b: &npc_render::Batch| npc_parts.contains(&b.primitive);
+    let small = |b: &npc_render::Batch| {
+        npc(b) && primitives[b.primitive as usize].lods[coarsest].count == 0
+    };
+    assert!(
+        with.batches
+            .iter()
+            .any(|b| b.passes.main && b.lod == 2 && small(b)),
+        "no part without a silhouette is drawn at 19 m"
+    );
+    let mut without = with.clone();
+    without.batches.retain(|b| !small(b));
+    let a = headless.draw_list(&with, &view).unwrap();
+    let b = headless.draw_list(&without, &view).unwrap();
+    let mut no_npcs = with.clone();
+    no_npcs.batches.retain(|b| !npc(b));
+    let nothing = headless.draw_list(&no_npcs, &view).unwrap();
+    let whole = changed_pixels(&a, &nothing, 128, 540, 540);
+    let changed = changed_pixels(&a, &b, 128, 540, 540);
+    eprintln!("the NPCs cover {whole} pixels; leaving the small parts out changes {changed}");
+    assert!(whole > 500, "{whole}");
+    assert!(changed <= 12, "{changed} of {whole} pixels change");
+}
