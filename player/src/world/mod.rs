@@ -280,12 +280,17 @@ impl World {
                 + f64::from(dt_s) / self.project.scene.day_length_s)
                 .rem_euclid(1.0);
         }
-        let speakers = speakers::Speakers::new(
-            self.npcs
-                .iter()
-                .filter(|n| n.speaking())
-                .map(|n| n.position),
-        );
+        // Where the speakers stand, searched through a tree built by the first listener that
+        // needs it (none when every NPC speaks).
+        let speaking: Vec<Vec3> = self
+            .npcs
+            .iter()
+            .filter(|n| n.speaking())
+            .map(|n| n.position)
+            .collect();
+        let speakers = std::sync::OnceLock::new();
+        let speakers =
+            || speakers.get_or_init(|| speakers::Speakers::new(speaking.iter().copied()));
         let content = &self.content;
         let reduced_rates = self.reduced_rates;
         let update = |i: usize, npc: &mut NpcActor| {
@@ -305,7 +310,7 @@ impl World {
                 if npc.speaking() {
                     None
                 } else {
-                    speakers.nearest(npc.position, SELF_M, LISTEN_REACH_M)
+                    speakers().nearest(npc.position, SELF_M, LISTEN_REACH_M)
                 }
             };
             let attention = match look {
