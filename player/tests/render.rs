@@ -669,6 +669,7 @@ fn cube_view(camera: Camera) -> npc_render::FrameView {
             radius: 15.0,
         },
         exposure: 1.0,
+        sky_light: 1.0,
     }
 }
 
@@ -764,13 +765,15 @@ fn draw_nodes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
     (headless, list)
 }
 
-/// The plane's mean luminance at the middle of the image, lit from `light` (toward it), seen
-/// head-on from 3 m.
+/// The plane's mean luminance at the middle of the image, lit by the sun alone from `light`
+/// (toward it; the ground the sun lights would light the plane more from above than below),
+/// seen head-on from 3 m.
 fn plane_brightness(asset: &Asset, light: Vec3) -> f64 {
     let (w, h) = (96, 96);
     let (mut headless, list) = draw_nodes(asset, w, h);
     let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
     view.shadows = false;
+    view.sky_light = 0.0;
     view.daylight.light_direction = light.normalize();
     let image = headless.draw_list(&list, &view).unwrap();
     patch(&image, i64::from(w / 2), i64::from(h / 2), 10)
@@ -1179,4 +1182,124 @@ fn parts_left_out_of_the_silhouette_are_a_few_pixels_where_it_begins() {
     eprintln!("the NPCs cover {whole} pixels; leaving the small parts out changes {changed}");
     assert!(whole > 500, "{whole}");
     assert!(changed <= 12, "{changed} of {whole} pixels change");
+}
+
+/// A renderer holding `asset` (nodes as placed) under the project's skies at `sky_size`
+/// texels a face.
+fn draw_under_skies(asset: &Asset, w: u32, h: u32, sky_size: u32) -> (Headless, DrawList) {
+    let mut meshes = MeshStoreBuilder::default();
+    let stored = meshes.add(asset).unwrap();
+    let skies = npc_core::procedural::sky::SkyKind::ALL
+        .map(|k| npc_core::procedural::sky::cubemap(k, sky_size));
+    let headless = Headless::new(meshes, &skies, w, h, 1024).unwrap();
+    let mut list = DrawList::default();
+    for node in &asset.nodes {
+        let Some(mesh) = node.mesh else { continue };
+        for &id in &stored.meshes[mesh] {
+            let prim = headless.renderer.store.primitives[id as usize];
+            list.push_instances(id, &prim, &[node.transform.to_mat4()]);
+        }
+    }
+    (headless, list)
+}
+
+#[test]
+fn a_smooth_metal_floor_mirrors_the_sky() {
+    // A white mirror-smooth metal floor reaching far away, seen from 1 m above it looking
+    // level at noon: each pixel of it below the horizon shows the sky of the pixel as far
+    // above the horizon (the mirrored direction), which changes from the haze at the horizon
+    // to the deep blue higher up. A uniform sky light would make the floor one colour.
+    let (w, h) = (128, 128);
+    let mirror = Material {
+        base_color: [1.0, 1.0, 1.0, 1.0],
+        surface: npc_core::asset::material::Surface {
+            roughness: 0.0,
+            metallic: 1.0,
+            ..npc_core::asset::material::Surface::MATTE
+        },
+        ..Material::default()
+    };
+    let floor = one_mesh(
+        "floor",
+        Primitive {
+            positions: vec![
+                [-500.0, 0.0, -500.0],
+                [500.0, 0.0, -500.0],
+                [500.0, 0.0, 500.0],
+                [-500.0, 0.0, 500.0],
+            ],
+            normals: vec![[0.0, 1.0, 0.0]; 4],
+            uvs: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+            indices: vec![0, 2, 1, 0, 3, 2],
+            ..Primitive::default()
+        },
+        &mirror,
+        &[],
+    );
+    let (mut headless, list) = draw_under_skies(&floor, w, h, 32);
+    let mut view = cube_view(Camera::looking_at(
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, 1.0, -10.0),
+    ));
+    view.shadows = false;
+    view.fog_start = 1.0e4;
+    view.fog_end = 2.0e4;
+    let image = headless.draw_list(&list, &view).unwrap();
+    // Rows 3 to 50 pixels from the horizon (the middle of the image), every column.
+    let (mut difference, mut count) = (0.0, 0.0);
+    let (mut sky_lo, mut sky_hi) = (f64::MAX, f64::MIN);
+    for k in 3..50 {
+        for x in 0..w {
+            let sky = image.get_pixel(x, h / 2 - 1 - k);
+            let floor = image.get_pixel(x, h / 2 + k);
+            for c in 0..3 {
+                difference += (f64::from(sky[c]) - f64::from(floor[c])).abs();
+                count += 1.0;
+            }
+            sky_lo = sky_lo.min(f64::from(sky[2]) - f64::from(sky[0]));
+            sky_hi = sky_hi.max(f64::from(sky[2]) - f64::from(sky[0]));
+        }
+    }
+    let mean = difference / count;
+    assert!(
+        sky_hi - sky_lo > 30.0,
+        "the sky changes from haze to blue over the rows compared: {sky_lo} to {sky_hi}"
+    );
+    assert!(
+        mean < 4.0,
+        "the floor differs from the mirrored sky by {mean} levels a channel on average"
+    );
+}
+
+#[test]
+fn the_sky_lights_a_matte_ball_from_where_it_is_bright() {
+    // A white matte ball under the morning sky with the sun's own light off: the side
+    // turned toward the glow around the low sun (east, +X) gets more of the sky's light than
+    // the side turned away. A sky light the same from every side lights both alike.
+    let (w, h) = (96, 96);
+    let matte = Material {
+        base_color: [0.8, 0.8, 0.8, 1.0],
+        surface: npc_core::asset::material::Surface {
+            roughness: 1.0,
+            ..npc_core::asset::material::Surface::MATTE
+        },
+        ..Material::default()
+    };
+    let (mut headless, list) = draw_under_skies(&sphere(&matte, 48, 96), w, h, 32);
+    let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.5), Vec3::ZERO));
+    view.shadows = false;
+    let no_sun = npc_core::project::SunSettings {
+        intensity: 0.0,
+        ..npc_core::project::SunSettings::default()
+    };
+    view.daylight = npc_core::daylight::daylight(0.33, &no_sun);
+    assert!(view.daylight.sky[0] > 0.99, "{:?}", view.daylight.sky);
+    let image = headless.draw_list(&list, &view).unwrap();
+    // The sphere's radius is about 24 pixels on screen.
+    let toward = patch(&image, i64::from(w / 2) + 15, i64::from(h / 2), 3);
+    let away = patch(&image, i64::from(w / 2) - 15, i64::from(h / 2), 3);
+    assert!(
+        toward > away + 2.5,
+        "the side toward the sun's glow {toward}, the side away {away}"
+    );
 }

@@ -84,6 +84,20 @@ struct DeformedVertex {
 
 @group(2) @binding(0) var shadow_map: texture_depth_2d;
 @group(2) @binding(1) var shadow_sampler: sampler_comparison;
+// The image-based light (render/src/environment.rs): the sky's diffuse light by normal, its
+// prefiltered reflection by direction and roughness, the split-sum table.
+@group(2) @binding(2) var sky_irradiance: texture_cube<f32>;
+@group(2) @binding(3) var sky_specular: texture_cube<f32>;
+@group(2) @binding(4) var brdf_table: texture_2d<f32>;
+@group(2) @binding(5) var environment_sampler: sampler;
+
+// Levels of the specular cubemap, roughness 0 to 1 (mirrors environment::SPECULAR_LEVELS).
+const SPECULAR_LEVELS: f32 = 6.0;
+// The share of light the ground around reflects (grass and earth, neutral).
+const GROUND_ALBEDO: f32 = 0.2;
+// How much of the sky's own colour its diffuse light keeps (the rest is the day's ambient
+// colour at the same luminance).
+const SKY_COLOUR: f32 = 0.35;
 
 struct VsOut {
     @builtin(position) clip: vec4<f32>,
@@ -252,14 +266,38 @@ fn fresnel(f0: vec3<f32>, v_dot_h: f32) -> vec3<f32> {
     return f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
 }
 
-// The share of light a rough surface reflects from all around (Karis' fit of the split-sum
-// table), for the sky's light.
-fn ambient_specular(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
-    let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
-    let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
-    let r = roughness * c0 + c1;
-    let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
-    let ab = vec2<f32>(-1.04, 1.04) * a004 + r.zw;
+// The light a white matte surface facing `n` gets from the sky and the ground around. The
+// sky: brighter where the sky above the horizon is brighter (its diffuse light has a mean
+// luminance of 1 facing up), at the day's ambient level and mostly in the day's ambient
+// colour, the sky's own colours only in part: painted skies are display colours, far too
+// saturated as light (the noon sky's light is 14 times as blue as red, and turned faces
+// violet). At the ambient level rather than the texels', so a night sky painted almost black
+// still lights faces a little, as the project tuned it. The ground: a neutral surface lit by
+// the sun and the sky, seen by surfaces turned down (the sky's painted ground is not lit by
+// the sun). Both times the scene's sky light setting.
+fn sky_diffuse(n: vec3<f32>) -> vec3<f32> {
+    let luminance = vec3<f32>(0.2126, 0.7152, 0.0722);
+    let level = dot(globals.ambient.rgb, luminance);
+    let light = textureSampleLevel(sky_irradiance, environment_sampler, n, 0.0).rgb;
+    let from_sky = mix(globals.ambient.rgb * dot(light, luminance), light * level, SKY_COLOUR);
+    let above = textureSampleLevel(sky_irradiance, environment_sampler, vec3<f32>(0.0, 1.0, 0.0), 0.0).rgb;
+    let sky_above = mix(globals.ambient.rgb * dot(above, luminance), above * level, SKY_COLOUR);
+    let sun_on_ground = globals.light_color.rgb * max(globals.light_direction.y, 0.0);
+    let ground = GROUND_ALBEDO * (sun_on_ground + sky_above);
+    return (from_sky + ground * (0.5 - 0.5 * n.y)) * globals.output.y;
+}
+
+// The sky seen in direction `r` in a surface of `roughness` (prefiltered for its lobe), as
+// bright as the sky pass draws it, times the scene's sky light setting: a mirror shows the sky.
+fn sky_reflection(r: vec3<f32>, roughness: f32) -> vec3<f32> {
+    let level = roughness * (SPECULAR_LEVELS - 1.0);
+    return textureSampleLevel(sky_specular, environment_sampler, r, level).rgb * globals.params.z * globals.output.y;
+}
+
+// The share of the light from all around that a GGX surface reflects: F0 scaled and biased
+// by the split-sum table.
+fn split_sum(f0: vec3<f32>, roughness: f32, n_dot_v: f32) -> vec3<f32> {
+    let ab = textureSampleLevel(brdf_table, environment_sampler, vec2<f32>(n_dot_v, roughness), 0.0).rg;
     return f0 * ab.x + ab.y;
 }
 
@@ -341,9 +379,13 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     }
     let sun = diffuse_color * (1.0 - f) * diffuse_light + specular * n_dot_l;
     let visibility = sun_visibility(in.world, geometric);
-    // The sky: brighter on surfaces facing up, for diffuse and (as a whole sky) specular light.
-    let sky = globals.ambient.rgb * (0.75 + 0.25 * n.y);
-    let sky_light = (diffuse_color + ambient_specular(f0, roughness, n_dot_v)) * sky * occlusion;
+    // The sky: its diffuse light by the normal, its reflection by the mirrored view, where a
+    // bent normal reflects from below the surface's horizon, the surface hides it.
+    let sky = sky_diffuse(n);
+    let r = reflect(-v, n);
+    let horizon = clamp(1.0 + dot(r, geometric), 0.0, 1.0);
+    let reflection = sky_reflection(r, roughness) * horizon * horizon;
+    let sky_light = (diffuse_color * sky + split_sum(f0, roughness, n_dot_v) * reflection) * occlusion;
     var color = sky_light + visibility * sun * globals.light_color.rgb
         + material.emissive.rgb * emissive_texel;
     // Eyes only (a uniform branch: other materials skip its work).
@@ -361,8 +403,10 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
         let c_dot_v = max(abs(dot(cn, v)), 1e-4);
         let coat_f = fresnel(vec3<f32>(0.04), v_dot_h).x * coat;
         let coat_sun = coat_f * ggx(max(dot(cn, h), 0.0), coat_a) * smith_visibility(c_dot_l, c_dot_v, coat_a) * PI * c_dot_l;
-        let coat_sky = ambient_specular(vec3<f32>(0.04), max(material.clearcoat.y, 0.045), c_dot_v).x * coat;
-        color = color * (1.0 - coat_f) + visibility * coat_sun * globals.light_color.rgb + coat_sky * sky * occlusion;
+        let coat_roughness = max(material.clearcoat.y, 0.045);
+        let coat_sky = split_sum(vec3<f32>(0.04), coat_roughness, c_dot_v).x * coat
+            * sky_reflection(reflect(-v, cn), coat_roughness);
+        color = color * (1.0 - coat_f) + visibility * coat_sun * globals.light_color.rgb + coat_sky * occlusion;
     }
     if TOON && material.role.z == MODEL_TOON {
         let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;

@@ -31,7 +31,7 @@ pub struct Globals {
     pub params: [f32; 4],
     /// Shadow texel (uv), depth bias, normal offset, unused.
     pub shadow: [f32; 4],
-    /// Exposure (scene light to display), unused, unused, unused.
+    /// Exposure (scene light to display), sky light strength, unused, unused.
     pub output: [f32; 4],
 }
 

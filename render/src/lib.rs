@@ -1,13 +1,14 @@
 //! `npc-render`: the renderer on wgpu (Vulkan), shared by the player and the studio. One mesh
 //! pipeline with morph targets (compact lists of the active targets) and skinning deformed once
 //! per frame in compute, instancing and levels of detail, a shadow map from the sun, three
-//! blended sky cubemaps and distance fog. Windowed and offscreen drawing share all of it.
+//! blended sky cubemaps with the image-based light made from them, and distance fog. Windowed and offscreen drawing share all of it.
 //!
 //! What it draws is a [`DrawList`] of primitives from a [`MeshStore`]: the player's world and
 //! the studio's head fill one each frame; the renderer knows nothing of NPCs.
 
 mod deform_check;
 mod draw_list;
+mod environment;
 mod frame_buffers;
 mod frustum;
 mod gpu;

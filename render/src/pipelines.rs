@@ -97,8 +97,10 @@ pub struct Layouts {
     pub deform: wgpu::BindGroupLayout,
     /// Group 1 of the mesh passes.
     pub material: MaterialLayout,
-    /// Group 2 of the main pass: the shadow map and its comparison sampler.
-    pub shadow: wgpu::BindGroupLayout,
+    /// Group 2 of the main pass, the scene's light: the shadow map and its comparison
+    /// sampler, the sky's diffuse light, its prefiltered specular cubemap, the split-sum table
+    /// and their sampler.
+    pub light: wgpu::BindGroupLayout,
     /// Group 1 of the sky pass: three cubemaps and a sampler.
     pub sky: wgpu::BindGroupLayout,
 }
@@ -116,14 +118,23 @@ impl Layouts {
                 uniform(2, wgpu::ShaderStages::COMPUTE),
             ],
         });
-        let shadow = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("shadow map"),
+        let light = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("light"),
             entries: &[
                 texture(0, wgpu::TextureViewDimension::D2, true),
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
                     visibility: wgpu::ShaderStages::FRAGMENT,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+                texture(2, wgpu::TextureViewDimension::Cube, false),
+                texture(3, wgpu::TextureViewDimension::Cube, false),
+                texture(4, wgpu::TextureViewDimension::D2, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 5,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
             ],
@@ -147,7 +158,7 @@ impl Layouts {
             frame_compute,
             deform,
             material: MaterialLayout::new(device, anisotropy),
-            shadow,
+            light,
             sky,
         }
     }
@@ -313,7 +324,7 @@ impl Pipelines {
             bind_group_layouts: &[
                 Some(&layouts.frame),
                 Some(&layouts.material.layout),
-                Some(&layouts.shadow),
+                Some(&layouts.light),
             ],
             immediate_size: 0,
         });

@@ -2,6 +2,7 @@
 //! frame (shadow map from the sun, lit meshes, sky behind them).
 
 use super::draw_list::{Batch, DrawList};
+use super::environment::Environment;
 use super::frame_buffers::FrameBuffers;
 use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
@@ -9,7 +10,7 @@ use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, S
 use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
 use super::shading::Shading;
 use super::shadow_map::ShadowMap;
-use super::sky_textures::{CubeFaces, sky_bind_group};
+use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
 use super::timer::GpuTimer;
 use super::view::FrameView;
 
@@ -42,6 +43,9 @@ pub struct Renderer {
     /// Chunks of the deform pass in the last prepared list.
     chunk_count: u32,
     shadow: ShadowMap,
+    environment: Environment,
+    /// Group 2 of the main pass: the shadow map and the image-based light.
+    light_group: wgpu::BindGroup,
     sky_group: wgpu::BindGroup,
     depth: Option<(u32, u32, wgpu::TextureView)>,
     /// Whether a frame has had to leave things out to fit the device (said once).
@@ -68,8 +72,11 @@ impl Renderer {
             store.primitives.iter().map(|p| (p.surface, p.shading)),
         );
         let frame = FrameBuffers::new(device, &layouts, &store);
-        let shadow = ShadowMap::new(device, &layouts, shadow_size);
-        let sky_group = sky_bind_group(gpu, &layouts.sky, skies).map_err(RendererError::Sky)?;
+        let shadow = ShadowMap::new(device, shadow_size);
+        let skies = SkyCubes::new(gpu, skies).map_err(RendererError::Sky)?;
+        let sky_group = sky_bind_group(gpu, &layouts.sky, &skies);
+        let environment = Environment::new(gpu, &skies);
+        let light_group = light_bind_group(device, &layouts.light, &shadow, &environment);
         Ok(Self {
             store,
             layouts,
@@ -77,6 +84,8 @@ impl Renderer {
             frame,
             chunk_count: 0,
             shadow,
+            environment,
+            light_group,
             sky_group,
             depth: None,
             told_left_out: false,
@@ -276,6 +285,12 @@ impl Renderer {
         list: &DrawList,
         timer: Option<&GpuTimer>,
     ) {
+        let weights = view.daylight.sky;
+        self.environment.blend(
+            &gpu.queue,
+            encoder,
+            [weights[0], weights[1], weights[2], view.daylight.warmth],
+        );
         if self.chunk_count > 0 {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("deform"),
@@ -333,7 +348,7 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_bind_group(2, &self.shadow.group, &[]);
+        pass.set_bind_group(2, &self.light_group, &[]);
         self.draw_meshes(&mut pass, list, false, &[Surface::Opaque, Surface::Masked]);
         pass.set_pipeline(&self.pipelines.sky);
         pass.set_bind_group(0, &self.frame.render, &[]);
@@ -342,6 +357,46 @@ impl Renderer {
         // See-through surfaces last, over the sky too.
         self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
     }
+}
+
+/// Group 2 of the main pass: the shadow map and the image-based light.
+fn light_bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    shadow: &ShadowMap,
+    environment: &Environment,
+) -> wgpu::BindGroup {
+    let view = wgpu::BindingResource::TextureView;
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("light"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: view(&shadow.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(&shadow.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: view(&environment.irradiance),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: view(&environment.specular),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: view(&environment.brdf_table),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: wgpu::BindingResource::Sampler(&environment.sampler),
+            },
+        ],
+    })
 }
 
 /// The main pass's colour load: nothing, since every pixel is drawn in the pass (clearing

@@ -40,6 +40,7 @@ wgsl!(mesh_wgsl, "mesh.wgsl");
 wgsl!(sky_wgsl, "sky.wgsl");
 wgsl!(deform_pass_wgsl, "deform_pass.wgsl");
 wgsl!(deform_check_wgsl, "deform_check.wgsl");
+wgsl!(environment_wgsl, "environment.wgsl");
 
 /// The main and shadow passes.
 #[must_use]
@@ -65,13 +66,20 @@ pub fn deform_check() -> String {
     [globals_wgsl(), deform_wgsl(), deform_check_wgsl()].concat()
 }
 
+/// The compute passes that make the image-based light from the skies.
+#[must_use]
+pub fn environment() -> String {
+    environment_wgsl().into_owned()
+}
+
 /// Every module by name, for validation.
 #[must_use]
-pub fn all() -> [(&'static str, String); 4] {
+pub fn all() -> [(&'static str, String); 5] {
     [
         ("mesh", mesh()),
         ("deform_pass", deform_pass()),
         ("sky", sky()),
         ("deform_check", deform_check()),
+        ("environment", environment()),
     ]
 }

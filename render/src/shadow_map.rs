@@ -2,8 +2,6 @@
 //! half the memory traffic of 32-bit depth when it is cleared each frame), read with a
 //! comparison sampler.
 
-use super::pipelines::Layouts;
-
 /// Format of the shadow map.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
@@ -12,12 +10,13 @@ pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm
 pub struct ShadowMap {
     pub size: u32,
     pub view: wgpu::TextureView,
-    pub group: wgpu::BindGroup,
+    /// Compares depths, filtering 2x2 texels.
+    pub sampler: wgpu::Sampler,
 }
 
 impl ShadowMap {
     /// A square map of `size` texels (clamped to what the device allows).
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, size: u32) -> Self {
+    pub fn new(device: &wgpu::Device, size: u32) -> Self {
         let size = size.clamp(256, device.limits().max_texture_dimension_2d);
         let view = device
             .create_texture(&wgpu::TextureDescriptor {
@@ -43,20 +42,10 @@ impl ShadowMap {
             compare: Some(wgpu::CompareFunction::LessEqual),
             ..wgpu::SamplerDescriptor::default()
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("shadow map"),
-            layout: &layouts.shadow,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
-            ],
-        });
-        Self { size, view, group }
+        Self {
+            size,
+            view,
+            sampler,
+        }
     }
 }

@@ -72,6 +72,8 @@ pub struct FrameView {
     pub shadow_reach: ShadowReach,
     /// Scene light to display light before the tone map (1: as lit).
     pub exposure: f32,
+    /// Strength of the light from the sky (diffuse and reflected), 1 as the sky shows.
+    pub sky_light: f32,
 }
 
 /// The light's view and orthographic projection covering `reach`, its centre snapped to
@@ -124,7 +126,7 @@ impl FrameView {
                 0.04 * self.shadow_reach.radius / 30.0,
                 0.0,
             ],
-            output: [self.exposure.max(0.0), 0.0, 0.0, 0.0],
+            output: [self.exposure.max(0.0), self.sky_light.max(0.0), 0.0, 0.0],
         }
     }
 }

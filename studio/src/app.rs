@@ -403,7 +403,7 @@ impl StudioApp {
             &pose,
             &own,
             body,
-            self.studio.doc.project.scene.exposure,
+            &self.studio.doc.project.scene,
             (size.x * ppp) as u32,
             (size.y * ppp) as u32,
         );

@@ -146,7 +146,7 @@ impl Viewport {
     /// Draws the head in `pose` (its own shapes at `own`) at `width` x `height` pixels; returns
     /// the texture to show.
     /// With `body` (the body's node transforms) the whole avatar is posed and framed. Shaded
-    /// as the player shades it, at the scene's `exposure`.
+    /// as the player shades it, at the scene's exposure and sky light.
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
@@ -154,7 +154,7 @@ impl Viewport {
         pose: &Pose,
         own: &[f32],
         body: Option<&[npc_core::asset::Transform]>,
-        exposure: f32,
+        scene: &npc_core::project::SceneSettings,
         width: u32,
         height: u32,
     ) -> egui::TextureId {
@@ -200,7 +200,8 @@ impl Viewport {
                 center: focus - Vec3::Y * radius,
                 radius: radius * SHADOW_REACH_HEADS,
             },
-            exposure,
+            exposure: scene.exposure,
+            sky_light: scene.sky_light * AMBIENT_BOOST,
         };
         let Some((offscreen, id)) = &self.target else {
             return egui::TextureId::default();

@@ -255,7 +255,7 @@ fn colour(kind: SkyKind, d: Vec3, texel: f32) -> Vec3 {
 
 /// The direction of a point of face `face` (layer order +X, -X, +Y, -Y, +Z, -Z) at face
 /// coordinates `sc`, `tc` in -1..1 (`tc` growing downward from the face's top row).
-fn face_direction(face: usize, sc: f32, tc: f32) -> Vec3 {
+pub fn face_direction(face: usize, sc: f32, tc: f32) -> Vec3 {
     let d = match face {
         0 => Vec3::new(1.0, -tc, -sc),
         1 => Vec3::new(-1.0, -tc, sc),

@@ -196,6 +196,12 @@ impl Project {
                 scene.exposure
             ));
         }
+        if !(0.0..=8.0).contains(&scene.sky_light) {
+            out.push(format!(
+                "scene.sky_light must be from 0 to 8 (got {})",
+                scene.sky_light
+            ));
+        }
         for (i, npc) in self.npcs.iter().enumerate() {
             if npc.id.trim().is_empty() {
                 out.push(format!("npcs[{i}] has an empty id"));

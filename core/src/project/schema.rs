@@ -29,6 +29,9 @@ pub struct SceneSettings {
     /// Scene light to display light before the tone map (Khronos PBR Neutral): 1 shows it as
     /// lit, 2 a stop brighter.
     pub exposure: f32,
+    /// Strength of the light the sky itself gives (its diffuse light and reflections): 1 as
+    /// bright as the sky is drawn, 0 none (sun only).
+    pub sky_light: f32,
 }
 
 impl Default for SceneSettings {
@@ -42,6 +45,7 @@ impl Default for SceneSettings {
             sun: SunSettings::default(),
             shadow_size: 2048,
             exposure: 1.0,
+            sky_light: 1.0,
         }
     }
 }

@@ -423,6 +423,7 @@ impl World {
                 radius: SHADOW_REACH_M,
             },
             exposure: self.project.scene.exposure,
+            sky_light: self.project.scene.sky_light,
         }
     }
 }

@@ -37,6 +37,12 @@ pub fn panel(ui: &mut Ui, project: &Project, out: &mut Vec<Command>) {
         .on_hover_text("Scene light to display light before the tone map (1: as lit)")
         .changed();
     changed |= ui
+        .add(egui::Slider::new(&mut scene.sky_light, 0.0..=4.0).text("sky light"))
+        .on_hover_text(
+            "Light from the sky itself, diffuse and reflected (1: as bright as the sky is drawn)",
+        )
+        .changed();
+    changed |= ui
         .add(egui::Slider::new(&mut scene.fog.start, 0.0..=1000.0).text("fog start (m)"))
         .changed();
     changed |= ui
