@@ -1303,3 +1303,62 @@ fn the_sky_lights_a_matte_ball_from_where_it_is_bright() {
         "the side toward the sun's glow {toward}, the side away {away}"
     );
 }
+
+#[test]
+fn an_mtoon_outline_rings_the_silhouette_in_world_or_screen_widths() {
+    // A light toon sphere lit from the front: with a black outline 6 cm wide in the world,
+    // or 2% of the screen's height, a dark band rings it just past its silhouette; nothing
+    // inside the silhouette changes.
+    use npc_core::asset::toon::{Outline, OutlineWidth, Toon};
+    let (w, h) = (96, 96);
+    let toon_sphere = |outline: Option<Outline>| {
+        let mut asset = sphere(
+            &Material {
+                base_color: [0.9, 0.9, 0.9, 1.0],
+                ..Material::default()
+            },
+            48,
+            96,
+        );
+        asset.materials[0].toon = Some(Toon {
+            shade: [0.6, 0.6, 0.6],
+            outline,
+            ..Toon::default()
+        });
+        let (mut headless, list) = draw_nodes(&asset, w, h);
+        let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.5), Vec3::ZERO));
+        view.shadows = false;
+        view.daylight.light_direction = Vec3::new(0.0, 0.3, 1.0).normalize();
+        headless.draw_list(&list, &view).unwrap()
+    };
+    let plain = toon_sphere(None);
+    // The sphere's radius on screen: 1 m seen from 3.5 m with a 60 degree lens, 96 pixels.
+    let radius = (1.0f64 / 3.5).asin().tan() / 30f64.to_radians().tan() * f64::from(h) / 2.0;
+    for width in [OutlineWidth::World(0.06), OutlineWidth::Screen(0.02)] {
+        let outlined = toon_sphere(Some(Outline {
+            width,
+            color: [0.0; 3],
+            lighting_mix: 0.0,
+        }));
+        let (mut ring, mut inside, mut beyond) = (0, 0, 0);
+        for (x, y, p) in outlined.enumerate_pixels() {
+            let before = luminance(plain.get_pixel(x, y));
+            let r = (f64::from(x) + 0.5 - f64::from(w) / 2.0)
+                .hypot(f64::from(y) + 0.5 - f64::from(h) / 2.0);
+            if r < radius - 1.5 {
+                inside += usize::from((luminance(p) - before).abs() > 2.0);
+            } else if luminance(p) < before - 60.0 {
+                if r < radius + 4.0 {
+                    ring += 1;
+                } else {
+                    beyond += 1;
+                }
+            }
+        }
+        assert!(
+            ring > 100 && beyond == 0 && inside == 0,
+            "{width:?}: {ring} dark pixels in the band past the silhouette, {beyond} beyond it, \
+             {inside} changed inside it"
+        );
+    }
+}

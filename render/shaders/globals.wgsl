@@ -19,8 +19,8 @@ struct Globals {
     params: vec4<f32>,
     // x: one shadow-map texel in uv, y: depth bias, z: normal offset (scene units), w: unused.
     shadow: vec4<f32>,
-    // x: exposure (scene light to display), y: strength of the image-based sky light, zw:
-    // unused.
+    // x: exposure (scene light to display), y: strength of the image-based sky light, z: the
+    // image's height over its width, w: unused.
     output: vec4<f32>,
 }
 

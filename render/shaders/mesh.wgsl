@@ -30,6 +30,11 @@ struct Material {
     dielectric: vec4<f32>,
     // KHR_materials_clearcoat: x the coat's share (0 without one), y its roughness.
     clearcoat: vec4<f32>,
+    // MToon's outline: rgb its colour, a how much the lit colour tints it.
+    toon_outline: vec4<f32>,
+    // MToon's outline: x its width (0 without one), y how it is measured (OUTLINE_WORLD or
+    // OUTLINE_SCREEN).
+    outline_width: vec4<f32>,
 }
 
 // The parts of the lit shader a material needs, fixed per pipeline (render/src/shading.rs
@@ -49,6 +54,9 @@ override UNLIT: bool = true;
 
 const MODEL_TOON: f32 = 1.0;
 const MODEL_UNLIT: f32 = 2.0;
+// Outline widths in metres along the normal, or as a share of the screen's height.
+const OUTLINE_WORLD: f32 = 1.0;
+const OUTLINE_SCREEN: f32 = 2.0;
 
 // How far past the terminator skin's light wraps, per channel: red scatters furthest under
 // the skin, so the falloff warms as it softens.
@@ -134,6 +142,39 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) in
     return vertex_out(vertex_index, instance, globals.view_proj);
 }
 
+// MToon's outline: the surface grown along its normals (by metres in the world, or by a
+// share of the screen's height whatever the distance, as UniVRM grows it in clip space); the
+// pipeline draws only its inside faces, pushed back a little in depth, so a band shows past
+// the silhouette and nowhere else.
+@vertex
+fn vs_outline(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
+    let d = world_vertex(vertex_index, objects[instance]);
+    let n = normalize(d.normal);
+    let width = material.outline_width.x;
+    var world = d.position;
+    if material.outline_width.y == OUTLINE_WORLD {
+        world += n * width;
+    }
+    var clip = globals.view_proj * vec4<f32>(world, 1.0);
+    if material.outline_width.y == OUTLINE_SCREEN {
+        // The normal's direction on screen in pixels' proportions (x scaled by width over
+        // height), then a step of `width` screen heights along it: 2 * width in clip y per w.
+        let aspect = globals.output.z;
+        let on_screen = (globals.view_proj * vec4<f32>(n, 0.0)).xy * vec2<f32>(1.0 / aspect, 1.0);
+        let length_on_screen = length(on_screen);
+        if length_on_screen > 1e-6 {
+            let step = on_screen / length_on_screen * 2.0 * width * clip.w;
+            clip = vec4<f32>(clip.xy + step * vec2<f32>(aspect, 1.0), clip.zw);
+        }
+    }
+    var out: VsOut;
+    out.clip = clip;
+    out.world = world;
+    out.normal = d.normal;
+    out.uv = d.uv;
+    return out;
+}
+
 @vertex
 fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
     return vertex_out(vertex_index, instance, globals.light_view_proj);
@@ -202,6 +243,20 @@ fn fs_masked(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4
         discard;
     }
     return shade(in, front, base);
+}
+
+// MToon's outline: its colour, tinted by the surface's lit colour as much as the material
+// says; holes where the surface has them.
+@fragment
+fn fs_outline(in: VsOut) -> @location(0) vec4<f32> {
+    let base = albedo(in.uv);
+    if base.a < material.emissive.a {
+        discard;
+    }
+    // Shaded as the outside of the surface it grows from.
+    let surface = lit(in, true, base);
+    let color = material.toon_outline.rgb * mix(vec3<f32>(1.0), surface, material.toon_outline.a);
+    return vec4<f32>(display(fogged(color, in.world)), 1.0);
 }
 
 // See-through surfaces, blended over what is behind them.
@@ -337,6 +392,18 @@ fn toon(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, lit: vec3<f32>, texel: vec3<f3
 }
 
 fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(display(fogged(lit(in, front, base), in.world)), 1.0);
+}
+
+// `color` at `world` faded into the fog by its distance from the camera.
+fn fogged(color: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
+    let distance = length(world - globals.camera_position.xyz);
+    let fog = clamp((distance - globals.params.x) / max(globals.params.y - globals.params.x, 0.001), 0.0, 1.0);
+    return mix(color, globals.fog_color.rgb, fog);
+}
+
+// The light the surface sends toward the camera (linear, before fog).
+fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
     var geometric = normalize(in.normal);
     if !front {
         geometric = -geometric;
@@ -414,8 +481,5 @@ fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
     } else if UNLIT && material.role.z == MODEL_UNLIT {
         color = base.rgb;
     }
-    let distance = length(in.world - globals.camera_position.xyz);
-    let fog = clamp((distance - globals.params.x) / max(globals.params.y - globals.params.x, 0.001), 0.0, 1.0);
-    color = mix(color, globals.fog_color.rgb, fog);
-    return vec4<f32>(display(color), 1.0);
+    return color;
 }

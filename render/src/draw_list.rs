@@ -422,6 +422,7 @@ mod tests {
             skinned: true,
             surface: crate::mesh_store::Surface::Opaque,
             shading: crate::shading::Shading::FULL,
+            outline: false,
         }
     }
 

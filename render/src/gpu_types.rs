@@ -31,7 +31,8 @@ pub struct Globals {
     pub params: [f32; 4],
     /// Shadow texel (uv), depth bias, normal offset, unused.
     pub shadow: [f32; 4],
-    /// Exposure (scene light to display), sky light strength, unused, unused.
+    /// Exposure (scene light to display), sky light strength, the image's height over its
+    /// width, unused.
     pub output: [f32; 4],
 }
 
@@ -120,6 +121,11 @@ pub struct GpuMaterial {
     pub dielectric: [f32; 4],
     /// `KHR_materials_clearcoat`: the coat's share (0 without one) and roughness, unused.
     pub clearcoat: [f32; 4],
+    /// MToon's outline: its colour (linear), how much the lit colour tints it.
+    pub toon_outline: [f32; 4],
+    /// MToon's outline: its width (0 without one), how it is measured (1 metres in the world,
+    /// 2 a share of the screen's height), unused, unused.
+    pub outline_width: [f32; 4],
 }
 
 /// Parameters of the deform check. Mirrors `CheckParams` in shaders/deform_check.wgsl.
@@ -164,7 +170,7 @@ mod tests {
         assert_eq!(size_of::<GpuVertex>(), 64);
         assert_eq!(size_of::<GpuObject>(), 96);
         assert_eq!(size_of::<GpuMorph>(), 8);
-        assert_eq!(size_of::<GpuMaterial>(), 19 * 16);
+        assert_eq!(size_of::<GpuMaterial>(), 21 * 16);
         assert_eq!(size_of::<CheckParams>(), 16);
         assert_eq!(size_of::<GpuDeformed>(), 32);
         assert_eq!(size_of::<DeformChunk>(), 8);

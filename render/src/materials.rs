@@ -3,6 +3,7 @@
 //! where it has none) and a repeating trilinear, anisotropic sampler.
 
 use npc_core::asset::material::{Material, Role, Surface, Texture, TextureRef, UvTransform};
+use npc_core::asset::toon::OutlineWidth;
 use wgpu::util::DeviceExt;
 
 use super::gpu::Gpu;
@@ -86,9 +87,10 @@ impl MaterialLayout {
             },
             count: None,
         };
+        // The uniform is read by the outline's vertex stage too (its width).
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,
-            visibility: wgpu::ShaderStages::FRAGMENT,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: false,
@@ -176,6 +178,14 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) 
         clearcoat: s
             .clearcoat
             .map_or([0.0; 4], |c| [c.factor, c.roughness, 0.0, 0.0]),
+        toon_outline: toon.outline.map_or([0.0; 4], |o| {
+            [o.color[0], o.color[1], o.color[2], o.lighting_mix]
+        }),
+        outline_width: match toon.outline.map(|o| o.width) {
+            Some(OutlineWidth::World(w)) => [w.max(0.0), 1.0, 0.0, 0.0],
+            Some(OutlineWidth::Screen(w)) => [w.max(0.0), 2.0, 0.0, 0.0],
+            None => [0.0; 4],
+        },
     }
 }
 

@@ -53,6 +53,8 @@ pub struct GpuPrimitive {
     pub surface: Surface,
     /// The parts of the lit shader its material needs (which main-pass pipeline draws it).
     pub shading: Shading,
+    /// Its material has an MToon outline (the outline pipeline draws it again).
+    pub outline: bool,
 }
 
 /// How a material treats alpha.
@@ -137,6 +139,8 @@ pub struct MeshStore {
     pub indices: wgpu::Buffer,
     pub primitives: Vec<GpuPrimitive>,
     pub materials: Vec<wgpu::BindGroup>,
+    /// Whether any primitive has an MToon outline.
+    pub has_outlines: bool,
 }
 
 fn packed_joints(j: [u16; 4]) -> [u32; 2] {
@@ -257,6 +261,10 @@ impl MeshStoreBuilder {
                         .materials
                         .get(material)
                         .map_or(Shading::FULL, |m| m.shading),
+                    outline: self
+                        .materials
+                        .get(material)
+                        .is_some_and(|m| m.uniform.outline_width[0] > 0.0),
                 });
             }
             stored.meshes.push(ids);
@@ -361,6 +369,7 @@ impl MeshStoreBuilder {
             vertices,
             deltas,
             indices,
+            has_outlines: self.primitives.iter().any(|p| p.outline),
             primitives: self.primitives,
             materials,
         })

@@ -216,6 +216,7 @@ mod tests {
             skinned,
             surface: Surface::Opaque,
             shading: Shading::FULL,
+            outline: false,
         }
     }
 

@@ -175,6 +175,8 @@ pub struct Pipelines {
     /// What making a specialized main pipeline takes.
     maker: MainMaker,
     pub shadow: MeshPipelines,
+    /// The main pass's MToon outlines (opaque and masked surfaces').
+    pub outline: wgpu::RenderPipeline,
     pub sky: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
     pub samples: u32,
@@ -257,6 +259,50 @@ impl MainMaker {
                     ..wgpu::PipelineCompilationOptions::default()
                 },
                 targets: &color,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+impl MainMaker {
+    /// The outline pipeline: the grown surface's inside faces only (glTF's front faces wind
+    /// counter-clockwise), pushed back one depth step and its slope so it never covers the
+    /// surface it grows from.
+    fn make_outline(&self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("main outline"),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_outline"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull_mode: Some(wgpu::Face::Front),
+                ..wgpu::PrimitiveState::default()
+            },
+            depth_stencil: Some(depth_test(
+                DEPTH_FORMAT,
+                wgpu::DepthBiasState {
+                    constant: 1,
+                    slope_scale: 1.0,
+                    clamp: 0.0,
+                },
+                true,
+            )),
+            multisample: wgpu::MultisampleState {
+                count: self.samples,
+                ..wgpu::MultisampleState::default()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some("fs_outline"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &[Some(self.color_format.into())],
             }),
             multiview_mask: None,
             cache: None,
@@ -385,6 +431,7 @@ impl Pipelines {
             color_format,
             samples,
         };
+        let outline = maker.make_outline(device);
         let main = MeshPipelines {
             opaque: maker.make(device, "main opaque", Surface::Opaque, &[]),
             masked: maker.make(device, "main masked", Surface::Masked, &[]),
@@ -423,6 +470,7 @@ impl Pipelines {
             specialized: BTreeMap::new(),
             maker,
             shadow,
+            outline,
             sky,
             color_format,
             samples,

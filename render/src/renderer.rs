@@ -14,6 +14,10 @@ use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
 use super::timer::GpuTimer;
 use super::view::FrameView;
 
+/// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
+/// level (with a 60 degree lens, out to 9 m).
+const OUTLINE_LODS: usize = 2;
+
 /// Why a renderer could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {
@@ -232,8 +236,24 @@ impl Renderer {
                             .contains_key(&(surface, p.shading))
                 };
                 self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+                if self.store.has_outlines {
+                    self.draw_outlines(pass, list, surface);
+                }
             }
         }
+    }
+
+    /// Draws the MToon outlines of the list's `surface` primitives that have one, at the
+    /// levels of detail up to [`OUTLINE_LODS`] (farther, a world-sized outline is below a
+    /// pixel).
+    fn draw_outlines(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList, surface: Surface) {
+        pass.set_pipeline(&self.pipelines.outline);
+        let near = list
+            .batches
+            .iter()
+            .filter(|b| usize::from(b.lod) < OUTLINE_LODS);
+        let drawn = |p: &GpuPrimitive| p.outline && p.surface == surface;
+        self.draw_surfaces(pass, near, false, drawn, |_, _| {});
     }
 
     /// Draws the batches whose primitives are `drawn`, calling `before` with each one drawn

@@ -126,7 +126,12 @@ impl FrameView {
                 0.04 * self.shadow_reach.radius / 30.0,
                 0.0,
             ],
-            output: [self.exposure.max(0.0), self.sky_light.max(0.0), 0.0, 0.0],
+            output: [
+                self.exposure.max(0.0),
+                self.sky_light.max(0.0),
+                1.0 / aspect.max(1e-3),
+                0.0,
+            ],
         }
     }
 }

@@ -2,7 +2,8 @@
 //! (`extensions.VRM.materialProperties` with the `VRM/MToon` shader) describe it: a lit and a
 //! shade colour with a hard or soft step between them, and a rim light. Read into the 1.0
 //! factors, converting 0.x's as three-vrm's compatibility plugin does (its colours are
-//! gamma-encoded; its shade shift and toony become the 1.0 step's edges).
+//! gamma-encoded; its shade shift and toony become the 1.0 step's edges), and an outline
+//! (0.x widths converted as UniVRM's migration does).
 
 use gltf::json;
 use serde_json::Value;
@@ -25,6 +26,28 @@ pub struct Toon {
     pub rim_power: f32,
     pub rim_lift: f32,
     pub rim_lighting_mix: f32,
+    /// The outline drawn around the surface, when it has one.
+    pub outline: Option<Outline>,
+}
+
+/// How wide an MToon outline is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OutlineWidth {
+    /// Metres in the world, along the surface's normal.
+    World(f32),
+    /// A share of the screen's height, whatever the distance.
+    Screen(f32),
+}
+
+/// MToon's outline: the surface drawn again, grown along its normals, only its inside faces
+/// (an inverted hull), so a band shows past its silhouette.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outline {
+    pub width: OutlineWidth,
+    /// Linear colour.
+    pub color: [f32; 3],
+    /// How much the surface's lit colour tints it (0: the colour alone).
+    pub lighting_mix: f32,
 }
 
 impl Default for Toon {
@@ -39,6 +62,7 @@ impl Default for Toon {
             rim_power: 5.0,
             rim_lift: 0.0,
             rim_lighting_mix: 1.0,
+            outline: None,
         }
     }
 }
@@ -123,7 +147,54 @@ fn vrm1(m: &Value, base_texture: Option<usize>) -> Toon {
         rim_lighting_mix: number(m, "rimLightingMixFactor")
             .unwrap_or(d.rim_lighting_mix)
             .clamp(0.0, 1.0),
+        outline: vrm1_outline(m),
     }
+}
+
+/// VRM 1.0's outline: `outlineWidthMode` and `outlineWidthFactor` (metres, or a share of the
+/// screen's height), `outlineColorFactor`, `outlineLightingMixFactor` (1 by default).
+fn vrm1_outline(m: &Value) -> Option<Outline> {
+    let factor = number(m, "outlineWidthFactor").unwrap_or(0.0);
+    let width = match m.get("outlineWidthMode").and_then(Value::as_str)? {
+        "worldCoordinates" => OutlineWidth::World(factor),
+        "screenCoordinates" => OutlineWidth::Screen(factor),
+        _ => return None,
+    };
+    (factor > 0.0).then(|| Outline {
+        width,
+        color: colour(m, "outlineColorFactor").unwrap_or([0.0; 3]),
+        lighting_mix: number(m, "outlineLightingMixFactor")
+            .unwrap_or(1.0)
+            .clamp(0.0, 1.0),
+    })
+}
+
+/// VRM 0.x's outline, converted as UniVRM's migration to 1.0 does: `_OutlineWidthMode` 1
+/// (world) takes `_OutlineWidth` in centimetres, 2 (screen) in hundredths of the screen's
+/// height at half that; `_OutlineColorMode` 0 (fixed) ignores the light.
+fn vrm0_outline(floats: &Value, vectors: &Value) -> Option<Outline> {
+    let w = number(floats, "_OutlineWidth").unwrap_or(0.0);
+    let mode = number(floats, "_OutlineWidthMode").unwrap_or(0.0).round();
+    let width = if mode == 1.0 {
+        OutlineWidth::World(w * 0.01)
+    } else if mode == 2.0 {
+        OutlineWidth::Screen(w * 0.01 * 0.5)
+    } else {
+        return None;
+    };
+    let fixed = number(floats, "_OutlineColorMode").unwrap_or(0.0).round() == 0.0;
+    let lighting_mix = if fixed {
+        0.0
+    } else {
+        number(floats, "_OutlineLightingMix")
+            .unwrap_or(1.0)
+            .clamp(0.0, 1.0)
+    };
+    (w > 0.0).then(|| Outline {
+        width,
+        color: gamma(colour(vectors, "_OutlineColor").unwrap_or([0.0; 3])),
+        lighting_mix,
+    })
 }
 
 /// VRM 0.x colours are gamma-encoded (three-vrm decodes them with a 2.2 power).
@@ -158,6 +229,7 @@ fn vrm0(p: &Value, base_texture: Option<usize>) -> Toon {
         rim_lighting_mix: number(floats, "_RimLightingMix")
             .unwrap_or(0.0)
             .clamp(0.0, 1.0),
+        outline: vrm0_outline(floats, vectors),
     }
 }
 
@@ -220,5 +292,57 @@ mod tests {
             "extensions": {"VRM": {"materialProperties": [{"name": "x", "shader": "Standard"}]}}
         }));
         assert_eq!(toon_of(&other, 0), None, "not an MToon material");
+    }
+
+    #[test]
+    fn outlines_are_read_from_both_versions() {
+        let r = root(json!({
+            "asset": {"version": "2.0"},
+            "materials": [
+                {"name": "a", "extensions": {"VRMC_materials_mtoon": {
+                    "specVersion": "1.0", "outlineWidthMode": "worldCoordinates",
+                    "outlineWidthFactor": 0.0005, "outlineColorFactor": [0.2, 0.1, 0.0]}}},
+                {"name": "b", "extensions": {"VRMC_materials_mtoon": {
+                    "specVersion": "1.0", "outlineWidthMode": "screenCoordinates",
+                    "outlineWidthFactor": 0.004, "outlineLightingMixFactor": 0.25}}},
+                {"name": "c", "extensions": {"VRMC_materials_mtoon": {
+                    "specVersion": "1.0", "outlineWidthMode": "none",
+                    "outlineWidthFactor": 0.01}}}
+            ]
+        }));
+        let a = toon_of(&r, 0).and_then(|t| t.outline).expect("outline");
+        assert_eq!(a.width, OutlineWidth::World(0.0005));
+        assert_eq!((a.color, a.lighting_mix), ([0.2, 0.1, 0.0], 1.0));
+        let b = toon_of(&r, 1).and_then(|t| t.outline).expect("outline");
+        assert_eq!(
+            (b.width, b.lighting_mix),
+            (OutlineWidth::Screen(0.004), 0.25)
+        );
+        assert_eq!(toon_of(&r, 2).and_then(|t| t.outline), None);
+        // 0.x: VRoid's world outline of 0.08 cm, a fixed colour; a screen one at half width.
+        let old = |mode: f64, colour_mode: f64| {
+            root(json!({
+                "asset": {"version": "2.0"},
+                "materials": [{"name": "Face"}],
+                "extensions": {"VRM": {"materialProperties": [{
+                    "name": "Face", "shader": "VRM/MToon",
+                    "floatProperties": {"_OutlineWidthMode": mode, "_OutlineWidth": 0.08,
+                        "_OutlineColorMode": colour_mode, "_OutlineLightingMix": 0.5},
+                    "vectorProperties": {"_OutlineColor": [0.5, 0.5, 0.5, 1]}
+                }]}}
+            }))
+        };
+        let world = toon_of(&old(1.0, 0.0), 0)
+            .and_then(|t| t.outline)
+            .expect("outline");
+        assert_eq!(world.width, OutlineWidth::World(0.08 * 0.01));
+        assert_eq!(world.lighting_mix, 0.0);
+        assert!((world.color[0] - 0.5f32.powf(2.2)).abs() < 1e-6);
+        let screen = toon_of(&old(2.0, 1.0), 0)
+            .and_then(|t| t.outline)
+            .expect("outline");
+        assert_eq!(screen.width, OutlineWidth::Screen(0.08 * 0.01 * 0.5));
+        assert_eq!(screen.lighting_mix, 0.5);
+        assert_eq!(toon_of(&old(0.0, 0.0), 0).and_then(|t| t.outline), None);
     }
 }
