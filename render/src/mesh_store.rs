@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 
 use npc_core::asset::Asset;
-use npc_core::asset::lod::{LOD_RATIOS, drop_small_silhouette, extent, lod_indices, nested_levels};
+use npc_core::asset::lod::{
+    LOD_RATIOS, drop_small_silhouette, lod_indices, nested_levels, rest_extents,
+};
 use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
@@ -189,15 +191,11 @@ impl MeshStoreBuilder {
             });
         }
         let mut stored = StoredAsset::default();
-        let asset_extent = asset
-            .meshes
-            .iter()
-            .flat_map(|m| &m.primitives)
-            .map(|p| extent(&p.positions))
-            .fold(0.0, f32::max);
-        for mesh in &asset.meshes {
+        let extents = rest_extents(asset);
+        let asset_extent = extents.iter().flatten().copied().fold(0.0, f32::max);
+        for (mesh, mesh_extents) in asset.meshes.iter().zip(&extents) {
             let mut ids = Vec::with_capacity(mesh.primitives.len());
-            for p in &mesh.primitives {
+            for (p, &part_extent) in mesh.primitives.iter().zip(mesh_extents) {
                 let material = match p.material {
                     Some(m) if m < asset.materials.len() => material_base + m,
                     _ => self.default_material(),
@@ -208,7 +206,7 @@ impl MeshStoreBuilder {
                 let skinned = p.joints.len() == n && p.weights.len() == n && n > 0;
                 // Coarse levels' vertices first: a far copy deforms only a prefix.
                 let mut levels = lod_indices(&p.positions, &p.indices);
-                drop_small_silhouette(&mut levels, extent(&p.positions), asset_extent);
+                drop_small_silhouette(&mut levels, part_extent, asset_extent);
                 let nested = nested_levels(n, &levels);
                 for &v in &nested.order {
                     let v = v as usize;

@@ -2,6 +2,11 @@
 //! still apply), made with meshoptimizer's simplifier, and the vertices numbered so that each
 //! coarser level uses a shorter prefix of them (a far NPC deforms only that prefix).
 
+use glam::{Mat4, Vec3};
+
+use super::Asset;
+use super::scene::world_transforms;
+
 /// Detail levels a primitive gets: full, then about a third, then about a tenth of the
 /// triangles, then a far silhouette of about a fiftieth.
 pub const LOD_RATIOS: [f32; 4] = [1.0, 0.35, 0.12, 0.02];
@@ -27,14 +32,69 @@ pub const SILHOUETTE_SMALLEST: f32 = 0.04;
 /// The diagonal of the box around `positions` (0 when there are none).
 #[must_use]
 pub fn extent(positions: &[[f32; 3]]) -> f32 {
-    let points = positions.iter().map(|&p| glam::Vec3::from(p));
-    let lo = points.clone().fold(glam::Vec3::INFINITY, glam::Vec3::min);
-    let hi = points.fold(glam::Vec3::NEG_INFINITY, glam::Vec3::max);
+    let points = positions.iter().map(|&p| Vec3::from(p));
+    let lo = points.clone().fold(Vec3::INFINITY, Vec3::min);
+    let hi = points.fold(Vec3::NEG_INFINITY, Vec3::max);
     if positions.is_empty() {
         0.0
     } else {
         lo.distance(hi)
     }
+}
+
+/// The extent of every primitive of `asset` (by mesh, then primitive) as it stands at rest:
+/// a skinned one posed by its skin's joints at rest, a rigid one placed by its first
+/// instance. (A skinned part's positions are in its bind space, at whatever scale the tool
+/// wrote: VALID's upper teeth measure 83% of its largest part there, and a few centimetres
+/// at rest.) A mesh no node shows is measured as stored.
+#[must_use]
+pub fn rest_extents(asset: &Asset) -> Vec<Vec<f32>> {
+    let locals: Vec<_> = asset.nodes.iter().map(|n| n.transform).collect();
+    let world = world_transforms(&asset.nodes, &locals);
+    let mut palette = Vec::new();
+    asset
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(m, mesh)| {
+            let group = asset.instances.iter().find(|g| g.mesh == m);
+            let skin = group.and_then(|g| g.skin).and_then(|s| asset.skins.get(s));
+            let placed = group
+                .and_then(|g| g.transforms.first())
+                .copied()
+                .unwrap_or(Mat4::IDENTITY);
+            if let Some(skin) = skin {
+                skin.palette_into(&world, &mut palette);
+            }
+            mesh.primitives
+                .iter()
+                .map(|p| {
+                    let n = p.positions.len();
+                    let skinned = skin.is_some() && p.joints.len() == n && p.weights.len() == n;
+                    let at_rest: Vec<[f32; 3]> = (0..n)
+                        .map(|v| {
+                            let position = Vec3::from(p.positions[v]);
+                            let posed = if skinned {
+                                p.joints[v]
+                                    .iter()
+                                    .zip(p.weights[v])
+                                    .map(|(&j, w)| {
+                                        palette.get(usize::from(j)).map_or(Vec3::ZERO, |m| {
+                                            w * m.transform_point3(position)
+                                        })
+                                    })
+                                    .sum()
+                            } else {
+                                placed.transform_point3(position)
+                            };
+                            posed.to_array()
+                        })
+                        .collect();
+                    extent(&at_rest)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Takes the silhouette level away from a primitive of `extent` in an asset of
@@ -226,6 +286,59 @@ mod tests {
         assert!(!large[SILHOUETTE].is_empty());
         // Nothing deformed for a level with no triangles.
         assert_eq!(nested_levels(positions.len(), &small).used[SILHOUETTE], 0);
+    }
+
+    #[test]
+    fn parts_are_measured_as_they_stand_at_rest() {
+        use crate::asset::mesh::Primitive;
+        use crate::asset::scene::Node;
+        use crate::asset::writer::GlbWriter;
+        use crate::asset::{Asset, Transform};
+        // A skinned part written in centimetres (a 20-unit triangle) whose joint's inverse
+        // bind scales by 1/100: 20 m across in its bind space, 20 cm at rest; and a rigid part
+        // 2 m across placed at half scale.
+        let square = |side: f32| Primitive {
+            positions: vec![[0.0, 0.0, 0.0], [side, 0.0, 0.0], [side, side, 0.0]],
+            indices: vec![0, 1, 2],
+            ..Primitive::default()
+        };
+        let mut w = GlbWriter::new();
+        let joint = w.add_node(&Node {
+            name: Some("joint".into()),
+            parent: None,
+            children: Vec::new(),
+            transform: Transform::IDENTITY,
+            mesh: None,
+            skin: None,
+            gpu_instances: Vec::new(),
+        });
+        let skin = w.add_skin("skin", &[joint], &[Mat4::from_scale(Vec3::splat(0.01))]);
+        let skinned = Primitive {
+            joints: vec![[0, 0, 0, 0]; 3],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; 3],
+            ..square(20.0)
+        };
+        let skinned_mesh = w.add_mesh("skinned", &[skinned], &[], &[]);
+        let rigid_mesh = w.add_mesh("rigid", &[square(2.0)], &[], &[]);
+        let skinned_node = w.add_node(&Node {
+            skin: Some(skin),
+            ..Node::showing("skinned", skinned_mesh)
+        });
+        let rigid_node = w.add_node(&Node {
+            transform: Transform {
+                scale: Vec3::splat(0.5),
+                ..Transform::IDENTITY
+            },
+            ..Node::showing("rigid", rigid_mesh)
+        });
+        w.set_roots(vec![joint, skinned_node, rigid_node]);
+        let asset = Asset::from_bytes(&w.to_glb(), None).expect("the written asset loads");
+        let extents = rest_extents(&asset);
+        let root2 = 2_f32.sqrt();
+        assert!((extents[0][0] - 0.2 * root2).abs() < 1e-4, "{extents:?}");
+        assert!((extents[1][0] - root2).abs() < 1e-4, "{extents:?}");
+        // As stored, the skinned part would be the larger by far.
+        assert!(extent(&asset.meshes[0].primitives[0].positions) > 20.0);
     }
 
     #[test]
