@@ -119,8 +119,9 @@ pub const EXTENSIONS: &[Extension] = &[
     ext(
         "VRMC_materials_mtoon",
         Support::Part,
-        "shade colour, shift and toony step, rim colour, power, lift and lighting mix; \
-         outlines, matcap, rim and shift textures and UV animation are not drawn",
+        "shade colour, shift and toony step, rim colour, power, lift and lighting mix, outlines \
+         (world or screen width, colour, lighting mix; the width texture is not read); matcap, \
+         rim and shift textures and UV animation are not drawn",
     ),
     ext(
         "VRMC_vrm_animation",
