@@ -51,6 +51,9 @@ override EYE: bool = true;
 override COAT: bool = true;
 override TOON: bool = true;
 override UNLIT: bool = true;
+// A pipeline made for toon materials alone (TOON without UNLIT: only the pipeline for every
+// material has both): the physically based light is left out of it altogether.
+override TOON_ONLY: bool = TOON && !UNLIT;
 
 const MODEL_TOON: f32 = 1.0;
 const MODEL_UNLIT: f32 = 2.0;
@@ -421,6 +424,13 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
     if EMISSIVE_MAP && has_texture(SLOT_EMISSIVE) {
         emissive_texel = textureSample(emissive_texture, material_sampler, slot_uv(SLOT_EMISSIVE, in.uv)).rgb;
     }
+    let v = normalize(globals.camera_position.xyz - in.world);
+    let l = globals.light_direction.xyz;
+    if TOON_ONLY {
+        let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
+        let visibility = sun_visibility(in.world, geometric);
+        return toon(n, v, l, base.rgb, texel, visibility, sky_diffuse(n)) + material.emissive.rgb * emissive_texel;
+    }
     let metallic = clamp(material.surface.x * mr.b, 0.0, 1.0);
     let roughness = clamp(material.surface.y * mr.g, 0.045, 1.0);
     let occlusion = mix(1.0, occlusion_texel, material.surface.w);
@@ -428,8 +438,6 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
     let f0 = mix(material.dielectric.rgb, base.rgb, metallic);
     let diffuse_color = base.rgb * (1.0 - metallic);
 
-    let v = normalize(globals.camera_position.xyz - in.world);
-    let l = globals.light_direction.xyz;
     let h = normalize(l + v);
     let n_dot_l = max(dot(n, l), 0.0);
     let n_dot_v = max(abs(dot(n, v)), 1e-4);
