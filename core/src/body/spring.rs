@@ -6,7 +6,7 @@
 //! tails shown between steps interpolated, so the motion is the same at 30 and at 1000 frames
 //! a second.
 
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3, Vec3A};
 
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
@@ -23,11 +23,11 @@ struct JointRig {
     node: usize,
     parent: Option<usize>,
     /// Toward the tail in the joint's space (unit) and how far, in its units.
-    axis: Vec3,
+    axis: Vec3A,
     length: f32,
     hit_radius: f32,
     stiffness: f32,
-    gravity: Vec3,
+    gravity: Vec3A,
     drag: f32,
 }
 
@@ -52,24 +52,30 @@ pub struct SpringRig {
     joints: Vec<JointRig>,
     chains: Vec<ChainRig>,
     colliders: Vec<(usize, ColliderShape)>,
+    /// (joint, its chain), in the order they are stepped: by how many spring joints are above
+    /// each, so the joints of one level do not wait for each other and the processor overlaps
+    /// them (one chain at a time, each joint waits for the one before it). Every joint still
+    /// comes after the joints it hangs from, as chain by chain.
+    order: Vec<(usize, usize)>,
 }
 
 /// One NPC's tails, where they are and were a step ago, in the world.
 #[derive(Clone, Debug, Default)]
 pub struct SpringState {
-    tails: Vec<Vec3>,
-    previous: Vec<Vec3>,
+    tails: Vec<Vec3A>,
+    previous: Vec<Vec3A>,
     /// Each joint's head and posed direction at the last frame: steps between two frames see
     /// the body in between.
-    heads: Vec<Vec3>,
-    directions: Vec<Vec3>,
+    heads: Vec<Vec3A>,
+    directions: Vec<Vec3A>,
     /// Each bone's direction (head to tail) after the last step and the one before: what is
     /// shown between steps is turned between them (not moved: the body moves on meanwhile).
-    stepped: Vec<(Vec3, Vec3)>,
+    stepped: Vec<(Vec3A, Vec3A)>,
     /// The colliders placed this frame (scratch).
     placed: Vec<Placed>,
-    /// The colliders near the chain being stepped (scratch).
-    near: Vec<usize>,
+    /// The colliders near each chain this frame (scratch): `near[near_of[chain]]`.
+    near: Vec<Placed>,
+    near_of: Vec<std::ops::Range<usize>>,
     /// Time not yet stepped, s.
     owed: f32,
 }
@@ -113,11 +119,11 @@ impl SpringRig {
                 joints.push(JointRig {
                     node: j,
                     parent: skeleton.parents[j],
-                    axis: tail.normalize(),
+                    axis: tail.normalize().into(),
                     length: tail.length(),
                     hit_radius: joint.hit_radius,
                     stiffness: joint.stiffness,
-                    gravity: joint.gravity_dir * joint.gravity_power,
+                    gravity: (joint.gravity_dir * joint.gravity_power).into(),
                     drag: joint.drag,
                 });
             }
@@ -147,10 +153,12 @@ impl SpringRig {
                     .fold(0.0, f32::max),
             });
         }
+        let order = step_order(&joints, &chains);
         Self {
             joints,
             chains,
             colliders: bones.colliders.iter().map(|c| (c.node, c.shape)).collect(),
+            order,
         }
     }
 
@@ -184,13 +192,16 @@ impl SpringRig {
         }
         let fresh = state.tails.len() != self.joints.len();
         if fresh {
-            state.tails.clear();
-            state.previous.clear();
-            state.heads.clear();
-            state.directions.clear();
-            state.stepped.clear();
+            let n = self.joints.len();
+            state.tails = vec![Vec3A::ZERO; n];
+            state.previous = vec![Vec3A::ZERO; n];
+            state.heads = vec![Vec3A::ZERO; n];
+            state.directions = vec![Vec3A::ZERO; n];
+            state.stepped = vec![(Vec3A::ZERO, Vec3A::ZERO); n];
+            state.near_of = vec![0..0; self.chains.len()];
             state.owed = 0.0;
         }
+        state.near.clear();
         let dt_s = dt_s.max(0.0);
         // The first step falls this far into the frame, the others a step apart.
         let first = STEP_S - state.owed;
@@ -216,7 +227,7 @@ impl SpringRig {
                 let scale = world_scale(&at);
                 match shape {
                     ColliderShape::Sphere { offset, radius } => {
-                        let c = at.transform_point3(offset);
+                        let c = at.transform_point3a(offset.into());
                         Placed::new(c, c, radius * scale)
                     }
                     ColliderShape::Capsule {
@@ -224,35 +235,40 @@ impl SpringRig {
                         tail,
                         radius,
                     } => Placed::new(
-                        at.transform_point3(offset),
-                        at.transform_point3(tail),
+                        at.transform_point3a(offset.into()),
+                        at.transform_point3a(tail.into()),
                         radius * scale,
                     ),
                 }
             }));
-        for chain in &self.chains {
-            for k in chain.joints.clone() {
-                self.step_joint(k, chain, state, &frame, model, locals, world, fresh);
-            }
+        let model = ModelFrame::new(model);
+        for &(k, c) in &self.order {
+            self.step_joint(k, c, state, &frame, &model, locals, world, fresh);
         }
     }
 
     /// Steps joint `k` of `chain` through the frame and turns it toward its tail.
+    ///
+    /// Written for speed (every joint waits for the one above it): the joint's head and bone
+    /// are carried through its parent's transform as vectors, no matrix is built for the
+    /// joint until its new world transform, and a direction is normalised only where its
+    /// length matters.
     #[allow(clippy::too_many_arguments)]
     fn step_joint(
         &self,
         k: usize,
-        chain: &ChainRig,
+        c: usize,
         state: &mut SpringState,
         frame: &Frame,
-        model: Mat4,
+        model: &ModelFrame,
         locals: &mut [Transform],
         world: &mut [Mat4],
         fresh: bool,
     ) {
         let joint = &self.joints[k];
+        let chain = &self.chains[c];
         let j = joint.node;
-        let (Some(local), Some(parent_model)) = (
+        let (Some(local), Some(parent)) = (
             locals.get(j).copied(),
             joint
                 .parent
@@ -260,56 +276,55 @@ impl SpringRig {
         ) else {
             return;
         };
-        let posed_model = parent_model * local.to_mat4();
-        let posed = model * posed_model;
-        let head = posed.w_axis.truncate();
-        let posed_tail = posed.transform_point3(joint.axis * joint.length);
-        let bone = posed_tail - head;
+        // The head, and the bone as the pose holds it, in the model and then in the world.
+        let scale = Vec3A::from(local.scale);
+        let head_model = parent.transform_point3a(local.translation.into());
+        let bone_parent = local.rotation * (scale * joint.axis);
+        let head = model.to_world.transform_point3a(head_model);
+        let bone = model
+            .to_world
+            .transform_vector3a(parent.transform_vector3a(bone_parent * joint.length));
         let length = bone.length();
         let rest_dir = if length > 0.0 {
             bone / length
         } else {
-            Vec3::ZERO
+            Vec3A::ZERO
         };
         if fresh {
-            state.tails.push(posed_tail);
-            state.previous.push(posed_tail);
-            state.heads.push(head);
-            state.directions.push(rest_dir);
-            state.stepped.push((rest_dir, rest_dir));
+            let posed_tail = head + bone;
+            state.tails[k] = posed_tail;
+            state.previous[k] = posed_tail;
+            state.heads[k] = head;
+            state.directions[k] = rest_dir;
+            state.stepped[k] = (rest_dir, rest_dir);
         }
         let (last_head, last_dir) = (state.heads[k], state.directions[k]);
         if k == chain.joints.start {
-            // The colliders this chain can reach this frame: within its bones' length of the
-            // root's head, wherever the head was during the frame.
-            state.near.clear();
-            if chain.linked {
-                let reach = chain.length * world_scale(&posed) * 1.1
-                    + chain.hit_radius
-                    + head.distance(last_head);
-                state
-                    .near
-                    .extend(chain.colliders.iter().copied().filter(|&c| {
-                        state
-                            .placed
-                            .get(c)
-                            .is_some_and(|p| p.distance_to(head) < reach + p.radius)
-                    }));
-            } else {
-                state.near.extend_from_slice(&chain.colliders);
-            }
+            // The root's scale in the world (the chain's length is in its units).
+            let scale = model.scale * world_scale(&parent) * local.scale.abs().element_sum() / 3.0;
+            let from = state.near.len();
+            gather_near(chain, state, head, head.distance(last_head), scale);
+            state.near_of[c] = from..state.near.len();
         }
+        let near = state.near_of[c].clone();
         for step in 0..frame.steps {
             let f = frame.share(step);
-            let head_then = last_head.lerp(head, f);
-            let dir_then = last_dir.lerp(rest_dir, f).normalize_or(rest_dir);
+            // At 60 frames a second the one step falls on the frame itself.
+            let (head_then, dir_then) = if f >= 1.0 {
+                (head, rest_dir)
+            } else {
+                (
+                    last_head.lerp(head, f),
+                    last_dir.lerp(rest_dir, f).normalize_or(rest_dir),
+                )
+            };
             let (tail, previous) = (state.tails[k], state.previous[k]);
             let mut next = tail
                 + (tail - previous) * (1.0 - joint.drag)
                 + dir_then * (joint.stiffness * STEP_S)
                 + joint.gravity * STEP_S;
             next = head_then + (next - head_then).normalize_or(dir_then) * length;
-            next = collide(joint, &state.near, &state.placed, head_then, length, next);
+            next = collide(joint, &state.near[near.clone()], head_then, length, next);
             state.previous[k] = tail;
             state.tails[k] = next;
             // The tail is held at the bone's length from the head (by the step and by every
@@ -324,18 +339,130 @@ impl SpringRig {
         state.heads[k] = head;
         state.directions[k] = rest_dir;
         let (before, after) = state.stepped[k];
-        let shown = before.lerp(after, frame.between).normalize_or(after);
-        // Turn the joint so its bone points at the tail shown: the direction in the joint's
-        // own space (its inverse linear part, scale included, as the axis was measured).
-        let toward = (to_local(Mat3::from_mat4(posed)) * shown).normalize_or(joint.axis);
-        let turned = local.rotation * Quat::from_rotation_arc(joint.axis, toward);
-        let mut moved = local;
-        moved.rotation = turned.normalize();
-        locals[j] = moved;
+        // The direction shown, taken back into the joint's own space (where its axis was
+        // measured): through the model's inverse, the parent's (its adjugate, which is the
+        // inverse times the determinant: the direction is all that matters), the joint's
+        // rotation and its scale. Every step is linear, so one normalisation at the end does.
+        let shown = model.to_model.mul_vec3a(before.lerp(after, frame.between));
+        let in_parent = adjugate_times(&parent, shown);
+        let toward = local.rotation.inverse() * in_parent * scale.recip();
+        let turned = local.rotation * arc_unnormalised(joint.axis, toward);
+        let norm_sq = turned.length_squared();
+        // The joint's new world transform comes first: the next joint waits for it.
         if let Some(w) = world.get_mut(j) {
-            *w = parent_model * moved.to_mat4();
+            let (x, y, z) = rotation_axes(turned, norm_sq.recip());
+            *w = Mat4::from_cols(
+                parent * (x * local.scale.x).extend(0.0),
+                parent * (y * local.scale.y).extend(0.0),
+                parent * (z * local.scale.z).extend(0.0),
+                head_model.extend(1.0),
+            );
+        }
+        let mut moved = local;
+        moved.rotation = turned * norm_sq.sqrt().recip();
+        locals[j] = moved;
+    }
+}
+
+/// The colliders `chain` can reach this frame, added to `state.near`: within its bones'
+/// length of the root's head, wherever the head was during the frame (`travel`, m).
+fn gather_near(chain: &ChainRig, state: &mut SpringState, head: Vec3A, travel: f32, scale: f32) {
+    let placed = &state.placed;
+    let colliders = chain.colliders.iter().filter_map(|&c| placed.get(c));
+    if !chain.linked {
+        state.near.extend(colliders);
+        return;
+    }
+    let reach = chain.length * scale * 1.1 + chain.hit_radius + travel;
+    state.near.extend(colliders.filter(|p| {
+        let within = reach + p.bound;
+        p.middle.distance_squared(head) < within * within
+    }));
+}
+
+/// The order joints are stepped in (`SpringRig::order`): by level, the number of spring
+/// joints above each that come before it chain by chain; in the chains' order within a level.
+fn step_order(joints: &[JointRig], chains: &[ChainRig]) -> Vec<(usize, usize)> {
+    let mut level = vec![0usize; joints.len()];
+    for k in 0..joints.len() {
+        if let Some(parent) = joints[k].parent
+            && let Some(above) = joints[..k].iter().rposition(|j| j.node == parent)
+        {
+            level[k] = level[above] + 1;
         }
     }
+    let mut order: Vec<(usize, usize)> = chains
+        .iter()
+        .enumerate()
+        .flat_map(|(c, chain)| chain.joints.clone().map(move |k| (k, c)))
+        .collect();
+    order.sort_by_key(|&(k, _)| (level[k], k));
+    order
+}
+
+/// The model's world transform, with what every joint needs of it worked out once a frame.
+struct ModelFrame {
+    to_world: Mat4,
+    /// A direction in the world taken into the model's space (up to scale).
+    to_model: Mat3,
+    scale: f32,
+}
+
+impl ModelFrame {
+    fn new(to_world: Mat4) -> Self {
+        Self {
+            to_world,
+            to_model: to_local(Mat3::from_mat4(to_world)),
+            scale: world_scale(&to_world),
+        }
+    }
+}
+
+/// `m`'s linear part's adjugate times `v`: its inverse times `v`, times its determinant's
+/// magnitude (the sign kept, so a mirrored parent turns the right way).
+fn adjugate_times(m: &Mat4, v: Vec3A) -> Vec3A {
+    let (x, y, z) = (
+        Vec3A::from_vec4(m.x_axis),
+        Vec3A::from_vec4(m.y_axis),
+        Vec3A::from_vec4(m.z_axis),
+    );
+    let (yz, zx, xy) = (y.cross(z), z.cross(x), x.cross(y));
+    let turned = Vec3A::new(yz.dot(v), zx.dot(v), xy.dot(v));
+    if x.dot(yz) < 0.0 { -turned } else { turned }
+}
+
+/// The shortest rotation taking unit `from` toward `to` (of any length), as a quaternion
+/// left unnormalised (normalising it would wait on a square root and a division, and the
+/// next joint waits on this one). `to` of no length, or pointing back along `from` to within
+/// float precision, gives no turn and a half-turn about a perpendicular axis.
+fn arc_unnormalised(from: Vec3A, to: Vec3A) -> Quat {
+    let n = to.length();
+    let w = n + from.dot(to);
+    if n.is_nan() || n <= 1e-12 {
+        return Quat::IDENTITY;
+    }
+    if w <= n * 1e-6 {
+        return Quat::from_axis_angle(
+            Vec3::from(from).any_orthonormal_vector(),
+            std::f32::consts::PI,
+        );
+    }
+    // (from x to, n + from . to) is the half-way rotation scaled by sqrt(2 n w).
+    let c = from.cross(to);
+    Quat::from_xyzw(c.x, c.y, c.z, w)
+}
+
+/// The rotation matrix's columns of quaternion `q` of any length, given 1 / |q|^2.
+fn rotation_axes(q: Quat, inv_norm_sq: f32) -> (Vec3A, Vec3A, Vec3A) {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (xx, yy, zz, ww) = (x * x, y * y, z * z, w * w);
+    let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
+    let s = inv_norm_sq;
+    (
+        Vec3A::new(ww + xx - yy - zz, 2.0 * (xy + wz), 2.0 * (xz - wy)) * s,
+        Vec3A::new(2.0 * (xy - wz), ww - xx + yy - zz, 2.0 * (yz + wx)) * s,
+        Vec3A::new(2.0 * (xz + wy), 2.0 * (yz - wx), ww - xx - yy + zz) * s,
+    )
 }
 
 /// The frame's steps: how many, and where they fall.
@@ -362,15 +489,18 @@ impl Frame {
 /// A collider placed in the world this frame: a segment (a point for a sphere) and a radius.
 #[derive(Clone, Copy, Debug, Default)]
 struct Placed {
-    a: Vec3,
-    ab: Vec3,
+    a: Vec3A,
+    ab: Vec3A,
     /// 1 / |ab|^2, or 0 for a sphere.
     inv_length_sq: f32,
     radius: f32,
+    /// A ball holding it all: the segment's middle, and the radius plus half its length.
+    middle: Vec3A,
+    bound: f32,
 }
 
 impl Placed {
-    fn new(a: Vec3, b: Vec3, radius: f32) -> Self {
+    fn new(a: Vec3A, b: Vec3A, radius: f32) -> Self {
         let ab = b - a;
         let length_sq = ab.length_squared();
         Self {
@@ -382,39 +512,31 @@ impl Placed {
                 0.0
             },
             radius,
+            middle: a + ab * 0.5,
+            bound: radius + 0.5 * length_sq.sqrt(),
         }
     }
 
     /// The point of the segment nearest `p`.
-    fn nearest(&self, p: Vec3) -> Vec3 {
+    fn nearest(&self, p: Vec3A) -> Vec3A {
         let s = ((p - self.a).dot(self.ab) * self.inv_length_sq).clamp(0.0, 1.0);
         self.a + self.ab * s
     }
-
-    fn distance_to(&self, p: Vec3) -> f32 {
-        self.nearest(p).distance(p)
-    }
 }
 
-/// `tail` pushed out of the colliders `near` (of `placed`), kept at `length` from `head`.
-fn collide(
-    joint: &JointRig,
-    near: &[usize],
-    placed: &[Placed],
-    head: Vec3,
-    length: f32,
-    mut tail: Vec3,
-) -> Vec3 {
-    for &c in near {
-        let Some(collider) = placed.get(c) else {
-            continue;
+/// `tail` pushed out of the colliders `near`, kept at `length` from `head`.
+fn collide(joint: &JointRig, near: &[Placed], head: Vec3A, length: f32, mut tail: Vec3A) -> Vec3A {
+    for collider in near {
+        let centre = if collider.inv_length_sq == 0.0 {
+            collider.a
+        } else {
+            collider.nearest(tail)
         };
-        let centre = collider.nearest(tail);
         let reach = collider.radius + joint.hit_radius;
         let away = tail - centre;
         if away.length_squared() < reach * reach {
-            tail = centre + away.normalize_or(Vec3::Y) * reach;
-            tail = head + (tail - head).normalize_or(Vec3::Y) * length;
+            tail = centre + away.normalize_or(Vec3A::Y) * reach;
+            tail = head + (tail - head).normalize_or(Vec3A::Y) * length;
         }
     }
     tail
@@ -608,5 +730,80 @@ mod tests {
         // And the strand did swing.
         let still = rest_tip(&skeleton, place(1.5));
         assert!(slow[1].distance(still) > 0.02);
+    }
+
+    #[test]
+    fn the_unnormalised_turn_is_the_shortest_arc() {
+        let from = Vec3A::new(0.2, -0.9, 0.3).normalize();
+        for to in [
+            Vec3A::new(1.0, 2.0, -0.5),
+            Vec3A::new(-0.3, 0.1, 4.0),
+            from * 3.0,
+            -from * 2.0,
+        ] {
+            let q = arc_unnormalised(from, to);
+            let norm_sq = q.length_squared();
+            let (x, y, z) = rotation_axes(q, norm_sq.recip());
+            let turned = x * from.x + y * from.y + z * from.z;
+            assert!(
+                turned.distance(to.normalize()) < 1e-5,
+                "{from} to {to}: {turned}"
+            );
+            let unit = q * norm_sq.sqrt().recip();
+            let expected = Mat3::from_quat(unit);
+            assert!(
+                (Mat3::from_cols(x.into(), y.into(), z.into()) - expected)
+                    .abs_diff_eq(Mat3::ZERO, 1e-5)
+            );
+        }
+    }
+
+    #[test]
+    fn the_adjugate_undoes_a_sheared_or_mirrored_parent_up_to_a_positive_scale() {
+        let parents = [
+            Mat4::from_scale_rotation_translation(
+                Vec3::new(1.0, 2.0, 0.5),
+                Quat::from_rotation_z(0.7),
+                Vec3::ONE,
+            ),
+            Mat4::from_rotation_x(0.4) * Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+            Mat4::from_rotation_y(1.2)
+                * Mat4::from_scale(Vec3::new(3.0, 1.0, 1.0))
+                * Mat4::from_rotation_z(0.5),
+        ];
+        let v = Vec3A::new(0.3, -0.4, 0.8);
+        for parent in parents {
+            let expected = Mat3::from_mat4(parent).inverse().mul_vec3a(v);
+            let got = adjugate_times(&parent, v);
+            assert!(got.dot(expected) > 0.0, "{parent}");
+            assert!(
+                got.normalize().distance(expected.normalize()) < 1e-5,
+                "{parent}: {got} against {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_joint_is_stepped_after_the_joints_it_hangs_from() {
+        let (skeleton, mut bones) = strand(0.0, vec![]);
+        // A second chain hanging from the first one's middle joint.
+        bones.chains.push(SpringChain {
+            name: "bead".to_owned(),
+            joints: vec![bones.chains[0].joints[2]],
+            tip: SpringTip::Node(5),
+            collider_groups: vec![],
+        });
+        bones.chains[0].joints.truncate(2);
+        let rig = SpringRig::new(&bones, &skeleton);
+        let nodes: Vec<usize> = rig.order.iter().map(|&(k, _)| rig.joints[k].node).collect();
+        assert_eq!(nodes, vec![2, 3, 4]);
+        // Two chains side by side are stepped level by level.
+        let (skeleton, mut bones) = strand(0.0, vec![]);
+        let mut other = bones.chains[0].clone();
+        other.name = "other".to_owned();
+        bones.chains.push(other);
+        let rig = SpringRig::new(&bones, &skeleton);
+        let order: Vec<(usize, usize)> = rig.order.clone();
+        assert_eq!(order, vec![(0, 0), (3, 1), (1, 0), (4, 1), (2, 0), (5, 1)]);
     }
 }
