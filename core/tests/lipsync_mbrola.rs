@@ -273,15 +273,18 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
 }
 
 /// The held-out sentences (5-6) of each language, a few points under what was measured on
-/// 2026-12-04 (docs/align.md): (language, sound alone: frames, p/b/m closed; with the script:
+/// 2026-12-05 (docs/align.md): (language, sound alone: frames, p/b/m closed; with the script:
 /// frames, p/b/m closed). Measured: en 75.2% 5/8, 91.3% 8/8; fr 76.9% 7/10, 85.5% 10/10;
-/// de 83.1% 5/7, 78.9% 6/7; es 76.6% 9/11, 91.2% 11/11; tr 94.7% 7/8, 77.5% 8/8.
+/// de 81.6% 5/7, 81.6% 6/7; es 76.6% 9/11, 91.2% 11/11; tr 89.8% 7/8, 89.8% 8/8. (The German
+/// and Turkish floors moved that day: the labels' ʃ ʒ tʃ dʒ were graded as other consonants,
+/// against Azure's table, which gives them a rounded viseme; and espeak-ng's trills stopped
+/// rounding the lips.)
 const HELD_OUT_FLOORS: [(&str, f64, usize, f64, usize); 5] = [
     ("en-US", 0.71, 4, 0.87, 8),
     ("fr-FR", 0.73, 6, 0.81, 9),
-    ("de-DE", 0.79, 4, 0.75, 5),
+    ("de-DE", 0.78, 4, 0.77, 5),
     ("es-ES", 0.72, 8, 0.87, 10),
-    ("tr-TR", 0.90, 6, 0.73, 7),
+    ("tr-TR", 0.86, 6, 0.86, 7),
 ];
 
 fn held_out_floors(language: &str, alone: Score, scripted: Score) {

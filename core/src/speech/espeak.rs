@@ -9,7 +9,7 @@ use std::sync::{Mutex, OnceLock};
 
 use espeakng_sys as sys;
 
-use super::ipa::{PhonemeVisemes, visemes_for_ipa};
+use super::ipa::{PhonemeVisemes, visemes_for_ipa, visemes_for_ipa_in};
 use super::{PhonemeTiming, StressMarks};
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
 use crate::anim::lipsync::VisemeEvent;
@@ -138,6 +138,8 @@ struct Timing<'a> {
     last_viseme: Option<(VisemeId, f64)>,
     /// The line's transcript, giving each phoneme its stress.
     marks: StressMarks,
+    /// The voice's language (BCP 47), for its own spelling of some sounds.
+    language: &'a str,
     samples: usize,
     sample_rate: u32,
 }
@@ -177,7 +179,7 @@ impl Timing<'_> {
             return;
         }
         self.close_gap(Some(at_ms));
-        let ids = visemes_for_ipa(ipa).unwrap_or_else(|| {
+        let ids = visemes_for_ipa_in(self.language, ipa).unwrap_or_else(|| {
             tracing::debug!("phoneme {ipa:?} has a letter that is not IPA; taking the tongue tip");
             visemes_for_ipa("t").unwrap_or(PhonemeVisemes::SILENCE)
         });
@@ -452,6 +454,7 @@ impl SpeechEngine for OfflineEngine {
             pending_gap: None,
             last_viseme: None,
             marks,
+            language: &voice.language,
             samples: 0,
             sample_rate: guard.sample_rate,
         };

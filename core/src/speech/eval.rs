@@ -81,7 +81,8 @@ impl MouthClass {
 
     /// The class of an MBROLA voice's SAMPA phone spoken in `language` (BCP 47). Phones take
     /// the class of the viseme Azure's documented phone table gives them (ə is viseme 1, open;
-    /// j is 6, spread; English ɹ is 13, rounded; ɝ and ɜ are 5, spread; ʊ is 4, spread), and
+    /// j is 6, spread; English ɹ is 13, rounded; ʃ ʒ tʃ dʒ are 16, rounded; ɝ and ɜ are 5, spread;
+    /// ʊ is 4, spread), and
     /// sounds Azure's English table lacks that of the nearest by articulation. Stress and
     /// length marks (`:`, `/`, digits) and a glottal onset (`?a`) do not change the mouth.
     /// The voices' own symbols: us1-3 and en1 (English), fr1-4, de1-6, es1-2 and mx1, it3-4,
@@ -106,6 +107,8 @@ impl MouthClass {
             "U" | "U@" if english => Self::Spread,
             "@" if primary.eq_ignore_ascii_case("tr") => Self::Spread,
             "p" | "p_h" | "b" | "m" => Self::Closed,
+            // Azure's 16 (ʃ ʒ tʃ dʒ), a rounded viseme: the lips push forward.
+            "S" | "Z" | "tS" | "dZ" => Self::Rounded,
             "f" | "v" | "pf" => Self::Labiodental,
             "u" | "U" | "o" | "O" | "@U" | "OI" | "w" | "y" | "Y" | "2" | "9" | "o~" | "9~"
             | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" | "9y" | "om" | "um" | "oo" | "O2" => {
@@ -375,7 +378,9 @@ mod tests {
         assert_eq!(MouthClass::of_viseme(15), MouthClass::Other);
         assert_eq!(MouthClass::of_sampa("y:"), MouthClass::Rounded);
         assert_eq!(MouthClass::of_sampa("pf"), MouthClass::Labiodental);
-        assert_eq!(MouthClass::of_sampa("S"), MouthClass::Other);
+        assert_eq!(MouthClass::of_sampa("S"), MouthClass::Rounded, "Azure's 16");
+        assert_eq!(MouthClass::of_sampa("tS"), MouthClass::Rounded);
+        assert_eq!(MouthClass::of_sampa("s"), MouthClass::Other);
         // Azure's table: ə open, j spread; English ɹ rounded, elsewhere a tongue sound.
         assert_eq!(MouthClass::of_sampa("@"), MouthClass::Open);
         assert_eq!(MouthClass::of_sampa("j"), MouthClass::Spread);

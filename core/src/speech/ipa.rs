@@ -88,13 +88,14 @@ fn viseme_of(c: char) -> Option<u8> {
         // Tongue between the teeth.
         'ð' => 17,
         'θ' => 19,
-        // Tongue tip at the ridge: stops, nasals, taps.
-        't' | 'd' | 'n' | 'ɗ' | 'ʈ' | 'ɖ' | 'ɳ' | 'ɾ' | 'ɽ' => 19,
+        // Tongue tip at the ridge: stops, nasals, taps and trills (espeak-ng's `r` in German,
+        // Spanish, Turkish, Italian: the lips take no part, unlike English ɹ).
+        't' | 'd' | 'n' | 'ɗ' | 'ʈ' | 'ɖ' | 'ɳ' | 'ɾ' | 'ɽ' | 'r' => 19,
         // Sibilants.
         's' | 'z' => 15,
         'ʃ' | 'ʒ' | 'ʂ' | 'ʐ' | 'ɕ' | 'ʑ' => 16,
-        // Rhotics made with the tongue front.
-        'r' | 'ɹ' | 'ɻ' => 13,
+        // Approximant rhotics (English r), made with the lips a little rounded.
+        'ɹ' | 'ɻ' => 13,
         // Laterals.
         'l' | 'ɫ' | 'ɭ' | 'ʎ' | 'ʟ' | 'ɬ' | 'ɮ' | 'ɺ' => 14,
         // Palatal: the tongue raised, the lips spread.
@@ -121,6 +122,19 @@ fn viseme_of(c: char) -> Option<u8> {
         'ɶ' | 'ɒ' | 'ɔ' => 3,
         _ => return None,
     })
+}
+
+/// The visemes of a phoneme espeak-ng reports for a voice of `language` (BCP 47): as
+/// `visemes_for_ipa`, where the voice's own spelling of a sound differs from the IPA chart.
+/// espeak-ng's German writes its vocalised r (ɐ: "Wasser" `vˈasɜ`, "oder") as ɜ, where its
+/// English means the vowel of "bird" (`bˈɜːd`): in German it opens the mouth as ɐ does.
+#[must_use]
+pub fn visemes_for_ipa_in(language: &str, phoneme: &str) -> Option<PhonemeVisemes> {
+    let primary = language.split(['-', '_']).next().unwrap_or("");
+    if primary.eq_ignore_ascii_case("de") && phoneme.contains('ɜ') {
+        return visemes_for_ipa(&phoneme.replace('ɜ', "ɐ"));
+    }
+    visemes_for_ipa(phoneme)
 }
 
 /// The visemes of an IPA phoneme as espeak-ng reports it (`"tʃ"`, `"aɪ"`, `"ɛː"`, `"œ̃"`).
@@ -169,5 +183,27 @@ mod tests {
         assert_eq!(raw("ma5"), [21, 2], "tones are passed over");
         assert_eq!(raw(""), [0]);
         assert!(visemes_for_ipa("Q").is_none());
+    }
+
+    #[test]
+    fn a_trill_is_the_tongue_tip_and_only_english_r_rounds() {
+        assert_eq!(raw("r"), [19], "German, Spanish, Turkish r");
+        assert_eq!(raw("ɾ"), [19]);
+        assert_eq!(raw("ɹ"), [13], "English r");
+    }
+
+    #[test]
+    fn german_writes_its_vocalised_r_as_the_vowel_of_bird() {
+        let ids = |language, p| {
+            visemes_for_ipa_in(language, p)
+                .expect("an IPA sound")
+                .as_slice()
+                .iter()
+                .map(|v| v.get())
+                .collect::<Vec<u8>>()
+        };
+        assert_eq!(ids("de-DE", "ɜ"), [1], "Wasser: vˈasɜ");
+        assert_eq!(ids("en-US", "ɜː"), [4], "bird: bˈɜːd");
+        assert_eq!(ids("de", "t"), [19]);
     }
 }

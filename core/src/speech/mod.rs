@@ -34,7 +34,7 @@ use crate::project::Voice;
 
 #[cfg(feature = "espeak")]
 pub use espeak::OfflineEngine;
-pub use ipa::{PhonemeVisemes, visemes_for_ipa};
+pub use ipa::{PhonemeVisemes, visemes_for_ipa, visemes_for_ipa_in};
 pub use line_source::{LineSource, LineSourceError, read_track};
 pub use resample::{StreamResampler, resample};
 pub use stress::StressMarks;
