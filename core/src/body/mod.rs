@@ -13,6 +13,7 @@ mod hand_rig;
 pub mod humanoid;
 mod humanoid_pose;
 mod idle;
+mod lanes;
 mod layer;
 mod look_at;
 mod named_springs;

@@ -6,7 +6,9 @@
 //! tails shown between steps interpolated, so the motion is the same at 30 and at 1000 frames
 //! a second.
 
-use glam::{Mat3, Mat4, Quat, Vec3, Vec3A};
+use glam::{Mat3, Mat4, Quat, Vec3, Vec3A, Vec4};
+
+use super::lanes::{Lanes3, LanesMat, LanesQuat};
 
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
@@ -52,11 +54,19 @@ pub struct SpringRig {
     joints: Vec<JointRig>,
     chains: Vec<ChainRig>,
     colliders: Vec<(usize, ColliderShape)>,
-    /// (joint, its chain), in the order they are stepped: by how many spring joints are above
-    /// each, so the joints of one level do not wait for each other and the processor overlaps
-    /// them (one chain at a time, each joint waits for the one before it). Every joint still
+    /// The joints in the order they are stepped, four at a time: by how many spring joints
+    /// are above each, so the joints of one level do not wait on each other and are stepped
+    /// side by side (chain by chain, each joint waits on the one before it). Every joint still
     /// comes after the joints it hangs from, as chain by chain.
-    order: Vec<(usize, usize)>,
+    groups: Vec<Group>,
+}
+
+/// Up to four joints of one level, with their chains: stepped side by side.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Group {
+    joints: [usize; 4],
+    chains: [usize; 4],
+    len: usize,
 }
 
 /// One NPC's tails, where they are and were a step ago, in the world.
@@ -153,12 +163,12 @@ impl SpringRig {
                     .fold(0.0, f32::max),
             });
         }
-        let order = step_order(&joints, &chains);
+        let groups = step_groups(&joints, &chains);
         Self {
             joints,
             chains,
             colliders: bones.colliders.iter().map(|c| (c.node, c.shape)).collect(),
-            order,
+            groups,
         }
     }
 
@@ -242,22 +252,21 @@ impl SpringRig {
                 }
             }));
         let model = ModelFrame::new(model);
-        for &(k, c) in &self.order {
-            self.step_joint(k, c, state, &frame, &model, locals, world, fresh);
+        for group in &self.groups {
+            self.step_group(group, state, &frame, &model, locals, world, fresh);
         }
     }
 
-    /// Steps joint `k` of `chain` through the frame and turns it toward its tail.
-    ///
-    /// Written for speed (every joint waits for the one above it): the joint's head and bone
-    /// are carried through its parent's transform as vectors, no matrix is built for the
-    /// joint until its new world transform, and a direction is normalised only where its
-    /// length matters.
+    /// Steps the joints of `group` (up to four of one level: none waits on another) through
+    /// the frame and turns each toward its tail. Their poses are carried and turned four at
+    /// once, one joint to a SIMD lane (`super::lanes`); each one's steps and collisions are
+    /// its own. A joint's head and bone are carried through its parent's transform as
+    /// vectors, no matrix is built until its new world transform, and a direction is
+    /// normalised only where its length matters.
     #[allow(clippy::too_many_arguments)]
-    fn step_joint(
+    fn step_group(
         &self,
-        k: usize,
-        c: usize,
+        group: &Group,
         state: &mut SpringState,
         frame: &Frame,
         model: &ModelFrame,
@@ -265,26 +274,113 @@ impl SpringRig {
         world: &mut [Mat4],
         fresh: bool,
     ) {
-        let joint = &self.joints[k];
-        let chain = &self.chains[c];
-        let j = joint.node;
-        let (Some(local), Some(parent)) = (
-            locals.get(j).copied(),
-            joint
+        let n = group.len;
+        // Lanes past the group's joints repeat its last one and are not written back.
+        let joint_of = |i: usize| &self.joints[group.joints[i.min(n - 1)]];
+        let parent_of = |i: usize| {
+            joint_of(i)
                 .parent
-                .map_or(Some(Mat4::IDENTITY), |p| world.get(p).copied()),
-        ) else {
-            return;
+                .map_or(Some(Mat4::IDENTITY), |p| world.get(p).copied())
         };
-        // The head, and the bone as the pose holds it, in the model and then in the world.
-        let scale = Vec3A::from(local.scale);
-        let head_model = parent.transform_point3a(local.translation.into());
-        let bone_parent = local.rotation * (scale * joint.axis);
-        let head = model.to_world.transform_point3a(head_model);
-        let bone = model
+        let present: [bool; 4] = std::array::from_fn(|i| {
+            locals.get(joint_of(i).node).is_some() && parent_of(i).is_some()
+        });
+        let local: [Transform; 4] = std::array::from_fn(|i| {
+            locals
+                .get(joint_of(i).node)
+                .copied()
+                .unwrap_or(Transform::IDENTITY)
+        });
+        let parent = LanesMat::from_fn(|i| parent_of(i).unwrap_or(Mat4::IDENTITY));
+        let rotation = LanesQuat::from_fn(|i| local[i].rotation);
+        let scale = Lanes3::from_fn(|i| local[i].scale.into());
+        let axis = Lanes3::from_fn(|i| joint_of(i).axis);
+        let bone_length = Vec4::from_array(std::array::from_fn(|i| joint_of(i).length));
+        // The heads, and the bones as the pose holds them, in the model and then the world.
+        let head_model = parent.transform_point(Lanes3::from_fn(|i| local[i].translation.into()));
+        let bone_parent = rotation.rotate(scale.times(axis)).scale(bone_length);
+        let heads = model.to_world.transform_point(head_model);
+        let bones = model
             .to_world
-            .transform_vector3a(parent.transform_vector3a(bone_parent * joint.length));
-        let length = bone.length();
+            .transform_vector(parent.transform_vector(bone_parent));
+        let lengths = bones.length();
+        let mut shown = [Vec3A::ZERO; 4];
+        for i in 0..n {
+            if present[i] {
+                // The chain root's scale in the world (the chain's length is in its units).
+                let root = group.joints[i] == self.chains[group.chains[i]].joints.start;
+                let parent_scale = if root {
+                    world_scale(&parent_of(i).unwrap_or(Mat4::IDENTITY))
+                } else {
+                    0.0
+                };
+                shown[i] = self.step_one(
+                    group.joints[i],
+                    group.chains[i],
+                    state,
+                    frame,
+                    (heads.lane(i), bones.lane(i), lengths[i]),
+                    model.scale * parent_scale * local[i].scale.abs().element_sum() / 3.0,
+                    fresh,
+                );
+            }
+        }
+        // The directions shown, taken back into each joint's own space (where its axis was
+        // measured): through the model's inverse, the parent's (its adjugate, which is the
+        // inverse times the determinant: the direction is all that matters), the joint's
+        // rotation and its scale. Every step is linear, so no normalisation is needed before
+        // the turn's own.
+        let shown = model
+            .to_model
+            .transform_vector(Lanes3::from_fn(|i| shown[i.min(n - 1)]));
+        let in_parent = parent.adjugate_times(shown);
+        let inverse_scale = Lanes3 {
+            x: scale.x.recip(),
+            y: scale.y.recip(),
+            z: scale.z.recip(),
+        };
+        let toward = rotation.rotate_back(in_parent).times(inverse_scale);
+        let turned = rotation.then(&arc_lanes(axis, toward));
+        let norm_sq = turned.length_squared();
+        let [x, y, z] = turned.axes(norm_sq.recip());
+        let columns = [
+            parent.transform_vector(x.scale(scale.x)),
+            parent.transform_vector(y.scale(scale.y)),
+            parent.transform_vector(z.scale(scale.z)),
+        ];
+        let unit = norm_sq.sqrt().recip();
+        for i in (0..n).filter(|&i| present[i]) {
+            let j = self.joints[group.joints[i]].node;
+            if let Some(w) = world.get_mut(j) {
+                *w = Mat4::from_cols(
+                    columns[0].lane(i).extend(0.0),
+                    columns[1].lane(i).extend(0.0),
+                    columns[2].lane(i).extend(0.0),
+                    head_model.lane(i).extend(1.0),
+                );
+            }
+            let mut moved = local[i];
+            moved.rotation = turned.lane(i) * unit[i];
+            locals[j] = moved;
+        }
+    }
+
+    /// Steps joint `k` of chain `c` through the frame, its head, bone and the bone's length
+    /// in the world as `posed` (and the chain root's scale in the world, `root_scale`): the
+    /// direction to show, not normalised.
+    #[allow(clippy::too_many_arguments)]
+    fn step_one(
+        &self,
+        k: usize,
+        c: usize,
+        state: &mut SpringState,
+        frame: &Frame,
+        posed: (Vec3A, Vec3A, f32),
+        root_scale: f32,
+        fresh: bool,
+    ) -> Vec3A {
+        let (joint, chain) = (&self.joints[k], &self.chains[c]);
+        let (head, bone, length) = posed;
         let rest_dir = if length > 0.0 {
             bone / length
         } else {
@@ -300,10 +396,8 @@ impl SpringRig {
         }
         let (last_head, last_dir) = (state.heads[k], state.directions[k]);
         if k == chain.joints.start {
-            // The root's scale in the world (the chain's length is in its units).
-            let scale = model.scale * world_scale(&parent) * local.scale.abs().element_sum() / 3.0;
             let from = state.near.len();
-            gather_near(chain, state, head, head.distance(last_head), scale);
+            gather_near(chain, state, head, head.distance(last_head), root_scale);
             state.near_of[c] = from..state.near.len();
         }
         let near = state.near_of[c].clone();
@@ -339,28 +433,7 @@ impl SpringRig {
         state.heads[k] = head;
         state.directions[k] = rest_dir;
         let (before, after) = state.stepped[k];
-        // The direction shown, taken back into the joint's own space (where its axis was
-        // measured): through the model's inverse, the parent's (its adjugate, which is the
-        // inverse times the determinant: the direction is all that matters), the joint's
-        // rotation and its scale. Every step is linear, so one normalisation at the end does.
-        let shown = model.to_model.mul_vec3a(before.lerp(after, frame.between));
-        let in_parent = adjugate_times(&parent, shown);
-        let toward = local.rotation.inverse() * in_parent * scale.recip();
-        let turned = local.rotation * arc_unnormalised(joint.axis, toward);
-        let norm_sq = turned.length_squared();
-        // The joint's new world transform comes first: the next joint waits for it.
-        if let Some(w) = world.get_mut(j) {
-            let (x, y, z) = rotation_axes(turned, norm_sq.recip());
-            *w = Mat4::from_cols(
-                parent * (x * local.scale.x).extend(0.0),
-                parent * (y * local.scale.y).extend(0.0),
-                parent * (z * local.scale.z).extend(0.0),
-                head_model.extend(1.0),
-            );
-        }
-        let mut moved = local;
-        moved.rotation = turned * norm_sq.sqrt().recip();
-        locals[j] = moved;
+        before.lerp(after, frame.between)
     }
 }
 
@@ -380,9 +453,10 @@ fn gather_near(chain: &ChainRig, state: &mut SpringState, head: Vec3A, travel: f
     }));
 }
 
-/// The order joints are stepped in (`SpringRig::order`): by level, the number of spring
-/// joints above each that come before it chain by chain; in the chains' order within a level.
-fn step_order(joints: &[JointRig], chains: &[ChainRig]) -> Vec<(usize, usize)> {
+/// The groups joints are stepped in (`SpringRig::groups`): by level, the number of spring
+/// joints above each that come before it chain by chain, in the chains' order within a level;
+/// four at most a group, none of one level with another, no node twice.
+fn step_groups(joints: &[JointRig], chains: &[ChainRig]) -> Vec<Group> {
     let mut level = vec![0usize; joints.len()];
     for k in 0..joints.len() {
         if let Some(parent) = joints[k].parent
@@ -397,38 +471,43 @@ fn step_order(joints: &[JointRig], chains: &[ChainRig]) -> Vec<(usize, usize)> {
         .flat_map(|(c, chain)| chain.joints.clone().map(move |k| (k, c)))
         .collect();
     order.sort_by_key(|&(k, _)| (level[k], k));
-    order
+    let mut groups: Vec<Group> = Vec::new();
+    for (k, c) in order {
+        let fits = groups.last().is_some_and(|g| {
+            g.len < 4
+                && level[g.joints[0]] == level[k]
+                && g.joints[..g.len]
+                    .iter()
+                    .all(|&other| joints[other].node != joints[k].node)
+        });
+        if !fits {
+            groups.push(Group::default());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.joints[g.len] = k;
+            g.chains[g.len] = c;
+            g.len += 1;
+        }
+    }
+    groups
 }
 
 /// The model's world transform, with what every joint needs of it worked out once a frame.
 struct ModelFrame {
-    to_world: Mat4,
+    to_world: LanesMat,
     /// A direction in the world taken into the model's space (up to scale).
-    to_model: Mat3,
+    to_model: LanesMat,
     scale: f32,
 }
 
 impl ModelFrame {
     fn new(to_world: Mat4) -> Self {
         Self {
-            to_world,
-            to_model: to_local(Mat3::from_mat4(to_world)),
+            to_world: LanesMat::splat(to_world),
+            to_model: LanesMat::splat(Mat4::from_mat3(to_local(Mat3::from_mat4(to_world)))),
             scale: world_scale(&to_world),
         }
     }
-}
-
-/// `m`'s linear part's adjugate times `v`: its inverse times `v`, times its determinant's
-/// magnitude (the sign kept, so a mirrored parent turns the right way).
-fn adjugate_times(m: &Mat4, v: Vec3A) -> Vec3A {
-    let (x, y, z) = (
-        Vec3A::from_vec4(m.x_axis),
-        Vec3A::from_vec4(m.y_axis),
-        Vec3A::from_vec4(m.z_axis),
-    );
-    let (yz, zx, xy) = (y.cross(z), z.cross(x), x.cross(y));
-    let turned = Vec3A::new(yz.dot(v), zx.dot(v), xy.dot(v));
-    if x.dot(yz) < 0.0 { -turned } else { turned }
 }
 
 /// The shortest rotation taking unit `from` toward `to` (of any length), as a quaternion
@@ -452,17 +531,26 @@ fn arc_unnormalised(from: Vec3A, to: Vec3A) -> Quat {
     Quat::from_xyzw(c.x, c.y, c.z, w)
 }
 
-/// The rotation matrix's columns of quaternion `q` of any length, given 1 / |q|^2.
-fn rotation_axes(q: Quat, inv_norm_sq: f32) -> (Vec3A, Vec3A, Vec3A) {
-    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-    let (xx, yy, zz, ww) = (x * x, y * y, z * z, w * w);
-    let (xy, xz, yz, wx, wy, wz) = (x * y, x * z, y * z, w * x, w * y, w * z);
-    let s = inv_norm_sq;
-    (
-        Vec3A::new(ww + xx - yy - zz, 2.0 * (xy + wz), 2.0 * (xz - wy)) * s,
-        Vec3A::new(2.0 * (xy - wz), ww - xx + yy - zz, 2.0 * (yz + wx)) * s,
-        Vec3A::new(2.0 * (xz + wy), 2.0 * (yz - wx), ww - xx - yy + zz) * s,
-    )
+/// `arc_unnormalised` in four lanes.
+fn arc_lanes(from: Lanes3, to: Lanes3) -> LanesQuat {
+    let n = to.length();
+    let w = n + from.dot(to);
+    let turn = LanesQuat {
+        v: from.cross(to),
+        w,
+    };
+    let plain = n.cmpgt(Vec4::splat(1e-12)) & w.cmpgt(n * 1e-6);
+    if plain.all() {
+        return turn;
+    }
+    let lanes: [Quat; 4] = std::array::from_fn(|i| {
+        if plain.test(i) {
+            turn.lane(i)
+        } else {
+            arc_unnormalised(from.lane(i), to.lane(i))
+        }
+    });
+    LanesQuat::from_fn(|i| lanes[i])
 }
 
 /// The frame's steps: how many, and where they fall.
@@ -735,58 +823,28 @@ mod tests {
     #[test]
     fn the_unnormalised_turn_is_the_shortest_arc() {
         let from = Vec3A::new(0.2, -0.9, 0.3).normalize();
-        for to in [
+        let tos = [
             Vec3A::new(1.0, 2.0, -0.5),
             Vec3A::new(-0.3, 0.1, 4.0),
             from * 3.0,
             -from * 2.0,
-        ] {
-            let q = arc_unnormalised(from, to);
-            let norm_sq = q.length_squared();
-            let (x, y, z) = rotation_axes(q, norm_sq.recip());
-            let turned = x * from.x + y * from.y + z * from.z;
-            assert!(
-                turned.distance(to.normalize()) < 1e-5,
-                "{from} to {to}: {turned}"
-            );
-            let unit = q * norm_sq.sqrt().recip();
-            let expected = Mat3::from_quat(unit);
-            assert!(
-                (Mat3::from_cols(x.into(), y.into(), z.into()) - expected)
-                    .abs_diff_eq(Mat3::ZERO, 1e-5)
-            );
-        }
-    }
-
-    #[test]
-    fn the_adjugate_undoes_a_sheared_or_mirrored_parent_up_to_a_positive_scale() {
-        let parents = [
-            Mat4::from_scale_rotation_translation(
-                Vec3::new(1.0, 2.0, 0.5),
-                Quat::from_rotation_z(0.7),
-                Vec3::ONE,
-            ),
-            Mat4::from_rotation_x(0.4) * Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
-            Mat4::from_rotation_y(1.2)
-                * Mat4::from_scale(Vec3::new(3.0, 1.0, 1.0))
-                * Mat4::from_rotation_z(0.5),
         ];
-        let v = Vec3A::new(0.3, -0.4, 0.8);
-        for parent in parents {
-            let expected = Mat3::from_mat4(parent).inverse().mul_vec3a(v);
-            let got = adjugate_times(&parent, v);
-            assert!(got.dot(expected) > 0.0, "{parent}");
-            assert!(
-                got.normalize().distance(expected.normalize()) < 1e-5,
-                "{parent}: {got} against {expected}"
-            );
+        let lanes = arc_lanes(Lanes3::splat(from), Lanes3::from_fn(|i| tos[i]));
+        for (i, to) in tos.into_iter().enumerate() {
+            for q in [arc_unnormalised(from, to), lanes.lane(i)] {
+                let turned = q.normalize() * from;
+                assert!(
+                    turned.distance(to.normalize()) < 1e-5,
+                    "{from} to {to}: {turned}"
+                );
+            }
         }
     }
 
     #[test]
     fn every_joint_is_stepped_after_the_joints_it_hangs_from() {
         let (skeleton, mut bones) = strand(0.0, vec![]);
-        // A second chain hanging from the first one's middle joint.
+        // A second chain hanging from the first one's last joint.
         bones.chains.push(SpringChain {
             name: "bead".to_owned(),
             joints: vec![bones.chains[0].joints[2]],
@@ -795,15 +853,39 @@ mod tests {
         });
         bones.chains[0].joints.truncate(2);
         let rig = SpringRig::new(&bones, &skeleton);
-        let nodes: Vec<usize> = rig.order.iter().map(|&(k, _)| rig.joints[k].node).collect();
+        let nodes: Vec<usize> = rig
+            .groups
+            .iter()
+            .flat_map(|g| g.joints[..g.len].iter().map(|&k| rig.joints[k].node))
+            .collect();
         assert_eq!(nodes, vec![2, 3, 4]);
-        // Two chains side by side are stepped level by level.
+        assert_eq!(rig.groups.len(), 3, "one joint a level");
+        // Two chains side by side are stepped level by level, a joint of each together; the
+        // same nodes twice are never in one group.
         let (skeleton, mut bones) = strand(0.0, vec![]);
         let mut other = bones.chains[0].clone();
         other.name = "other".to_owned();
+        other.joints = vec![other.joints[0]];
+        other.tip = SpringTip::Node(3);
         bones.chains.push(other);
+        let mut bones_apart = bones.clone();
+        bones_apart.chains[1].joints[0].node = 1;
+        bones_apart.chains[1].tip = SpringTip::Node(2);
+        let rig = SpringRig::new(&bones_apart, &skeleton);
+        let groups: Vec<(Vec<usize>, Vec<usize>)> = rig
+            .groups
+            .iter()
+            .map(|g| (g.joints[..g.len].to_vec(), g.chains[..g.len].to_vec()))
+            .collect();
+        assert_eq!(
+            groups,
+            vec![
+                (vec![0, 3], vec![0, 1]),
+                (vec![1], vec![0]),
+                (vec![2], vec![0])
+            ]
+        );
         let rig = SpringRig::new(&bones, &skeleton);
-        let order: Vec<(usize, usize)> = rig.order.clone();
-        assert_eq!(order, vec![(0, 0), (3, 1), (1, 0), (4, 1), (2, 0), (5, 1)]);
+        assert!(rig.groups.iter().all(|g| g.len == 1), "{:?}", rig.groups);
     }
 }
