@@ -69,11 +69,17 @@ fn a_full_material_is_written_validly_and_read_back_as_it_was() {
             specular: Specular {
                 ior: 1.4,
                 factor: 0.8,
+                texture: Some(TextureRef::plain(3)),
                 color: [1.0, 0.9, 0.8],
+                color_texture: Some(TextureRef::plain(0)),
             },
             clearcoat: Some(Clearcoat {
                 factor: 0.6,
+                texture: Some(TextureRef::plain(3)),
                 roughness: 0.1,
+                roughness_texture: Some(TextureRef::plain(1)),
+                normal_texture: Some(TextureRef::plain(2)),
+                normal_scale: 0.5,
             }),
         },
         ..Material::default()
@@ -132,4 +138,12 @@ fn a_full_material_is_written_validly_and_read_back_as_it_was() {
         Some(&[0u8, 140, 30, 255][..])
     );
     assert!(s.normal_texture.is_some() && s.occlusion_texture.is_some());
+    // The extensions' textures too.
+    assert!(s.specular.texture.is_some() && s.specular.color_texture.is_some());
+    let coat = s.clearcoat.expect("clear coat");
+    assert!(coat.texture.is_some() && coat.roughness_texture.is_some());
+    assert_eq!(
+        (coat.normal_texture.map(|n| n.texture), coat.normal_scale),
+        (s.normal_texture.map(|n| n.texture), 0.5)
+    );
 }

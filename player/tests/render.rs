@@ -885,10 +885,7 @@ fn a_clear_coat_adds_a_sharp_highlight_and_a_higher_index_of_refraction_reflects
     };
     let bare = with(rough.clone());
     let coated = with(Surface {
-        clearcoat: Some(Clearcoat {
-            factor: 1.0,
-            roughness: 0.1,
-        }),
+        clearcoat: Some(Clearcoat::plain(1.0, 0.1)),
         ..rough.clone()
     });
     assert!(coated > bare + 20.0, "coated {coated}, bare {bare}");
@@ -1311,34 +1308,25 @@ fn an_mtoon_outline_rings_the_silhouette_in_world_or_screen_widths() {
     // inside the silhouette changes.
     use npc_core::asset::toon::{Outline, OutlineWidth, Toon};
     let (w, h) = (96, 96);
-    let toon_sphere = |outline: Option<Outline>| {
-        let mut asset = sphere(
-            &Material {
-                base_color: [0.9, 0.9, 0.9, 1.0],
-                ..Material::default()
-            },
-            48,
-            96,
-        );
-        asset.materials[0].toon = Some(Toon {
+    let front = Vec3::new(0.0, 0.3, 1.0);
+    let outlined_sphere = |outline: Option<Outline>| {
+        let toon = Toon {
             shade: [0.6, 0.6, 0.6],
             outline,
             ..Toon::default()
-        });
-        let (mut headless, list) = draw_nodes(&asset, w, h);
-        let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.5), Vec3::ZERO));
-        view.shadows = false;
-        view.daylight.light_direction = Vec3::new(0.0, 0.3, 1.0).normalize();
-        headless.draw_list(&list, &view).unwrap()
+        };
+        toon_sphere(toon, vec![], front)
     };
-    let plain = toon_sphere(None);
+    let plain = outlined_sphere(None);
     // The sphere's radius on screen: 1 m seen from 3.5 m with a 60 degree lens, 96 pixels.
     let radius = (1.0f64 / 3.5).asin().tan() / 30f64.to_radians().tan() * f64::from(h) / 2.0;
     for width in [OutlineWidth::World(0.06), OutlineWidth::Screen(0.02)] {
-        let outlined = toon_sphere(Some(Outline {
+        let outlined = outlined_sphere(Some(Outline {
             width,
             color: [0.0; 3],
             lighting_mix: 0.0,
+            width_texture: None,
+            width_in_red: false,
         }));
         let (mut ring, mut inside, mut beyond) = (0, 0, 0);
         for (x, y, p) in outlined.enumerate_pixels() {
@@ -1361,4 +1349,231 @@ fn an_mtoon_outline_rings_the_silhouette_in_world_or_screen_widths() {
              {inside} changed inside it"
         );
     }
+}
+
+#[test]
+fn specular_and_clear_coat_textures_scale_what_their_factors_give() {
+    // A smooth plane mirroring the sun into the camera (as above): KHR_materials_specular's
+    // texture with alpha 0, or its colour texture black, takes the reflection away as a factor
+    // of 0 does; a clear coat whose texture is 0 in red adds nothing to a rough plane, one at
+    // 255 its full highlight. Written by the writer and read back, as a file would be.
+    use npc_core::asset::material::{Clearcoat, Specular, Surface, TextureRef};
+    let with = |surface: Surface, texel: [u8; 4]| {
+        let m = Material {
+            base_color: [0.3, 0.3, 0.3, 1.0],
+            surface,
+            ..Material::default()
+        };
+        let asset = plane(&m, &[Some(flat_texture(4, texel))]);
+        plane_brightness(&asset, Vec3::Z)
+    };
+    let smooth = Surface {
+        roughness: 0.5,
+        ..Surface::MATTE
+    };
+    let glass = with(smooth.clone(), [255; 4]);
+    let specular = |texture, color_texture| Surface {
+        specular: Specular {
+            texture,
+            color_texture,
+            ..Specular::DEFAULT
+        },
+        ..smooth.clone()
+    };
+    let t = Some(TextureRef::plain(0));
+    let full = with(specular(t, t), [255; 4]);
+    let no_strength = with(specular(t, None), [255, 255, 255, 0]);
+    let no_colour = with(specular(None, t), [0, 0, 0, 255]);
+    assert!(
+        (full - glass).abs() < 2.0 && no_strength < glass - 10.0 && no_colour < glass - 10.0,
+        "white textures {full}, none {glass}, alpha 0 {no_strength}, black colour {no_colour}"
+    );
+    let rough = Surface {
+        roughness: 1.0,
+        ..Surface::MATTE
+    };
+    let bare = with(rough.clone(), [255; 4]);
+    let coat = |texel| {
+        with(
+            Surface {
+                clearcoat: Some(Clearcoat {
+                    texture: t,
+                    ..Clearcoat::plain(1.0, 0.1)
+                }),
+                ..rough.clone()
+            },
+            texel,
+        )
+    };
+    let (coated, uncoated) = (coat([255; 4]), coat([0, 255, 255, 255]));
+    assert!(
+        coated > bare + 20.0 && (uncoated - bare).abs() < 2.0,
+        "coat texture 255: {coated}, 0: {uncoated}, no coat {bare}"
+    );
+}
+
+/// A toon sphere (white, lit from the side or front by `light`) with `toon`, its textures
+/// (by index) `textures`, seen head-on from 3.5 m.
+fn toon_sphere(
+    toon: npc_core::asset::toon::Toon,
+    textures: Vec<npc_core::asset::material::Texture>,
+    light: Vec3,
+) -> RgbaImage {
+    let mut asset = sphere(
+        &Material {
+            base_color: [0.9, 0.9, 0.9, 1.0],
+            ..Material::default()
+        },
+        48,
+        96,
+    );
+    asset.textures = textures.into_iter().map(Some).collect();
+    asset.materials[0].toon = Some(toon);
+    let (w, h) = (96, 96);
+    let (mut headless, list) = draw_nodes(&asset, w, h);
+    let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.5), Vec3::ZERO));
+    view.shadows = false;
+    view.daylight.light_direction = light.normalize();
+    headless.draw_list(&list, &view).unwrap()
+}
+
+/// A texture of `size` x `size`, its top half `top` and bottom half `bottom`.
+fn halves(size: u32, top: [u8; 4], bottom: [u8; 4]) -> npc_core::asset::material::Texture {
+    let mut t = flat_texture(size, bottom);
+    t.rgba[..(size * size * 2) as usize].copy_from_slice(&top.repeat((size * size / 2) as usize));
+    t
+}
+
+#[test]
+fn mtoon_textures_colour_the_shade_move_the_step_and_add_a_matcap() {
+    use npc_core::asset::material::TextureRef;
+    use npc_core::asset::toon::Toon;
+    let t = |i| Some(TextureRef::plain(i));
+    let side = Vec3::new(1.0, 0.0, 0.3);
+    let shade_side = |image: &RgbaImage| *image.get_pixel(30, 48);
+    // The shade texture colours the shade: a white shade colour times a red texture.
+    let white_shade = Toon {
+        shade: [1.0; 3],
+        toony: 0.95,
+        ..Toon::default()
+    };
+    let plain = shade_side(&toon_sphere(white_shade.clone(), vec![], side));
+    let red = shade_side(&toon_sphere(
+        Toon {
+            shade_texture: t(0),
+            ..white_shade
+        },
+        vec![flat_texture(4, [255, 0, 0, 255])],
+        side,
+    ));
+    assert!(
+        i32::from(red[0]) > i32::from(red[2]) + 60
+            && (i32::from(plain[0]) - i32::from(plain[2])).abs() < 20,
+        "the shaded side: {red:?} with a red shade texture, {plain:?} without"
+    );
+    // The shading shift texture moves the step toward the shade: more of the row is lit.
+    let dark_shade = Toon {
+        shade: [0.05; 3],
+        toony: 0.95,
+        ..Toon::default()
+    };
+    let lit_pixels = |image: &RgbaImage| {
+        (0..96)
+            .filter(|&x| luminance(image.get_pixel(x, 48)) > 150.0)
+            .count()
+    };
+    let unshifted = lit_pixels(&toon_sphere(dark_shade.clone(), vec![], side));
+    let shifted = lit_pixels(&toon_sphere(
+        Toon {
+            shift_texture: t(0),
+            shift_texture_scale: 0.6,
+            ..dark_shade
+        },
+        vec![flat_texture(4, [255, 255, 255, 255])],
+        side,
+    ));
+    assert!(
+        shifted > unshifted + 5,
+        "lit pixels across the middle: {shifted} shifted, {unshifted} not"
+    );
+    // A matcap white in its top half, black in its bottom: the sphere's upper half brightens
+    // (the picture's top is the camera's up), its lower half does not; a black rim texture
+    // takes it away again. Lit from behind, so the sphere's face is in its shade and far
+    // from white.
+    let front = Vec3::new(0.0, 0.2, -1.0);
+    let grey = Toon {
+        shade: [0.3; 3],
+        ..Toon::default()
+    };
+    let bare = toon_sphere(grey.clone(), vec![], front);
+    let matcap = Toon {
+        matcap: [0.5; 3],
+        matcap_texture: t(0),
+        ..grey
+    };
+    let picture = halves(8, [255; 4], [0, 0, 0, 255]);
+    let capped = toon_sphere(matcap.clone(), vec![picture.clone()], front);
+    let (upper, lower) = ((48, 30), (48, 66));
+    let gain = |at: (i64, i64)| patch(&capped, at.0, at.1, 3) - patch(&bare, at.0, at.1, 3);
+    assert!(
+        gain(upper) > 15.0 && gain(lower).abs() < 2.0,
+        "the matcap brightens the upper half by {}, the lower by {}",
+        gain(upper),
+        gain(lower)
+    );
+    let masked = toon_sphere(
+        Toon {
+            rim_texture: t(1),
+            ..matcap
+        },
+        vec![picture, flat_texture(4, [0, 0, 0, 255])],
+        front,
+    );
+    let left = patch(&masked, upper.0, upper.1, 3) - patch(&bare, upper.0, upper.1, 3);
+    assert!(left.abs() < 2.0, "a black rim texture leaves {left}");
+}
+
+#[test]
+fn an_mtoon_outline_width_texture_thins_the_outline_where_it_is_dark() {
+    // A black outline 6 cm wide: a width texture at 0 takes it away, at 255 keeps it whole;
+    // VRM 0.x's is read in red, 1.0's in green.
+    use npc_core::asset::material::TextureRef;
+    use npc_core::asset::toon::{Outline, OutlineWidth, Toon};
+    let front = Vec3::new(0.0, 0.3, 1.0);
+    let base = Toon {
+        shade: [0.6; 3],
+        ..Toon::default()
+    };
+    let plain = toon_sphere(base.clone(), vec![], front);
+    let dark_pixels = |texel: [u8; 4], width_in_red: bool| {
+        let outline = Outline {
+            width: OutlineWidth::World(0.06),
+            color: [0.0; 3],
+            lighting_mix: 0.0,
+            width_texture: Some(TextureRef::plain(0)),
+            width_in_red,
+        };
+        let image = toon_sphere(
+            Toon {
+                outline: Some(outline),
+                ..base.clone()
+            },
+            vec![flat_texture(4, texel)],
+            front,
+        );
+        image
+            .enumerate_pixels()
+            .filter(|(x, y, p)| luminance(p) < luminance(plain.get_pixel(*x, *y)) - 60.0)
+            .count()
+    };
+    let (green, none, red) = (
+        dark_pixels([0, 255, 0, 255], false),
+        dark_pixels([255, 0, 0, 255], false),
+        dark_pixels([255, 0, 0, 255], true),
+    );
+    assert!(
+        green > 100 && none == 0 && red > 100,
+        "dark outline pixels: green texture {green}, red read as 1.0's green {none}, \
+         red read as 0.x's {red}"
+    );
 }

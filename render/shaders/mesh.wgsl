@@ -11,13 +11,11 @@ struct Material {
     // x: metallic, y: roughness, z: normal scale (0 without a normal map), w: occlusion
     // strength.
     surface: vec4<f32>,
-    // Each texture's coordinate transform (two rows of a 2x3 matrix): base colour, metal and
-    // roughness, normal, occlusion, emissive; the first row's w is 1 where the slot has a
-    // texture.
-    uv: array<vec4<f32>, 10>,
+    // Each texture's coordinate transform (two rows of a 2x3 matrix), by slot (the SLOT_
+    // constants); the first row's w is 1 where the slot has a texture.
+    uv: array<vec4<f32>, 30>,
     // x: 1 for eyes (a catchlight), y: 1 for skin (a softer, warmer falloff), z: the shading
-    // model (0 physically based, 1 VRM's MToon, 2 unlit), w: 1 when the toon shade colour is
-    // multiplied by the base-colour texture.
+    // model (0 physically based, 1 VRM's MToon, 2 unlit).
     role: vec4<f32>,
     // MToon: rgb the shade colour, a toony.
     toon_shade: vec4<f32>,
@@ -25,16 +23,20 @@ struct Material {
     toon_step: vec4<f32>,
     // MToon: rgb the rim colour.
     toon_rim: vec4<f32>,
-    // rgb: the dielectric's reflectance at normal incidence (0.04 for glTF's index of
-    // refraction 1.5; KHR_materials_ior and KHR_materials_specular change it).
+    // rgb: the dielectric's reflectance at normal incidence from its index of refraction (0.04
+    // for glTF's 1.5) tinted by KHR_materials_specular's colour, before its texture and the
+    // clamp to 1; a: the specular factor, before its texture.
     dielectric: vec4<f32>,
-    // KHR_materials_clearcoat: x the coat's share (0 without one), y its roughness.
+    // KHR_materials_clearcoat: x the coat's share (0 without one), y its roughness, z its
+    // normal map's scale (0 without one).
     clearcoat: vec4<f32>,
     // MToon's outline: rgb its colour, a how much the lit colour tints it.
     toon_outline: vec4<f32>,
     // MToon's outline: x its width (0 without one), y how it is measured (OUTLINE_WORLD or
-    // OUTLINE_SCREEN).
+    // OUTLINE_SCREEN), z 1 when its width texture is read in red (VRM 0.x), else green.
     outline_width: vec4<f32>,
+    // MToon: rgb the matcap's factor, a the shading shift texture's scale.
+    toon_matcap: vec4<f32>,
 }
 
 // The parts of the lit shader a material needs, fixed per pipeline (render/src/shading.rs
@@ -46,6 +48,7 @@ override NORMAL_MAP: bool = true;
 override METALLIC_ROUGHNESS_MAP: bool = true;
 override OCCLUSION_MAP: bool = true;
 override EMISSIVE_MAP: bool = true;
+override SPECULAR_MAP: bool = true;
 override SKIN: bool = true;
 override EYE: bool = true;
 override COAT: bool = true;
@@ -74,6 +77,16 @@ const SLOT_METALLIC_ROUGHNESS: u32 = 1u;
 const SLOT_NORMAL: u32 = 2u;
 const SLOT_OCCLUSION: u32 = 3u;
 const SLOT_EMISSIVE: u32 = 4u;
+const SLOT_SPECULAR: u32 = 5u;
+const SLOT_SPECULAR_COLOR: u32 = 6u;
+const SLOT_CLEARCOAT: u32 = 7u;
+const SLOT_CLEARCOAT_ROUGHNESS: u32 = 8u;
+const SLOT_CLEARCOAT_NORMAL: u32 = 9u;
+const SLOT_TOON_SHADE: u32 = 10u;
+const SLOT_TOON_SHIFT: u32 = 11u;
+const SLOT_MATCAP: u32 = 12u;
+const SLOT_RIM: u32 = 13u;
+const SLOT_OUTLINE_WIDTH: u32 = 14u;
 const PI: f32 = 3.14159265;
 
 // A vertex the deform pass wrote: xyz position and normal in the world, their w components
@@ -91,7 +104,21 @@ struct DeformedVertex {
 @group(1) @binding(3) var normal_texture: texture_2d<f32>;
 @group(1) @binding(4) var occlusion_texture: texture_2d<f32>;
 @group(1) @binding(5) var emissive_texture: texture_2d<f32>;
-@group(1) @binding(6) var material_sampler: sampler;
+// KHR_materials_specular: the factor in alpha, the colour (sRGB).
+@group(1) @binding(6) var specular_texture: texture_2d<f32>;
+@group(1) @binding(7) var specular_color_texture: texture_2d<f32>;
+// KHR_materials_clearcoat: the share in red, the roughness in green, the coat's normal map.
+@group(1) @binding(8) var clearcoat_texture: texture_2d<f32>;
+@group(1) @binding(9) var clearcoat_roughness_texture: texture_2d<f32>;
+@group(1) @binding(10) var clearcoat_normal_texture: texture_2d<f32>;
+// MToon: the shade colour (sRGB), the shading shift in red, the matcap and the rim's multiplier
+// (sRGB), the outline's width (green, or red for VRM 0.x; read by the outline's vertices).
+@group(1) @binding(11) var toon_shade_texture: texture_2d<f32>;
+@group(1) @binding(12) var toon_shift_texture: texture_2d<f32>;
+@group(1) @binding(13) var matcap_texture: texture_2d<f32>;
+@group(1) @binding(14) var rim_texture: texture_2d<f32>;
+@group(1) @binding(15) var outline_width_texture: texture_2d<f32>;
+@group(1) @binding(16) var material_sampler: sampler;
 
 @group(2) @binding(0) var shadow_map: texture_depth_2d;
 @group(2) @binding(1) var shadow_sampler: sampler_comparison;
@@ -153,7 +180,11 @@ fn vs_main(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) in
 fn vs_outline(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> VsOut {
     let d = world_vertex(vertex_index, objects[instance]);
     let n = normalize(d.normal);
-    let width = material.outline_width.x;
+    var width = material.outline_width.x;
+    if has_texture(SLOT_OUTLINE_WIDTH) {
+        let texel = textureSampleLevel(outline_width_texture, material_sampler, slot_uv(SLOT_OUTLINE_WIDTH, d.uv), 0.0);
+        width *= select(texel.g, texel.r, material.outline_width.z > 0.5);
+    }
     var world = d.position;
     if material.outline_width.y == OUTLINE_WORLD {
         world += n * width;
@@ -283,7 +314,13 @@ fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> 
         return n;
     }
     let at = slot_uv(SLOT_NORMAL, uv);
-    let texel = textureSample(normal_texture, material_sampler, at).xyz * 2.0 - 1.0;
+    let texel = textureSample(normal_texture, material_sampler, at).xyz;
+    return bent_normal(n, front, world, at, texel, scale);
+}
+
+// `n` bent by a normal map's `texel` read at `at`, its tangent directions scaled by `scale`.
+fn bent_normal(n: vec3<f32>, front: bool, world: vec3<f32>, at: vec2<f32>, texel: vec3<f32>, scale: f32) -> vec3<f32> {
+    let tangent_space = texel * 2.0 - 1.0;
     let dp1 = dpdx(world);
     let dp2 = dpdy(world);
     let duv1 = dpdx(at);
@@ -301,7 +338,7 @@ fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> 
     if !front {
         side = -1.0;
     }
-    let bent = vec3<f32>(texel.xy * scale, texel.z);
+    let bent = vec3<f32>(tangent_space.xy * scale, tangent_space.z);
     return normalize(side * inv * (b * bent.y - t * bent.x) + n * bent.z);
 }
 
@@ -379,19 +416,50 @@ fn catchlight(n: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
 // shade colour where it turns away, a step between them as hard as `toony` (shifted by
 // `shift`), the sun's shadow stepping to the shade colour; the sky lights the lit colour; a rim
 // light at grazing angles.
-fn toon(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, lit: vec3<f32>, texel: vec3<f32>, visibility: f32, sky: vec3<f32>) -> vec3<f32> {
+fn toon(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, lit: vec3<f32>, uv: vec2<f32>, visibility: f32, sky: vec3<f32>) -> vec3<f32> {
     let toony = material.toon_shade.a;
+    var shift = material.toon_step.x;
+    if has_texture(SLOT_TOON_SHIFT) {
+        shift += textureSample(toon_shift_texture, material_sampler, slot_uv(SLOT_TOON_SHIFT, uv)).r * material.toon_matcap.a;
+    }
     let step = clamp(
-        (clamp(dot(n, l), -1.0, 1.0) + material.toon_step.x + 1.0 - toony) / max(2.0 - 2.0 * toony, 1e-4),
+        (clamp(dot(n, l), -1.0, 1.0) + shift + 1.0 - toony) / max(2.0 - 2.0 * toony, 1e-4),
         0.0,
         1.0,
     ) * visibility;
-    let shade = material.toon_shade.rgb * mix(vec3<f32>(1.0), texel, material.role.w);
+    var shade = material.toon_shade.rgb;
+    if has_texture(SLOT_TOON_SHADE) {
+        shade *= textureSample(toon_shade_texture, material_sampler, slot_uv(SLOT_TOON_SHADE, uv)).rgb;
+    }
     let direct = mix(shade, lit, step) * globals.light_color.rgb;
     let rim_shape = pow(clamp(1.0 - dot(n, v) + material.toon_step.z, 0.0, 1.0), max(material.toon_step.y, 1e-5));
-    let rim = material.toon_rim.rgb * rim_shape
-        * mix(vec3<f32>(1.0), globals.light_color.rgb + sky, material.toon_step.w);
+    var rim = material.toon_rim.rgb * rim_shape;
+    if has_texture(SLOT_MATCAP) {
+        let at = slot_uv(SLOT_MATCAP, matcap_uv(n, v));
+        rim += material.toon_matcap.rgb * textureSample(matcap_texture, material_sampler, at).rgb;
+    }
+    if has_texture(SLOT_RIM) {
+        rim *= textureSample(rim_texture, material_sampler, slot_uv(SLOT_RIM, uv)).rgb;
+    }
+    rim *= mix(vec3<f32>(1.0), globals.light_color.rgb + sky, material.toon_step.w);
     return direct + lit * sky + rim;
+}
+
+// Where a matcap is read for normal `n` seen from direction `v` (toward the camera), as
+// three-vrm reads it: the normal in the camera's frame, turned toward the point's own view
+// direction so a sphere's picture stays round and upright away from the screen's centre; the
+// picture's top is up. The camera's right and up are the view-projection's first two rows
+// (a perspective or orthographic lens without skew scales them, no more).
+fn matcap_uv(n: vec3<f32>, v: vec3<f32>) -> vec2<f32> {
+    let m = globals.view_proj;
+    let right = normalize(vec3<f32>(m[0].x, m[1].x, m[2].x));
+    let up = normalize(vec3<f32>(m[0].y, m[1].y, m[2].y));
+    let back = cross(right, up);
+    let view_v = vec3<f32>(dot(v, right), dot(v, up), dot(v, back));
+    let view_n = vec3<f32>(dot(n, right), dot(n, up), dot(n, back));
+    let x = normalize(vec3<f32>(view_v.z, 0.0, -view_v.x));
+    let y = cross(view_v, x);
+    return 0.5 + 0.5 * vec2<f32>(dot(x, view_n), -dot(y, view_n));
 }
 
 fn shade(in: VsOut, front: bool, base: vec4<f32>) -> vec4<f32> {
@@ -427,15 +495,24 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
     let v = normalize(globals.camera_position.xyz - in.world);
     let l = globals.light_direction.xyz;
     if TOON_ONLY {
-        let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
         let visibility = sun_visibility(in.world, geometric);
-        return toon(n, v, l, base.rgb, texel, visibility, sky_diffuse(n)) + material.emissive.rgb * emissive_texel;
+        return toon(n, v, l, base.rgb, in.uv, visibility, sky_diffuse(n)) + material.emissive.rgb * emissive_texel;
     }
     let metallic = clamp(material.surface.x * mr.b, 0.0, 1.0);
     let roughness = clamp(material.surface.y * mr.g, 0.045, 1.0);
     let occlusion = mix(1.0, occlusion_texel, material.surface.w);
     let a = roughness * roughness;
-    let f0 = mix(material.dielectric.rgb, base.rgb, metallic);
+    // KHR_materials_specular: the colour's texture tints the reflectance before it is held to
+    // 1, the factor's scales it after.
+    var tinted = material.dielectric.rgb;
+    var strength = material.dielectric.a;
+    if SPECULAR_MAP && has_texture(SLOT_SPECULAR_COLOR) {
+        tinted *= textureSample(specular_color_texture, material_sampler, slot_uv(SLOT_SPECULAR_COLOR, in.uv)).rgb;
+    }
+    if SPECULAR_MAP && has_texture(SLOT_SPECULAR) {
+        strength *= textureSample(specular_texture, material_sampler, slot_uv(SLOT_SPECULAR, in.uv)).a;
+    }
+    let f0 = mix(min(tinted, vec3<f32>(1.0)) * strength, base.rgb, metallic);
     let diffuse_color = base.rgb * (1.0 - metallic);
 
     let h = normalize(l + v);
@@ -468,24 +545,35 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
         color += catchlight(n, v);
     }
     // A clear coat over it all (a uniform branch): its own sharper lobe on the geometric
-    // normal (the coat is smooth over the base's bumps), dimming what is under it by the light
-    // it reflects.
-    let coat = material.clearcoat.x;
-    if COAT && coat > 0.0 {
-        let coat_a = max(material.clearcoat.y, 0.045) * max(material.clearcoat.y, 0.045);
-        let cn = geometric;
+    // normal (the coat is smooth over the base's bumps) or its own normal map's, dimming what is
+    // under it by the light it reflects.
+    if COAT && material.clearcoat.x > 0.0 {
+        var coat = material.clearcoat.x;
+        if has_texture(SLOT_CLEARCOAT) {
+            coat *= textureSample(clearcoat_texture, material_sampler, slot_uv(SLOT_CLEARCOAT, in.uv)).r;
+        }
+        var coat_roughness = max(material.clearcoat.y, 0.045);
+        if has_texture(SLOT_CLEARCOAT_ROUGHNESS) {
+            let texel = textureSample(clearcoat_roughness_texture, material_sampler, slot_uv(SLOT_CLEARCOAT_ROUGHNESS, in.uv)).g;
+            coat_roughness = max(material.clearcoat.y * texel, 0.045);
+        }
+        var cn = geometric;
+        if material.clearcoat.z != 0.0 && has_texture(SLOT_CLEARCOAT_NORMAL) {
+            let at = slot_uv(SLOT_CLEARCOAT_NORMAL, in.uv);
+            let texel = textureSample(clearcoat_normal_texture, material_sampler, at).xyz;
+            cn = bent_normal(geometric, front, in.world, at, texel, material.clearcoat.z);
+        }
+        let coat_a = coat_roughness * coat_roughness;
         let c_dot_l = max(dot(cn, l), 0.0);
         let c_dot_v = max(abs(dot(cn, v)), 1e-4);
         let coat_f = fresnel(vec3<f32>(0.04), v_dot_h).x * coat;
         let coat_sun = coat_f * ggx(max(dot(cn, h), 0.0), coat_a) * smith_visibility(c_dot_l, c_dot_v, coat_a) * PI * c_dot_l;
-        let coat_roughness = max(material.clearcoat.y, 0.045);
         let coat_sky = split_sum(vec3<f32>(0.04), coat_roughness, c_dot_v).x * coat
             * sky_reflection(reflect(-v, cn), coat_roughness);
         color = color * (1.0 - coat_f) + visibility * coat_sun * globals.light_color.rgb + coat_sky * occlusion;
     }
     if TOON && material.role.z == MODEL_TOON {
-        let texel = textureSample(base_color_texture, material_sampler, slot_uv(SLOT_BASE_COLOR, in.uv)).rgb;
-        color = toon(n, v, l, base.rgb, texel, visibility, sky) + material.emissive.rgb * emissive_texel;
+        color = toon(n, v, l, base.rgb, in.uv, visibility, sky) + material.emissive.rgb * emissive_texel;
     } else if UNLIT && material.role.z == MODEL_UNLIT {
         color = base.rgb;
     }

@@ -102,13 +102,11 @@ pub struct GpuMaterial {
     pub emissive: [f32; 4],
     /// Metallic, roughness, normal scale (0 without a normal map), occlusion strength.
     pub surface: [f32; 4],
-    /// Each texture's coordinate transform, two rows of a 2x3 matrix (base colour, metal and
-    /// roughness, normal, occlusion, emissive); the first row's w is 1 where the slot has a
-    /// texture.
-    pub uv: [[f32; 4]; 10],
+    /// Each texture's coordinate transform, two rows of a 2x3 matrix, by slot
+    /// (`materials::Slot`); the first row's w is 1 where the slot has a texture.
+    pub uv: [[f32; 4]; 30],
     /// 1 for eyes (a catchlight); 1 for skin (a softer, warmer falloff); the shading model
-    /// (0 physically based, 1 VRM's MToon, 2 unlit); 1 when the toon shade colour is
-    /// multiplied by the base-colour texture.
+    /// (0 physically based, 1 VRM's MToon, 2 unlit); unused.
     pub role: [f32; 4],
     /// MToon: the shade colour (linear), toony.
     pub toon_shade: [f32; 4],
@@ -116,16 +114,20 @@ pub struct GpuMaterial {
     pub toon_step: [f32; 4],
     /// MToon: the rim colour (linear), unused.
     pub toon_rim: [f32; 4],
-    /// The dielectric's reflectance at normal incidence (linear RGB, from its index of
-    /// refraction and `KHR_materials_specular`), unused.
+    /// The dielectric's reflectance at normal incidence from its index of refraction times
+    /// `KHR_materials_specular`'s colour (linear RGB, before its texture and the clamp to 1),
+    /// and its specular factor (before its texture).
     pub dielectric: [f32; 4],
     /// `KHR_materials_clearcoat`: the coat's share (0 without one) and roughness, unused.
     pub clearcoat: [f32; 4],
     /// MToon's outline: its colour (linear), how much the lit colour tints it.
     pub toon_outline: [f32; 4],
     /// MToon's outline: its width (0 without one), how it is measured (1 metres in the world,
-    /// 2 a share of the screen's height), unused, unused.
+    /// 2 a share of the screen's height), 1 when the width texture is read in red (else
+    /// green), unused.
     pub outline_width: [f32; 4],
+    /// MToon: the matcap's factor (linear RGB), the shading shift texture's scale.
+    pub toon_matcap: [f32; 4],
 }
 
 /// Parameters of the deform check. Mirrors `CheckParams` in shaders/deform_check.wgsl.
@@ -170,7 +172,7 @@ mod tests {
         assert_eq!(size_of::<GpuVertex>(), 64);
         assert_eq!(size_of::<GpuObject>(), 96);
         assert_eq!(size_of::<GpuMorph>(), 8);
-        assert_eq!(size_of::<GpuMaterial>(), 21 * 16);
+        assert_eq!(size_of::<GpuMaterial>(), 42 * 16);
         assert_eq!(size_of::<CheckParams>(), 16);
         assert_eq!(size_of::<GpuDeformed>(), 32);
         assert_eq!(size_of::<DeformChunk>(), 8);

@@ -1,6 +1,6 @@
-//! Material bind groups: the material's uniform, its five textures (base colour and emissive
-//! sRGB, metal-roughness, normal and occlusion linear, each with mipmaps; a neutral texel
-//! where it has none) and a repeating trilinear, anisotropic sampler.
+//! Material bind groups: the material's uniform, its textures by slot (glTF's five, the
+//! specular and clear coat extensions', MToon's; colour ones sRGB, data linear, each with
+//! mipmaps; a neutral texel where it has none) and a repeating trilinear, anisotropic sampler.
 
 use npc_core::asset::material::{Material, Role, Surface, Texture, TextureRef, UvTransform};
 use npc_core::asset::toon::OutlineWidth;
@@ -10,7 +10,8 @@ use super::gpu::Gpu;
 use super::gpu_types::GpuMaterial;
 use super::mip_chain::mip_chain;
 
-/// A material's texture slots, in binding order after the uniform.
+/// A material's texture slots, in binding order after the uniform: glTF's five, then
+/// `KHR_materials_specular`'s and `KHR_materials_clearcoat`'s, then MToon's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
     BaseColor,
@@ -18,21 +19,55 @@ pub enum Slot {
     Normal,
     Occlusion,
     Emissive,
+    Specular,
+    SpecularColor,
+    Clearcoat,
+    ClearcoatRoughness,
+    ClearcoatNormal,
+    ToonShade,
+    ToonShift,
+    Matcap,
+    Rim,
+    OutlineWidth,
 }
 
+/// How many texture slots a material has.
+pub const SLOTS: usize = 15;
+
+/// The textures a material binds for fragments: all but the outline's width, read by vertices.
+pub const FRAGMENT_TEXTURES: u32 = SLOTS as u32 - 1;
+
 impl Slot {
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; SLOTS] = [
         Self::BaseColor,
         Self::MetallicRoughness,
         Self::Normal,
         Self::Occlusion,
         Self::Emissive,
+        Self::Specular,
+        Self::SpecularColor,
+        Self::Clearcoat,
+        Self::ClearcoatRoughness,
+        Self::ClearcoatNormal,
+        Self::ToonShade,
+        Self::ToonShift,
+        Self::Matcap,
+        Self::Rim,
+        Self::OutlineWidth,
     ];
 
     /// Whether the slot holds colour (sRGB) rather than data.
     #[must_use]
     pub fn srgb(self) -> bool {
-        matches!(self, Self::BaseColor | Self::Emissive)
+        matches!(
+            self,
+            Self::BaseColor
+                | Self::Emissive
+                | Self::SpecularColor
+                | Self::ToonShade
+                | Self::Matcap
+                | Self::Rim
+        )
     }
 
     /// Its binding in group 1 (0 is the uniform, the sampler comes last).
@@ -40,11 +75,20 @@ impl Slot {
         self as u32 + 1
     }
 
+    /// The stages that read it: the outline's width is read where its vertices are grown.
+    fn visibility(self) -> wgpu::ShaderStages {
+        if self == Self::OutlineWidth {
+            wgpu::ShaderStages::VERTEX
+        } else {
+            wgpu::ShaderStages::FRAGMENT
+        }
+    }
+
     /// The texel that changes nothing where a material has no texture: white multiplies the
     /// factors, the normal points straight out.
     fn neutral(self) -> [u8; 4] {
         match self {
-            Self::Normal => [128, 128, 255, 255],
+            Self::Normal | Self::ClearcoatNormal => [128, 128, 255, 255],
             _ => [255; 4],
         }
     }
@@ -53,18 +97,30 @@ impl Slot {
     #[must_use]
     pub fn of(self, material: &Material) -> Option<TextureRef> {
         let s = &material.surface;
+        let coat = s.clearcoat.as_ref();
+        let toon = material.toon.as_ref();
         match self {
             Self::BaseColor => material.base_color_texture,
             Self::MetallicRoughness => s.metallic_roughness_texture,
             Self::Normal => s.normal_texture,
             Self::Occlusion => s.occlusion_texture,
             Self::Emissive => s.emissive_texture,
+            Self::Specular => s.specular.texture,
+            Self::SpecularColor => s.specular.color_texture,
+            Self::Clearcoat => coat?.texture,
+            Self::ClearcoatRoughness => coat?.roughness_texture,
+            Self::ClearcoatNormal => coat?.normal_texture,
+            Self::ToonShade => toon?.shade_texture,
+            Self::ToonShift => toon?.shift_texture,
+            Self::Matcap => toon?.matcap_texture,
+            Self::Rim => toon?.rim_texture,
+            Self::OutlineWidth => toon?.outline?.width_texture,
         }
     }
 }
 
 /// The binding of the sampler every material shares.
-const SAMPLER_BINDING: u32 = 6;
+const SAMPLER_BINDING: u32 = SLOTS as u32 + 1;
 
 /// The layout of group 1, the sampler every material shares and the neutral textures.
 #[derive(Debug)]
@@ -77,9 +133,9 @@ impl MaterialLayout {
     /// The layout and a sampler filtering up to `anisotropy` samples along a slope (1: none).
     #[must_use]
     pub fn new(device: &wgpu::Device, anisotropy: u16) -> Self {
-        let texture = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::FRAGMENT,
+        let texture = |slot: Slot| wgpu::BindGroupLayoutEntry {
+            binding: slot.binding(),
+            visibility: slot.visibility(),
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: true },
                 view_dimension: wgpu::TextureViewDimension::D2,
@@ -98,10 +154,10 @@ impl MaterialLayout {
             },
             count: None,
         }];
-        entries.extend(Slot::ALL.map(|s| texture(s.binding())));
+        entries.extend(Slot::ALL.map(texture));
         entries.push(wgpu::BindGroupLayoutEntry {
             binding: SAMPLER_BINDING,
-            visibility: wgpu::ShaderStages::FRAGMENT,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         });
@@ -125,10 +181,10 @@ impl MaterialLayout {
 
 /// The uniform of `material` (with `alpha_cutoff`) when its textures are `present` (by slot).
 #[must_use]
-pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) -> GpuMaterial {
+pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; SLOTS]) -> GpuMaterial {
     let s: &Surface = &material.surface;
     let toon = material.toon.clone().unwrap_or_default();
-    let mut uv = [[0.0; 4]; 10];
+    let mut uv = [[0.0; 4]; 2 * SLOTS];
     for slot in Slot::ALL {
         let t = slot
             .of(material)
@@ -161,7 +217,7 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) 
                 (None, true) => 2.0,
                 (None, false) => 0.0,
             },
-            f32::from(u8::from(toon.shade_by_base_texture)),
+            0.0,
         ],
         toon_shade: [toon.shade[0], toon.shade[1], toon.shade[2], toon.toony],
         toon_step: [
@@ -172,20 +228,35 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; 5]) 
         ],
         toon_rim: [toon.rim[0], toon.rim[1], toon.rim[2], 0.0],
         dielectric: {
-            let f0 = s.specular.f0();
-            [f0[0], f0[1], f0[2], 0.0]
+            let r = s.specular.ior_reflectance();
+            let c = s.specular.color;
+            [c[0] * r, c[1] * r, c[2] * r, s.specular.factor]
         },
-        clearcoat: s
-            .clearcoat
-            .map_or([0.0; 4], |c| [c.factor, c.roughness, 0.0, 0.0]),
+        clearcoat: s.clearcoat.map_or([0.0; 4], |c| {
+            let normal_scale = if present[Slot::ClearcoatNormal as usize] {
+                c.normal_scale
+            } else {
+                0.0
+            };
+            [c.factor, c.roughness, normal_scale, 0.0]
+        }),
         toon_outline: toon.outline.map_or([0.0; 4], |o| {
             [o.color[0], o.color[1], o.color[2], o.lighting_mix]
         }),
-        outline_width: match toon.outline.map(|o| o.width) {
-            Some(OutlineWidth::World(w)) => [w.max(0.0), 1.0, 0.0, 0.0],
-            Some(OutlineWidth::Screen(w)) => [w.max(0.0), 2.0, 0.0, 0.0],
-            None => [0.0; 4],
+        outline_width: {
+            let red = f32::from(u8::from(toon.outline.is_some_and(|o| o.width_in_red)));
+            match toon.outline.map(|o| o.width) {
+                Some(OutlineWidth::World(w)) => [w.max(0.0), 1.0, red, 0.0],
+                Some(OutlineWidth::Screen(w)) => [w.max(0.0), 2.0, red, 0.0],
+                None => [0.0; 4],
+            }
         },
+        toon_matcap: [
+            toon.matcap[0],
+            toon.matcap[1],
+            toon.matcap[2],
+            toon.shift_texture_scale,
+        ],
     }
 }
 
@@ -252,7 +323,7 @@ pub fn well_formed(texture: &Texture) -> bool {
 
 /// The neutral texture of each slot, shared by every material without one there.
 #[derive(Debug)]
-pub struct NeutralTextures([wgpu::TextureView; 5]);
+pub struct NeutralTextures([wgpu::TextureView; SLOTS]);
 
 impl NeutralTextures {
     #[must_use]
@@ -276,7 +347,7 @@ pub fn material_bind_group(
     gpu: &Gpu,
     layout: &MaterialLayout,
     uniform: &GpuMaterial,
-    textures: [Option<&wgpu::TextureView>; 5],
+    textures: [Option<&wgpu::TextureView>; SLOTS],
     neutral: &NeutralTextures,
 ) -> wgpu::BindGroup {
     let buffer = gpu

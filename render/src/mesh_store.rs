@@ -17,7 +17,7 @@ use wgpu::util::DeviceExt;
 use super::gpu::Gpu;
 use super::gpu_types::{GpuMaterial, GpuVertex};
 use super::materials::{
-    MaterialLayout, MipTexture, NeutralTextures, Slot, gpu_material, material_bind_group,
+    MaterialLayout, MipTexture, NeutralTextures, SLOTS, Slot, gpu_material, material_bind_group,
     well_formed,
 };
 use super::shading::Shading;
@@ -98,7 +98,7 @@ impl StoredAsset {
 struct PendingMaterial {
     uniform: GpuMaterial,
     /// By slot: the index of its texture in the builder's textures.
-    textures: [Option<usize>; 5],
+    textures: [Option<usize>; SLOTS],
     surface: Surface,
     shading: Shading,
 }
@@ -277,10 +277,10 @@ impl MeshStoreBuilder {
             surface: SurfaceModel::GLTF_DEFAULT,
             ..Material::default()
         };
-        let uniform = gpu_material(&material, 0.0, [false; 5]);
+        let uniform = gpu_material(&material, 0.0, [false; SLOTS]);
         self.materials.push(PendingMaterial {
             uniform,
-            textures: [None; 5],
+            textures: [None; SLOTS],
             surface: Surface::Opaque,
             shading: Shading::of(&uniform),
         });

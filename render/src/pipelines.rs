@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::materials::MaterialLayout;
+use super::materials::{FRAGMENT_TEXTURES, MaterialLayout};
 use super::mesh_store::Surface;
 use super::shaders;
 use super::shading::Shading;
@@ -84,6 +84,14 @@ fn texture(
         count: None,
     }
 }
+
+/// The textures the light group binds: the shadow map, the sky's two cubemaps, the split-sum
+/// table.
+const LIGHT_TEXTURES: u32 = 4;
+
+/// The sampled textures the main pass's fragment stage binds: its material's and the light's.
+/// More than WebGPU's minimum (16): a device is asked for its adapter's own limits.
+pub const MAIN_PASS_TEXTURES: u32 = FRAGMENT_TEXTURES + LIGHT_TEXTURES;
 
 /// The bind group layouts.
 #[derive(Debug)]

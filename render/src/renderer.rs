@@ -7,7 +7,7 @@ use super::frame_buffers::FrameBuffers;
 use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, Surface};
-use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
+use super::pipelines::{DEPTH_FORMAT, Layouts, MAIN_PASS_TEXTURES, Pipelines};
 use super::shading::Shading;
 use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
@@ -25,6 +25,11 @@ pub enum RendererError {
     Store(#[from] StoreError),
     #[error("{0}")]
     Sky(String),
+    #[error(
+        "this GPU's device binds at most {limit} textures a shader stage; characters' \
+         materials need {needed}"
+    )]
+    TooFewTextures { limit: u32, needed: u32 },
 }
 
 /// A colour target to draw into.
@@ -68,6 +73,13 @@ impl Renderer {
         shadow_size: u32,
     ) -> Result<Self, RendererError> {
         let device = &gpu.device;
+        let limit = device.limits().max_sampled_textures_per_shader_stage;
+        if limit < MAIN_PASS_TEXTURES {
+            return Err(RendererError::TooFewTextures {
+                limit,
+                needed: MAIN_PASS_TEXTURES,
+            });
+        }
         let layouts = Layouts::new(device, gpu.anisotropy());
         let mut pipelines = Pipelines::new(device, &layouts, color_format, samples);
         let store = meshes.build(gpu, &layouts.material)?;

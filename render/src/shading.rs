@@ -14,6 +14,8 @@ pub struct Shading {
     pub metallic_roughness_map: bool,
     pub occlusion_map: bool,
     pub emissive_map: bool,
+    /// `KHR_materials_specular`'s textures.
+    pub specular_map: bool,
     /// The softer, warmer falloff of skin.
     pub skin: bool,
     /// The catchlight of eyes.
@@ -31,6 +33,7 @@ impl Shading {
         metallic_roughness_map: false,
         occlusion_map: false,
         emissive_map: false,
+        specular_map: false,
         skin: false,
         eye: false,
         clearcoat: false,
@@ -45,6 +48,7 @@ impl Shading {
         metallic_roughness_map: true,
         occlusion_map: true,
         emissive_map: true,
+        specular_map: true,
         skin: true,
         eye: true,
         clearcoat: true,
@@ -61,6 +65,7 @@ impl Shading {
             metallic_roughness_map: has(1),
             occlusion_map: has(3),
             emissive_map: has(4),
+            specular_map: has(5) || has(6),
             skin: m.role[1] > 0.5,
             eye: m.role[0] > 0.5,
             clearcoat: m.clearcoat[0] > 0.0,
@@ -71,13 +76,14 @@ impl Shading {
 
     /// The shader's override constants for these needs (mesh.wgsl).
     #[must_use]
-    pub fn constants(self) -> [(&'static str, f64); 9] {
+    pub fn constants(self) -> [(&'static str, f64); 10] {
         let on = |b: bool| f64::from(u8::from(b));
         [
             ("NORMAL_MAP", on(self.normal_map)),
             ("METALLIC_ROUGHNESS_MAP", on(self.metallic_roughness_map)),
             ("OCCLUSION_MAP", on(self.occlusion_map)),
             ("EMISSIVE_MAP", on(self.emissive_map)),
+            ("SPECULAR_MAP", on(self.specular_map)),
             ("SKIN", on(self.skin)),
             ("EYE", on(self.eye)),
             ("COAT", on(self.clearcoat)),

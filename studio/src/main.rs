@@ -129,6 +129,7 @@ fn main() -> ExitCode {
         viewport: egui::ViewportBuilder::default()
             .with_title("Living NPC Studio")
             .with_inner_size([args.size.0 as f32, args.size.1 as f32]),
+        wgpu_options: wgpu_options(),
         ..eframe::NativeOptions::default()
     };
     let screenshot = args.screenshot.clone();
@@ -157,5 +158,15 @@ fn main() -> ExitCode {
             );
             ExitCode::FAILURE
         }
+    }
+}
+
+/// eframe's wgpu device, asked for its adapter's own limits (the 3D view needs more than
+/// eframe asks for).
+fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
+    let config = eframe::egui_wgpu::WgpuConfiguration::default();
+    eframe::egui_wgpu::WgpuConfiguration {
+        wgpu_setup: npc_studio::viewport::with_adapter_limits(config.wgpu_setup.clone()),
+        ..config
     }
 }

@@ -92,6 +92,24 @@ impl LoadedHead {
     }
 }
 
+/// `setup` asking its device for the adapter's own limits, as the player's device is asked:
+/// the 3D view's materials bind more textures a shader stage than WebGPU's minimum, which is
+/// what eframe (and egui's test harness) ask for. A setup that reuses a device is left as it is.
+#[must_use]
+pub fn with_adapter_limits(setup: eframe::egui_wgpu::WgpuSetup) -> eframe::egui_wgpu::WgpuSetup {
+    match setup {
+        eframe::egui_wgpu::WgpuSetup::CreateNew(mut new) => {
+            new.device_descriptor = std::sync::Arc::new(|adapter| wgpu::DeviceDescriptor {
+                label: Some("npc-studio"),
+                required_limits: adapter.limits(),
+                ..wgpu::DeviceDescriptor::default()
+            });
+            eframe::egui_wgpu::WgpuSetup::CreateNew(new)
+        }
+        other => other,
+    }
+}
+
 impl Viewport {
     /// A view of `loaded` (pipelines, skies and the head uploaded).
     ///

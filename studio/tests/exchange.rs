@@ -161,7 +161,9 @@ fn file_export_asks_for_a_path_and_writes_there() {
     let studio = demo_with_line(dir.path());
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu()
+        .wgpu_setup(npc_studio::viewport::with_adapter_limits(
+            egui_kittest::wgpu::default_wgpu_setup(),
+        ))
         .build_eframe(move |_cc| StudioApp::new(studio, None).with_typed_paths());
     h.run_steps(3);
     h.get_by_label("File").click();

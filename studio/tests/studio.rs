@@ -23,7 +23,9 @@ use npc_studio::state::Studio;
 fn harness(studio: Studio) -> Harness<'static, StudioApp> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu()
+        .wgpu_setup(npc_studio::viewport::with_adapter_limits(
+            egui_kittest::wgpu::default_wgpu_setup(),
+        ))
         .build_eframe(move |_cc| StudioApp::new(studio, None));
     h.run_steps(3);
     h
@@ -357,7 +359,9 @@ fn a_file_chosen_by_path_opens_and_recent_projects_outlive_the_studio() {
         let store = RecentStore::at(store.clone());
         let mut h = Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
-            .wgpu()
+            .wgpu_setup(npc_studio::viewport::with_adapter_limits(
+                egui_kittest::wgpu::default_wgpu_setup(),
+            ))
             .build_eframe(move |_cc| {
                 StudioApp::new(studio, None)
                     .with_typed_paths()
@@ -391,7 +395,9 @@ fn opening_another_project_over_unsaved_changes_asks_first() {
     project.save(&other).unwrap();
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .wgpu()
+        .wgpu_setup(npc_studio::viewport::with_adapter_limits(
+            egui_kittest::wgpu::default_wgpu_setup(),
+        ))
         .build_eframe(move |_cc| {
             StudioApp::new(Studio::new(demo_project(), None), None).with_typed_paths()
         });

@@ -84,13 +84,13 @@ pub const EXTENSIONS: &[Extension] = &[
     ),
     ext(
         "KHR_materials_specular",
-        Support::Part,
-        "specular factor and colour factor; their textures are not read",
+        Support::Read,
+        "specular factor and colour factor, each times its texture",
     ),
     ext(
         "KHR_materials_clearcoat",
-        Support::Part,
-        "clear coat factor and roughness; their textures and the coat's normal map are not read",
+        Support::Read,
+        "clear coat factor and roughness, each times its texture, and the coat's normal map",
     ),
     ext(
         "KHR_animation_pointer",
@@ -119,9 +119,9 @@ pub const EXTENSIONS: &[Extension] = &[
     ext(
         "VRMC_materials_mtoon",
         Support::Part,
-        "shade colour, shift and toony step, rim colour, power, lift and lighting mix, outlines \
-         (world or screen width, colour, lighting mix; the width texture is not read); matcap, \
-         rim and shift textures and UV animation are not drawn",
+        "shade colour and texture, shift (and its texture) and toony step, matcap, rim colour, \
+         power, lift, lighting mix and texture, outlines (world or screen width and its \
+         texture, colour, lighting mix); UV animation is not drawn",
     ),
     ext(
         "VRMC_vrm_animation",

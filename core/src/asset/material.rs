@@ -8,6 +8,8 @@ use gltf::json::validation::Checked;
 use super::accessor::Reader;
 use super::ktx2;
 use super::source::Source;
+use super::texture_ref::uv_transform;
+pub use super::texture_ref::{TextureInfo, TextureRef, UvTransform};
 use super::toon::{Toon, toon_of};
 
 /// How a material's alpha is used.
@@ -68,14 +70,18 @@ pub struct Surface {
 }
 
 /// How a dielectric reflects: its index of refraction (`KHR_materials_ior`; glTF's 1.5
-/// without it) and `KHR_materials_specular`'s strength and tint. Their textures are not read.
+/// without it) and `KHR_materials_specular`'s strength and tint, each times its texture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Specular {
     pub ior: f32,
     /// Scales the dielectric's reflection (0 takes it away).
     pub factor: f32,
+    /// Multiplies the factor by its alpha (linear).
+    pub texture: Option<TextureRef>,
     /// Tints it, linear RGB.
     pub color: [f32; 3],
+    /// Multiplies the tint by its RGB (sRGB).
+    pub color_texture: Option<TextureRef>,
 }
 
 impl Specular {
@@ -83,26 +89,56 @@ impl Specular {
     pub const DEFAULT: Self = Self {
         ior: 1.5,
         factor: 1.0,
+        texture: None,
         color: [1.0; 3],
+        color_texture: None,
     };
 
     /// The dielectric's reflectance at normal incidence, linear RGB (0.04 by default), as
     /// `KHR_materials_specular` defines it: Fresnel's from the index of refraction, tinted,
-    /// at most 1, times the factor.
+    /// at most 1, times the factor (before the textures, which the shader applies).
     #[must_use]
     pub fn f0(&self) -> [f32; 3] {
-        let r = ((self.ior - 1.0) / (self.ior + 1.0)).powi(2);
+        let r = self.ior_reflectance();
         self.color.map(|c| (r * c).min(1.0) * self.factor)
+    }
+
+    /// Fresnel's reflectance at normal incidence for the index of refraction alone,
+    /// ((ior - 1) / (ior + 1))^2.
+    #[must_use]
+    pub fn ior_reflectance(&self) -> f32 {
+        ((self.ior - 1.0) / (self.ior + 1.0)).powi(2)
     }
 }
 
 /// `KHR_materials_clearcoat`: a clear coat (varnish, car paint, wet lips) over the material,
-/// with its own roughness; its textures are not read.
+/// with its own roughness and normal map.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clearcoat {
-    /// How much of the coat there is (0-1).
+    /// How much of the coat there is (0-1), times its texture's red.
     pub factor: f32,
+    pub texture: Option<TextureRef>,
+    /// Its roughness, times its texture's green.
     pub roughness: f32,
+    pub roughness_texture: Option<TextureRef>,
+    /// The coat's own bumps (tangent space), and how strongly they bend its normal.
+    pub normal_texture: Option<TextureRef>,
+    pub normal_scale: f32,
+}
+
+impl Clearcoat {
+    /// A coat of `factor` and `roughness`, without textures.
+    #[must_use]
+    pub fn plain(factor: f32, roughness: f32) -> Self {
+        Self {
+            factor,
+            texture: None,
+            roughness,
+            roughness_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+        }
+    }
 }
 
 impl Surface {
@@ -128,69 +164,6 @@ impl Surface {
         roughness: 1.0,
         ..Self::MATTE
     };
-}
-
-/// A texture a material uses: which one, and where its texture coordinates are moved to
-/// (`KHR_texture_transform`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TextureRef {
-    /// Index into [`super::Asset::textures`].
-    pub texture: usize,
-    pub transform: UvTransform,
-}
-
-impl TextureRef {
-    /// `texture` with its coordinates as they are.
-    #[must_use]
-    pub fn plain(texture: usize) -> Self {
-        Self {
-            texture,
-            transform: UvTransform::IDENTITY,
-        }
-    }
-}
-
-/// An affine map of texture coordinates: `uv' = [x, y] . (u, v, 1)`, rows of a 2x3 matrix.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct UvTransform {
-    pub x: [f32; 3],
-    pub y: [f32; 3],
-}
-
-impl UvTransform {
-    pub const IDENTITY: Self = Self {
-        x: [1.0, 0.0, 0.0],
-        y: [0.0, 1.0, 0.0],
-    };
-
-    /// `KHR_texture_transform`'s offset, rotation (radians, counter-clockwise) and scale:
-    /// translation times rotation times scale, as the extension defines.
-    #[must_use]
-    pub fn from_offset_rotation_scale(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> Self {
-        let (sin, cos) = rotation.sin_cos();
-        Self {
-            x: [cos * scale[0], sin * scale[1], offset[0]],
-            y: [-sin * scale[0], cos * scale[1], offset[1]],
-        }
-    }
-
-    /// The offset, rotation and scale this transform is made of (the inverse of
-    /// [`Self::from_offset_rotation_scale`], for transforms made by it).
-    #[must_use]
-    pub fn offset_rotation_scale(&self) -> ([f32; 2], f32, [f32; 2]) {
-        let scale = [self.x[0].hypot(self.y[0]), self.x[1].hypot(self.y[1])];
-        let rotation = (-self.y[0]).atan2(self.x[0]);
-        ([self.x[2], self.y[2]], rotation, scale)
-    }
-
-    /// Where `uv` is moved to.
-    #[must_use]
-    pub fn apply(&self, uv: [f32; 2]) -> [f32; 2] {
-        [
-            self.x[0] * uv[0] + self.x[1] * uv[1] + self.x[2],
-            self.y[0] * uv[0] + self.y[1] * uv[1] + self.y[2],
-        ]
-    }
 }
 
 /// What part of a character a material dresses, for the shading faces need: eyes get a
@@ -269,36 +242,57 @@ pub fn read_materials(
         if base_color.iter().any(|c| !c.is_finite()) {
             base_color = [1.0; 4];
         }
-        let mut slot = |info: Option<(usize, u32, Option<serde_json::Value>)>, what: &str| {
-            let (t, tex_coord, extensions) = info?;
-            textures.slot(m, what, t, tex_coord, extensions.as_ref(), warnings)
-        };
+        let mut slot =
+            |info: Option<TextureInfo>, what: &str| textures.slot(m, what, &info?, warnings);
         let base_color_texture = slot(info_of(pbr.base_color_texture.as_ref()), "base colour");
         let metallic_roughness_texture = slot(
             info_of(pbr.metallic_roughness_texture.as_ref()),
             "metal and roughness",
         );
         let normal_texture = slot(
-            material.normal_texture.as_ref().map(|n| {
-                (
-                    n.index.value(),
-                    n.tex_coord,
-                    serde_json::to_value(&n.extensions).ok(),
-                )
+            material.normal_texture.as_ref().map(|n| TextureInfo {
+                index: n.index.value(),
+                tex_coord: n.tex_coord,
+                extensions: serde_json::to_value(&n.extensions).ok(),
             }),
             "normal",
         );
         let occlusion_texture = slot(
-            material.occlusion_texture.as_ref().map(|o| {
-                (
-                    o.index.value(),
-                    o.tex_coord,
-                    serde_json::to_value(&o.extensions).ok(),
-                )
+            material.occlusion_texture.as_ref().map(|o| TextureInfo {
+                index: o.index.value(),
+                tex_coord: o.tex_coord,
+                extensions: serde_json::to_value(&o.extensions).ok(),
             }),
             "occlusion",
         );
         let emissive_texture = slot(info_of(material.emissive_texture.as_ref()), "emissive");
+        let extension_json = |name: &str| {
+            material
+                .extensions
+                .as_ref()
+                .and_then(|e| e.others.get(name))
+        };
+        // An extension's texture info.
+        let info = |name: &str, field: &str| {
+            extension_json(name)
+                .and_then(|e| e.get(field))
+                .and_then(TextureInfo::from_json)
+        };
+        let specular_texture = slot(
+            info("KHR_materials_specular", "specularTexture"),
+            "specular",
+        );
+        let specular_color_texture = slot(
+            info("KHR_materials_specular", "specularColorTexture"),
+            "specular colour",
+        );
+        let coat_textures = [
+            ("clearcoatTexture", "clear coat"),
+            ("clearcoatRoughnessTexture", "clear coat roughness"),
+            ("clearcoatNormalTexture", "clear coat normal"),
+        ]
+        .map(|(field, what)| slot(info("KHR_materials_clearcoat", field), what));
+        let toon = toon_of(root, m, &mut |info, what| slot(Some(info), what));
         let alpha_mode = match material.alpha_mode {
             Checked::Valid(json::material::AlphaMode::Mask) => AlphaMode::Mask {
                 cutoff: material.alpha_cutoff.map_or(0.5, |c| c.0),
@@ -307,11 +301,7 @@ pub fn read_materials(
             _ => AlphaMode::Opaque,
         };
         let extension = |name: &str, field: &str| {
-            material
-                .extensions
-                .as_ref()
-                .and_then(|e| e.others.get(name))
-                .map(|e| e.get(field).and_then(serde_json::Value::as_f64))
+            extension_json(name).map(|e| e.get(field).and_then(serde_json::Value::as_f64))
         };
         let strength = extension("KHR_materials_emissive_strength", "emissiveStrength")
             .flatten()
@@ -329,19 +319,27 @@ pub fn read_materials(
                 _ => 1.5,
             },
             factor: number("KHR_materials_specular", "specularFactor", 1.0).clamp(0.0, 1.0),
-            color: material
-                .extensions
-                .as_ref()
-                .and_then(|e| e.others.get("KHR_materials_specular"))
+            texture: specular_texture,
+            color_texture: specular_color_texture,
+            color: extension_json("KHR_materials_specular")
                 .and_then(|e| e.get("specularColorFactor"))
                 .and_then(|c| serde_json::from_value::<[f32; 3]>(c.clone()).ok())
                 .map_or([1.0; 3], |c| c.map(|c| finite(c, 1.0).max(0.0))),
         };
         let coat = number("KHR_materials_clearcoat", "clearcoatFactor", 0.0).clamp(0.0, 1.0);
+        let [coat_texture, coat_roughness_texture, coat_normal_texture] = coat_textures;
         let clearcoat = (coat > 0.0).then(|| Clearcoat {
             factor: coat,
+            texture: coat_texture,
             roughness: number("KHR_materials_clearcoat", "clearcoatRoughnessFactor", 0.0)
                 .clamp(0.0, 1.0),
+            roughness_texture: coat_roughness_texture,
+            normal_texture: coat_normal_texture,
+            normal_scale: extension_json("KHR_materials_clearcoat")
+                .and_then(|e| e.get("clearcoatNormalTexture"))
+                .and_then(|t| t.get("scale"))
+                .and_then(serde_json::Value::as_f64)
+                .map_or(1.0, |s| finite(s as f32, 1.0)),
         });
         let surface = Surface {
             metallic: finite(pbr.metallic_factor.0, 1.0).clamp(0.0, 1.0),
@@ -372,7 +370,7 @@ pub fn read_materials(
             alpha_mode,
             double_sided: material.double_sided,
             surface,
-            toon: toon_of(root, m),
+            toon,
             unlit: material
                 .extensions
                 .as_ref()
@@ -385,14 +383,12 @@ pub fn read_materials(
     )
 }
 
-/// A texture info's index, texture coordinate set and extensions (as JSON).
-fn info_of(info: Option<&json::texture::Info>) -> Option<(usize, u32, Option<serde_json::Value>)> {
-    info.map(|i| {
-        (
-            i.index.value(),
-            i.tex_coord,
-            serde_json::to_value(&i.extensions).ok(),
-        )
+/// A core texture info as the file wrote it.
+fn info_of(info: Option<&json::texture::Info>) -> Option<TextureInfo> {
+    info.map(|i| TextureInfo {
+        index: i.index.value(),
+        tex_coord: i.tex_coord,
+        extensions: serde_json::to_value(&i.extensions).ok(),
     })
 }
 
@@ -404,17 +400,17 @@ struct Textures<'a, 'r> {
 }
 
 impl Textures<'_, '_> {
-    /// Material `m`'s `what` texture `t`, decoded, with its coordinates' transform; none
+    /// Material `m`'s `what` texture (`info`), decoded, with its coordinates' transform; none
     /// (said in `warnings`) when it does not exist or cannot be decoded.
     fn slot(
         &mut self,
         m: usize,
         what: &str,
-        t: usize,
-        tex_coord: u32,
-        extensions: Option<&serde_json::Value>,
+        info: &TextureInfo,
         warnings: &mut Vec<String>,
     ) -> Option<TextureRef> {
+        let (t, tex_coord) = (info.index, info.tex_coord);
+        let extensions = info.extensions.as_ref();
         if t >= self.decoded.len() {
             warnings.push(format!("material {m}: {what} texture {t} does not exist"));
             return None;
@@ -438,30 +434,6 @@ impl Textures<'_, '_> {
             texture: t,
             transform: transform.map_or(UvTransform::IDENTITY, uv_transform),
         })
-    }
-}
-
-/// `KHR_texture_transform`'s JSON as a transform (its defaults where a value is missing).
-fn uv_transform(json: &serde_json::Value) -> UvTransform {
-    let pair = |key: &str, default: f32| -> [f32; 2] {
-        let v = json.get(key).and_then(serde_json::Value::as_array);
-        let at = |i: usize| {
-            v.and_then(|v| v.get(i))
-                .and_then(serde_json::Value::as_f64)
-                .map_or(default, |x| x as f32)
-        };
-        [at(0), at(1)]
-    };
-    let rotation = json
-        .get("rotation")
-        .and_then(serde_json::Value::as_f64)
-        .map_or(0.0, |r| r as f32);
-    let t =
-        UvTransform::from_offset_rotation_scale(pair("offset", 0.0), rotation, pair("scale", 1.0));
-    if t.x.iter().chain(&t.y).all(|v| v.is_finite()) {
-        t
-    } else {
-        UvTransform::IDENTITY
     }
 }
 

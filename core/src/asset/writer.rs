@@ -114,17 +114,41 @@ impl GlbWriter {
         if specular.ior != Specular::DEFAULT.ior {
             extensions.insert("KHR_materials_ior".to_owned(), json!({"ior": specular.ior}));
         }
-        if specular.factor != 1.0 || specular.color != [1.0; 3] {
-            extensions.insert(
-                "KHR_materials_specular".to_owned(),
-                json!({"specularFactor": specular.factor, "specularColorFactor": specular.color}),
-            );
+        if specular.factor != 1.0
+            || specular.color != [1.0; 3]
+            || specular.texture.is_some()
+            || specular.color_texture.is_some()
+        {
+            let mut e =
+                json!({"specularFactor": specular.factor, "specularColorFactor": specular.color});
+            let infos = [
+                ("specularTexture", specular.texture),
+                ("specularColorTexture", specular.color_texture),
+            ];
+            for (field, texture) in infos {
+                if let Some(info) = self.texture_info(texture, textures, &mut stored) {
+                    e[field] = info;
+                }
+            }
+            extensions.insert("KHR_materials_specular".to_owned(), e);
         }
         if let Some(coat) = surface.clearcoat {
-            extensions.insert(
-                "KHR_materials_clearcoat".to_owned(),
-                json!({"clearcoatFactor": coat.factor, "clearcoatRoughnessFactor": coat.roughness}),
-            );
+            let mut e =
+                json!({"clearcoatFactor": coat.factor, "clearcoatRoughnessFactor": coat.roughness});
+            let infos = [
+                ("clearcoatTexture", coat.texture),
+                ("clearcoatRoughnessTexture", coat.roughness_texture),
+                ("clearcoatNormalTexture", coat.normal_texture),
+            ];
+            for (field, texture) in infos {
+                if let Some(info) = self.texture_info(texture, textures, &mut stored) {
+                    e[field] = info;
+                }
+            }
+            if let Some(info) = e.get_mut("clearcoatNormalTexture") {
+                info["scale"] = json!(coat.normal_scale);
+            }
+            extensions.insert("KHR_materials_clearcoat".to_owned(), e);
         }
         if !extensions.is_empty() {
             for name in MATERIAL_EXTENSIONS {
