@@ -1577,3 +1577,59 @@ fn an_mtoon_outline_width_texture_thins_the_outline_where_it_is_dark() {
          red read as 0.x's {red}"
     );
 }
+
+#[test]
+fn a_device_that_binds_too_few_textures_is_refused_with_a_message() {
+    // The materials need more textures a fragment than WebGPU's minimum (16); a device opened
+    // with only that (as eframe opens one unless asked for more) is refused by name, not by a
+    // validation panic when the pipelines are made.
+    let full = match npc_render::Gpu::open(npc_render::instance(None), None) {
+        Ok(gpu) => gpu,
+        Err(e) => {
+            eprintln!(
+                "a_device_that_binds_too_few_textures_is_refused_with_a_message: NOT RUN, {e}"
+            );
+            return;
+        }
+    };
+    let desc = wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits::default(),
+        ..wgpu::DeviceDescriptor::default()
+    };
+    let (device, queue) = pollster::block_on(full.adapter.request_device(&desc)).unwrap();
+    let small =
+        npc_render::Gpu::from_parts(full.instance.clone(), full.adapter.clone(), device, queue);
+    let skies =
+        npc_core::procedural::sky::SkyKind::ALL.map(|k| npc_core::procedural::sky::cubemap(k, 8));
+    let refused = npc_render::Renderer::new(
+        &small,
+        MeshStoreBuilder::default(),
+        &skies,
+        npc_render::OFFSCREEN_FORMAT,
+        1,
+        256,
+    );
+    let Err(error) = refused else {
+        panic!(
+            "a device with {} textures a stage was taken",
+            wgpu::Limits::default().max_sampled_textures_per_shader_stage
+        );
+    };
+    assert!(
+        matches!(error, npc_render::RendererError::TooFewTextures { limit: 16, needed } if needed > 16),
+        "{error}"
+    );
+    assert!(error.to_string().contains("at most 16 textures"), "{error}");
+    // The device the player opens (the adapter's own limits) is taken.
+    assert!(
+        npc_render::Renderer::new(
+            &full,
+            MeshStoreBuilder::default(),
+            &skies,
+            npc_render::OFFSCREEN_FORMAT,
+            1,
+            256
+        )
+        .is_ok()
+    );
+}
