@@ -1419,6 +1419,16 @@ fn toon_sphere(
     textures: Vec<npc_core::asset::material::Texture>,
     light: Vec3,
 ) -> RgbaImage {
+    toon_sphere_on(None, toon, textures, light)
+}
+
+/// [`toon_sphere`] with a base-colour texture (by index).
+fn toon_sphere_on(
+    base_texture: Option<npc_core::asset::material::TextureRef>,
+    toon: npc_core::asset::toon::Toon,
+    textures: Vec<npc_core::asset::material::Texture>,
+    light: Vec3,
+) -> RgbaImage {
     let mut asset = sphere(
         &Material {
             base_color: [0.9, 0.9, 0.9, 1.0],
@@ -1428,6 +1438,7 @@ fn toon_sphere(
         96,
     );
     asset.textures = textures.into_iter().map(Some).collect();
+    asset.materials[0].base_color_texture = base_texture;
     asset.materials[0].toon = Some(toon);
     let (w, h) = (96, 96);
     let (mut headless, list) = draw_nodes(&asset, w, h);
@@ -1461,7 +1472,7 @@ fn mtoon_textures_colour_the_shade_move_the_step_and_add_a_matcap() {
     let red = shade_side(&toon_sphere(
         Toon {
             shade_texture: t(0),
-            ..white_shade
+            ..white_shade.clone()
         },
         vec![flat_texture(4, [255, 0, 0, 255])],
         side,
@@ -1470,6 +1481,25 @@ fn mtoon_textures_colour_the_shade_move_the_step_and_add_a_matcap() {
         i32::from(red[0]) > i32::from(red[2]) + 60
             && (i32::from(plain[0]) - i32::from(plain[2])).abs() < 20,
         "the shaded side: {red:?} with a red shade texture, {plain:?} without"
+    );
+    // The same where the shade texture is the base colour's (its texel read once): a reddish
+    // base texture reddens the shade too.
+    let pink = flat_texture(4, [255, 160, 160, 255]);
+    let shared = shade_side(&toon_sphere_on(
+        t(0),
+        Toon {
+            shade_texture: t(0),
+            ..white_shade.clone()
+        },
+        vec![pink.clone()],
+        side,
+    ));
+    let base_only = shade_side(&toon_sphere_on(t(0), white_shade.clone(), vec![pink], side));
+    assert!(
+        i32::from(shared[0]) > i32::from(shared[2]) + 30
+            && (i32::from(base_only[0]) - i32::from(base_only[2])).abs() < 20,
+        "the shaded side: {shared:?} with the base texture as shade texture, {base_only:?} \
+         with it as base texture alone"
     );
     // The shading shift texture moves the step toward the shade: more of the row is lit.
     let dark_shade = Toon {

@@ -15,7 +15,8 @@ struct Material {
     // constants); the first row's w is 1 where the slot has a texture.
     uv: array<vec4<f32>, 30>,
     // x: 1 for eyes (a catchlight), y: 1 for skin (a softer, warmer falloff), z: the shading
-    // model (0 physically based, 1 VRM's MToon, 2 unlit).
+    // model (0 physically based, 1 VRM's MToon, 2 unlit), w: 1 when MToon's shade texture is
+    // the base colour's (read once).
     role: vec4<f32>,
     // MToon: rgb the shade colour, a toony.
     toon_shade: vec4<f32>,
@@ -226,9 +227,16 @@ fn slot_uv(slot: u32, uv: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(dot(material.uv[2u * slot].xyz, p), dot(material.uv[2u * slot + 1u].xyz, p));
 }
 
+// The base-colour texture's texel at this fragment, as `albedo` read it: MToon's shade reuses
+// it where the shade texture is the base colour's (as VRM 1.0 exports often make it) instead of
+// reading the same texture again.
+var<private> base_texel: vec3<f32> = vec3<f32>(1.0);
+
 fn albedo(uv: vec2<f32>) -> vec4<f32> {
     let at = slot_uv(SLOT_BASE_COLOR, uv);
-    return material.base_color * textureSample(base_color_texture, material_sampler, at);
+    let texel = textureSample(base_color_texture, material_sampler, at);
+    base_texel = texel.rgb;
+    return material.base_color * texel;
 }
 
 // Alpha-masked geometry (grass, leaves) casts shadows with its holes. (Opaque geometry has no
@@ -429,7 +437,9 @@ fn toon(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, lit: vec3<f32>, uv: vec2<f32>,
         1.0,
     ) * visibility;
     var shade = material.toon_shade.rgb;
-    if has_texture(SLOT_TOON_SHADE) {
+    if material.role.w > 0.5 {
+        shade *= base_texel;
+    } else if has_texture(SLOT_TOON_SHADE) {
         let at = slot_uv(SLOT_TOON_SHADE, uv);
         shade *= textureSampleLevel(toon_shade_texture, material_sampler, at, isotropic_level(toon_shade_texture, at)).rgb;
     }

@@ -106,7 +106,8 @@ pub struct GpuMaterial {
     /// (`materials::Slot`); the first row's w is 1 where the slot has a texture.
     pub uv: [[f32; 4]; 30],
     /// 1 for eyes (a catchlight); 1 for skin (a softer, warmer falloff); the shading model
-    /// (0 physically based, 1 VRM's MToon, 2 unlit); unused.
+    /// (0 physically based, 1 VRM's MToon, 2 unlit); 1 when MToon's shade texture is the
+    /// base colour's, the same texture read the same way (the shader reuses that texel).
     pub role: [f32; 4],
     /// MToon: the shade colour (linear), toony.
     pub toon_shade: [f32; 4],

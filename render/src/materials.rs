@@ -217,7 +217,11 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; SLOT
                 (None, true) => 2.0,
                 (None, false) => 0.0,
             },
-            0.0,
+            f32::from(u8::from(
+                present[Slot::BaseColor as usize]
+                    && toon.shade_texture.is_some()
+                    && toon.shade_texture == material.base_color_texture,
+            )),
         ],
         toon_shade: [toon.shade[0], toon.shade[1], toon.shade[2], toon.toony],
         toon_step: [
