@@ -146,4 +146,36 @@ fn a_full_material_is_written_validly_and_read_back_as_it_was() {
         (coat.normal_texture.map(|n| n.texture), coat.normal_scale),
         (s.normal_texture.map(|n| n.texture), 0.5)
     );
+
+    // The file had no tangents: the loader made MikkTSpace's for the normal map (u runs along
+    // +X, up the image is +Y). Written back they are a valid TANGENT attribute and read as
+    // they were.
+    let quad = &loaded.meshes[0].primitives[0];
+    for t in &quad.tangents {
+        let want = [1.0, 0.0, 0.0, 1.0];
+        assert!(
+            t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-5),
+            "{:?}",
+            quad.tangents
+        );
+    }
+    assert_eq!(quad.tangents.len(), 4);
+    let mut writer = GlbWriter::new();
+    let m = writer.add_material(&material, &textures);
+    let mesh = writer.add_mesh(
+        "quad",
+        &[Primitive {
+            material: Some(m),
+            ..quad.clone()
+        }],
+        &[],
+        &[],
+    );
+    let node = writer.add_node(&npc_core::asset::scene::Node::showing("quad", mesh));
+    writer.set_roots(vec![node]);
+    let again = dir.path().join("tangents.glb");
+    writer.write(&again).unwrap();
+    assert_valid(&validator, std::slice::from_ref(&again));
+    let reloaded = Asset::load(&again).unwrap();
+    assert_eq!(reloaded.meshes[0].primitives[0].tangents, quad.tangents);
 }

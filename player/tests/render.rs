@@ -713,9 +713,20 @@ fn a_blended_surface_lets_what_is_behind_show_through() {
 /// A 2 m square facing +Z at the origin, textured top-left (u right, v down the image as
 /// glTF lays it: v grows toward -Y), in `material` with `textures`.
 fn plane(material: &Material, textures: &[Option<npc_core::asset::material::Texture>]) -> Asset {
+    plane_with_tangents(material, textures, Vec::new())
+}
+
+/// [`plane`] with the file's own `tangents` (none: the loader makes MikkTSpace's where the
+/// material has a normal map).
+fn plane_with_tangents(
+    material: &Material,
+    textures: &[Option<npc_core::asset::material::Texture>],
+    tangents: Vec<[f32; 4]>,
+) -> Asset {
     one_mesh(
         "plane",
         Primitive {
+            tangents,
             positions: vec![
                 [-1.0, 1.0, 0.0],
                 [1.0, 1.0, 0.0],
@@ -836,6 +847,99 @@ fn a_normal_map_turns_the_shading_toward_the_light() {
              {mapped_against}, bare {bare_with}"
         );
     }
+}
+
+#[test]
+fn a_normal_map_bends_along_the_tangents_the_file_gives() {
+    // The file says the tangent (+u's direction for the map) points up the plane, +Y, and the
+    // bitangent cross(+Z, +Y) * -1 = +X: every texel leaning toward the map's +X then leans
+    // the surface up, not right as the texture coordinates alone would make it. The loader
+    // keeps the file's frame and the shader reads it: lit from above, brighter than the bare
+    // plane, from below darker, from either side alike.
+    let tilt = 40f32.to_radians();
+    let (lean, out) = (
+        (128.0 + 127.0 * tilt.sin()).round() as u8,
+        (128.0 + 127.0 * tilt.cos()).round() as u8,
+    );
+    let matte = Material {
+        base_color: [0.6, 0.6, 0.6, 1.0],
+        ..Material::default()
+    };
+    let bumped = Material {
+        surface: npc_core::asset::material::Surface {
+            normal_texture: Some(npc_core::asset::material::TextureRef::plain(0)),
+            ..matte.surface.clone()
+        },
+        ..matte.clone()
+    };
+    let texture = [Some(flat_texture(8, [lean, 128, out, 255]))];
+    let mapped = plane_with_tangents(&bumped, &texture, vec![[0.0, 1.0, 0.0, -1.0]; 4]);
+    assert_eq!(
+        mapped.meshes[0].primitives[0].tangents,
+        vec![[0.0, 1.0, 0.0, -1.0]; 4]
+    );
+    let bare = plane(&matte, &[]);
+    let light = |toward: Vec3| toward + Vec3::Z * 0.6;
+    let bare_lit = plane_brightness(&bare, light(Vec3::Y));
+    let (up, down) = (
+        plane_brightness(&mapped, light(Vec3::Y)),
+        plane_brightness(&mapped, light(-Vec3::Y)),
+    );
+    let (right, left) = (
+        plane_brightness(&mapped, light(Vec3::X)),
+        plane_brightness(&mapped, light(-Vec3::X)),
+    );
+    assert!(
+        up > bare_lit + 10.0 && down < bare_lit - 10.0,
+        "lit from above {up}, from below {down}, the bare plane {bare_lit}"
+    );
+    assert!(
+        (right - left).abs() < 4.0,
+        "lit from the right {right} and the left {left} should be alike"
+    );
+}
+
+#[test]
+fn a_normal_map_turned_by_its_texture_transform_turns_its_frame() {
+    // KHR_texture_transform turns the normal map a quarter (u' = v, v' = -u): the map's +X,
+    // along u', now runs down the plane (-Y). The plane's tangents (MikkTSpace's, along u =
+    // +X) are turned with it: lit from below, brighter than from above; from either side
+    // alike.
+    let tilt = 40f32.to_radians();
+    let (lean, out) = (
+        (128.0 + 127.0 * tilt.sin()).round() as u8,
+        (128.0 + 127.0 * tilt.cos()).round() as u8,
+    );
+    let turned = npc_core::asset::material::TextureRef {
+        transform: npc_core::asset::material::UvTransform::from_offset_rotation_scale(
+            [0.0, 0.0],
+            std::f32::consts::FRAC_PI_2,
+            [1.0, 1.0],
+        ),
+        ..npc_core::asset::material::TextureRef::plain(0)
+    };
+    let bumped = Material {
+        base_color: [0.6, 0.6, 0.6, 1.0],
+        surface: npc_core::asset::material::Surface {
+            normal_texture: Some(turned),
+            ..Material::default().surface
+        },
+        ..Material::default()
+    };
+    let mapped = plane(&bumped, &[Some(flat_texture(8, [lean, 128, out, 255]))]);
+    assert_eq!(mapped.meshes[0].primitives[0].tangents.len(), 4);
+    let light = |toward: Vec3| plane_brightness(&mapped, toward + Vec3::Z * 0.6);
+    let (up, down, right, left) = (
+        light(Vec3::Y),
+        light(-Vec3::Y),
+        light(Vec3::X),
+        light(-Vec3::X),
+    );
+    assert!(down > up + 20.0, "lit from below {down}, from above {up}");
+    assert!(
+        (right - left).abs() < 4.0,
+        "lit from the right {right} and the left {left} should be alike"
+    );
 }
 
 #[test]

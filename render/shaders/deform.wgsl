@@ -3,8 +3,12 @@
 
 // One vertex. Mirrors `gpu_types::GpuVertex`.
 struct Vertex {
-    position: vec4<f32>,
-    normal: vec4<f32>,
+    position: vec3<f32>,
+    // The bitangent's sign (glTF's tangent w); 0: no tangent.
+    tangent_sign: f32,
+    normal: vec3<f32>,
+    // The tangent's direction, octahedral.
+    tangent: u32,
     uv: vec2<f32>,
     // Four joint indices, two 16-bit halves per word (low half first).
     joints: vec2<u32>,
@@ -51,14 +55,36 @@ struct Deformed {
     position: vec3<f32>,
     normal: vec3<f32>,
     uv: vec2<f32>,
+    // xyz along +u, w the bitangent's sign (0: none).
+    tangent: vec4<f32>,
+}
+
+// A direction as 32 bits: the octahedral map, two 16-bit signed-normalised halves (a zero
+// vector gives +Z). Mirrors render/src/octahedral.rs.
+fn octahedral_encode(v: vec3<f32>) -> u32 {
+    let p = v.xy / max(abs(v.x) + abs(v.y) + abs(v.z), 1e-20);
+    if v.z >= 0.0 {
+        return pack2x16snorm(p);
+    }
+    return pack2x16snorm((1.0 - abs(p.yx)) * select(vec2<f32>(-1.0), vec2<f32>(1.0), p >= vec2<f32>(0.0)));
+}
+
+fn octahedral_decode(bits: u32) -> vec3<f32> {
+    let p = unpack2x16snorm(bits);
+    var v = vec3<f32>(p, 1.0 - abs(p.x) - abs(p.y));
+    let t = max(-v.z, 0.0);
+    v.x -= t * select(-1.0, 1.0, v.x >= 0.0);
+    v.y -= t * select(-1.0, 1.0, v.y >= 0.0);
+    return normalize(v);
 }
 
 // The world-space vertex `vertex_index` of `object`: morphs first (in the mesh's own space),
 // then the skin, then the object's placement.
 fn deform(vertex_index: u32, object: Object) -> Deformed {
     let v = vertices[vertex_index];
-    var position = v.position.xyz;
-    var normal = v.normal.xyz;
+    var position = v.position;
+    var normal = v.normal;
+    var tangent = octahedral_decode(v.tangent);
     let local = vertex_index - object.vertex_base;
     for (var i = 0u; i < object.morph_count; i += 1u) {
         let m = morphs[object.morph_offset + i];
@@ -74,8 +100,12 @@ fn deform(vertex_index: u32, object: Object) -> Deformed {
             + v.weights.w * palette[o + (v.joints.y >> 16u)];
         position = (skin * vec4<f32>(position, 1.0)).xyz;
         normal = (skin * vec4<f32>(normal, 0.0)).xyz;
+        tangent = (skin * vec4<f32>(tangent, 0.0)).xyz;
     }
     let world = object.model * vec4<f32>(position, 1.0);
     let world_normal = (object.model * vec4<f32>(normal, 0.0)).xyz;
-    return Deformed(world.xyz, world_normal, v.uv);
+    // (Morph targets' tangent deltas are not read: the shading makes the tangent square to
+    // the morphed normal.)
+    let world_tangent = (object.model * vec4<f32>(tangent, 0.0)).xyz;
+    return Deformed(world.xyz, world_normal, v.uv, vec4<f32>(world_tangent, v.tangent_sign));
 }

@@ -9,10 +9,15 @@ struct Chunk {
     first: u32,
 }
 
-// Mirrors `gpu_types::GpuDeformed`: xyz position and normal, w the texture coordinate.
+// Mirrors `gpu_types::GpuDeformed`: the position, the normal and tangent (octahedral), the
+// texture coordinate and the bitangent's sign (0: no tangent); 32 bytes.
 struct DeformedVertex {
-    position: vec4<f32>,
-    normal: vec4<f32>,
+    position: vec3<f32>,
+    u: f32,
+    normal: u32,
+    tangent: u32,
+    v: f32,
+    tangent_sign: f32,
 }
 
 // How many chunks this frame has (the chunk buffer may be longer).
@@ -47,6 +52,13 @@ fn cs_deform_pass(
         return;
     }
     let d = deform(object.vertex_base + local, object);
-    // The texture coordinate rides in the w components, so drawing reads one record.
-    deformed[object.deformed_base + local] = DeformedVertex(vec4<f32>(d.position, d.uv.x), vec4<f32>(d.normal, d.uv.y));
+    deformed[object.deformed_base + local] = DeformedVertex(
+        d.position,
+        d.uv.x,
+        // (The map is the same for any length: no normalising needed.)
+        octahedral_encode(d.normal),
+        octahedral_encode(d.tangent.xyz),
+        d.uv.y,
+        d.tangent.w,
+    );
 }

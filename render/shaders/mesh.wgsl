@@ -90,11 +90,16 @@ const SLOT_RIM: u32 = 13u;
 const SLOT_OUTLINE_WIDTH: u32 = 14u;
 const PI: f32 = 3.14159265;
 
-// A vertex the deform pass wrote: xyz position and normal in the world, their w components
-// the texture coordinate. Mirrors `gpu_types::GpuDeformed`.
+// A vertex the deform pass wrote, in the world: the position, the normal and tangent
+// (octahedral), the texture coordinate and the bitangent's sign (0: no tangent). Mirrors
+// `gpu_types::GpuDeformed`.
 struct DeformedVertex {
-    position: vec4<f32>,
-    normal: vec4<f32>,
+    position: vec3<f32>,
+    u: f32,
+    normal: u32,
+    tangent: u32,
+    v: f32,
+    tangent_sign: f32,
 }
 
 @group(0) @binding(6) var<storage, read> deformed: array<DeformedVertex>;
@@ -143,6 +148,8 @@ struct VsOut {
     @location(0) world: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    // xyz along +u, w the bitangent's sign (0: no tangent; the frame comes from derivatives).
+    @location(3) tangent: vec4<f32>,
 }
 
 // The world-space vertex: written by the deform pass for skinned or morphed objects, else the
@@ -150,11 +157,12 @@ struct VsOut {
 fn world_vertex(vertex_index: u32, object: Object) -> Deformed {
     if object.deformed_base == NOT_DEFORMED {
         let v = vertices[vertex_index];
-        let world = object.model * vec4<f32>(v.position.xyz, 1.0);
-        return Deformed(world.xyz, (object.model * vec4<f32>(v.normal.xyz, 0.0)).xyz, v.uv);
+        let world = object.model * vec4<f32>(v.position, 1.0);
+        let tangent = (object.model * vec4<f32>(octahedral_decode(v.tangent), 0.0)).xyz;
+        return Deformed(world.xyz, (object.model * vec4<f32>(v.normal, 0.0)).xyz, v.uv, vec4<f32>(tangent, v.tangent_sign));
     }
     let d = deformed[object.deformed_base + vertex_index - object.vertex_base];
-    return Deformed(d.position.xyz, d.normal.xyz, vec2<f32>(d.position.w, d.normal.w));
+    return Deformed(d.position, octahedral_decode(d.normal), vec2<f32>(d.u, d.v), vec4<f32>(octahedral_decode(d.tangent), d.tangent_sign));
 }
 
 // The vertex seen through `view_proj` (the camera's or the light's).
@@ -165,6 +173,7 @@ fn vertex_out(vertex_index: u32, instance: u32, view_proj: mat4x4<f32>) -> VsOut
     out.world = d.position;
     out.normal = d.normal;
     out.uv = d.uv;
+    out.tangent = d.tangent;
     return out;
 }
 
@@ -207,6 +216,7 @@ fn vs_outline(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index)
     out.world = world;
     out.normal = d.normal;
     out.uv = d.uv;
+    out.tangent = d.tangent;
     return out;
 }
 
@@ -308,13 +318,11 @@ fn fs_blended(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec
     return vec4<f32>(shade(in, front, base).rgb, base.a);
 }
 
-// The normal bent by the material's normal map, in a tangent frame made from the screen-space
-// derivatives of position and texture coordinates (Schüler's cotangent frame, as three.js
-// draws glTF files without tangents; no stored tangents, so deformed and instanced meshes need
-// nothing more per vertex). glTF's frame: tangent along +u, the map's +Y up the image (toward
-// smaller v), both reversed on back faces. With WGSL's downward screen y, the cotangent
-// vectors t and b come out as -grad(u) and -grad(v) scaled alike.
-fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
+// The normal bent by the material's normal map. glTF's frame: the tangent along +u, the
+// map's +Y up the image (toward smaller v), both reversed on back faces. The frame is the
+// vertex's tangent (the file's or MikkTSpace's, as the map was baked with) where it has one,
+// else made from the screen-space derivatives of position and texture coordinates.
+fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>, tangent: vec4<f32>) -> vec3<f32> {
     let scale = material.surface.z;
     // A uniform branch (the material's): what follows still runs for every pixel of the quad,
     // as derivatives need.
@@ -323,16 +331,30 @@ fn mapped_normal(n: vec3<f32>, front: bool, world: vec3<f32>, uv: vec2<f32>) -> 
     }
     let at = slot_uv(SLOT_NORMAL, uv);
     let texel = textureSample(normal_texture, material_sampler, at).xyz;
-    return bent_normal(n, front, world, at, texel, scale);
+    return bent_normal(n, front, world, at, texel, scale, tangent, SLOT_NORMAL);
 }
 
-// `n` bent by a normal map's `texel` read at `at`, its tangent directions scaled by `scale`.
-fn bent_normal(n: vec3<f32>, front: bool, world: vec3<f32>, at: vec2<f32>, texel: vec3<f32>, scale: f32) -> vec3<f32> {
+// `n` (the geometric normal, turned toward the viewer on back faces) bent by a normal map's
+// `texel` read in `slot` at `at`, its tangent directions scaled by `scale`.
+fn bent_normal(n: vec3<f32>, front: bool, world: vec3<f32>, at: vec2<f32>, texel: vec3<f32>, scale: f32, tangent: vec4<f32>, slot: u32) -> vec3<f32> {
     let tangent_space = texel * 2.0 - 1.0;
+    let bent = vec3<f32>(tangent_space.xy * scale, tangent_space.z);
+    let side = select(-1.0, 1.0, front);
+    // The derivatives are taken before any branch on the vertex's data (they need every pixel
+    // of the quad).
     let dp1 = dpdx(world);
     let dp2 = dpdy(world);
     let duv1 = dpdx(at);
     let duv2 = dpdy(at);
+    if tangent.w != 0.0 {
+        let frame = stored_frame(n * side, tangent, slot);
+        if frame[0].x < 2.0 {
+            return normalize(side * (frame[0] * bent.x + frame[1] * bent.y) + n * bent.z);
+        }
+    }
+    // Schüler's cotangent frame (as three.js draws glTF files without tangents). With WGSL's
+    // downward screen y, the cotangent vectors t and b come out as -grad(u) and -grad(v)
+    // scaled alike.
     let dp2perp = cross(dp2, n);
     let dp1perp = cross(n, dp1);
     let t = dp2perp * duv1.x + dp1perp * duv2.x;
@@ -341,13 +363,32 @@ fn bent_normal(n: vec3<f32>, front: bool, world: vec3<f32>, at: vec2<f32>, texel
     if size < 1e-20 {
         return n;
     }
-    let inv = inverseSqrt(size);
-    var side = 1.0;
-    if !front {
-        side = -1.0;
+    return normalize(side * inverseSqrt(size) * (b * bent.y - t * bent.x) + n * bent.z);
+}
+
+// The vertex's tangent frame (tangent, bitangent up the image) at the front-facing `normal`,
+// square to it (a morph or the interpolation may have turned it), and turned with `slot`'s
+// texture transform (taking a texel as long as it is wide on the surface); the tangent's x
+// is 2 or more where there is no frame.
+fn stored_frame(normal: vec3<f32>, tangent: vec4<f32>, slot: u32) -> mat2x3<f32> {
+    let square = tangent.xyz - normal * dot(normal, tangent.xyz);
+    if dot(square, square) < 1e-12 {
+        return mat2x3<f32>(vec3<f32>(2.0), vec3<f32>(0.0));
     }
-    let bent = vec3<f32>(tangent_space.xy * scale, tangent_space.z);
-    return normalize(side * inv * (b * bent.y - t * bent.x) + n * bent.z);
+    // How the surface moves with u and v (v runs down the image).
+    let along_u = normalize(square);
+    let along_v = -cross(normal, along_u) * tangent.w;
+    // With the transform uv' = M uv + offset, d/du' and d/dv' are M's inverse applied.
+    let m = mat2x2<f32>(material.uv[2u * slot].xy, material.uv[2u * slot + 1u].xy);
+    // m's rows are the transform's rows: m[0] = (m00, m01), m[1] = (m10, m11).
+    let det = m[0].x * m[1].y - m[0].y * m[1].x;
+    let u2 = along_u * m[1].y - along_v * m[1].x;
+    let v2 = along_v * m[0].x - along_u * m[0].y;
+    if abs(det) < 1e-12 || dot(u2, u2) < 1e-12 || dot(v2, v2) < 1e-12 {
+        return mat2x3<f32>(vec3<f32>(2.0), vec3<f32>(0.0));
+    }
+    let flip = sign(det);
+    return mat2x3<f32>(normalize(u2) * flip, -normalize(v2) * flip);
 }
 
 // GGX (Trowbridge-Reitz) distribution of microfacet normals, `a` = roughness squared.
@@ -504,7 +545,7 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
     if !front {
         geometric = -geometric;
     }
-    let n = mapped_normal(geometric, front, in.world, in.uv);
+    let n = mapped_normal(geometric, front, in.world, in.uv, in.tangent);
     var mr = vec4<f32>(1.0);
     if METALLIC_ROUGHNESS_MAP && has_texture(SLOT_METALLIC_ROUGHNESS) {
         mr = textureSample(metallic_roughness_texture, material_sampler, slot_uv(SLOT_METALLIC_ROUGHNESS, in.uv));
@@ -586,7 +627,7 @@ fn lit(in: VsOut, front: bool, base: vec4<f32>) -> vec3<f32> {
         if material.clearcoat.z != 0.0 && has_texture(SLOT_CLEARCOAT_NORMAL) {
             let at = slot_uv(SLOT_CLEARCOAT_NORMAL, in.uv);
             let texel = textureSample(clearcoat_normal_texture, material_sampler, at).xyz;
-            cn = bent_normal(geometric, front, in.world, at, texel, material.clearcoat.z);
+            cn = bent_normal(geometric, front, in.world, at, texel, material.clearcoat.z, in.tangent, SLOT_CLEARCOAT_NORMAL);
         }
         let coat_a = coat_roughness * coat_roughness;
         let c_dot_l = max(dot(cn, l), 0.0);

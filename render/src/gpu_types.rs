@@ -40,8 +40,13 @@ pub struct Globals {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct GpuVertex {
-    pub position: [f32; 4],
-    pub normal: [f32; 4],
+    pub position: [f32; 3],
+    /// The bitangent's sign (glTF's tangent `w`), 0 when the vertex has no tangent (the
+    /// shader then takes its frame from the screen-space derivatives).
+    pub tangent_sign: f32,
+    pub normal: [f32; 3],
+    /// The tangent's direction, octahedral ([`crate::octahedral::encode`]).
+    pub tangent: u32,
     pub uv: [f32; 2],
     /// Joint indices 0 and 1 in word 0, 2 and 3 in word 1 (low half first).
     pub joints: [u32; 2],
@@ -65,14 +70,18 @@ pub struct GpuObject {
     pub deformed_count: u32,
 }
 
-/// A vertex written by the deform pass (position and normal; their `w` hold the texture
-/// coordinate). Mirrors `DeformedVertex` in shaders/deform_pass.wgsl
-/// and shaders/mesh.wgsl.
+/// A vertex written by the deform pass: its position, its normal and tangent (octahedral,
+/// [`crate::octahedral`]), the bitangent's sign (0: no tangent) and the texture coordinate,
+/// 32 bytes. Mirrors `DeformedVertex` in shaders/deform_pass.wgsl and shaders/mesh.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct GpuDeformed {
-    pub position: [f32; 4],
-    pub normal: [f32; 4],
+    pub position: [f32; 3],
+    pub u: f32,
+    pub normal: u32,
+    pub tangent: u32,
+    pub v: f32,
+    pub tangent_sign: f32,
 }
 
 /// 64 vertices of one object for the deform pass. Mirrors `Chunk` in

@@ -19,6 +19,7 @@ mod materials;
 mod mesh_store;
 mod mip_chain;
 mod object_blocks;
+mod octahedral;
 mod offscreen;
 mod pipelines;
 mod renderer;

@@ -20,6 +20,7 @@ use super::materials::{
     MaterialLayout, MipTexture, NeutralTextures, SLOTS, Slot, gpu_material, material_bind_group,
     well_formed,
 };
+use super::octahedral;
 use super::shading::Shading;
 
 /// Index of a primitive in the store.
@@ -211,10 +212,13 @@ impl MeshStoreBuilder {
                 for &v in &nested.order {
                     let v = v as usize;
                     let pos = p.positions[v];
-                    let nrm = p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
+                    let normal = p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
+                    let [tx, ty, tz, sign] = p.tangents.get(v).copied().unwrap_or_default();
                     self.vertices.push(GpuVertex {
-                        position: [pos[0], pos[1], pos[2], 1.0],
-                        normal: [nrm[0], nrm[1], nrm[2], 0.0],
+                        position: pos,
+                        tangent_sign: sign,
+                        normal,
+                        tangent: octahedral::encode([tx, ty, tz]),
                         uv: p.uvs.get(v).copied().unwrap_or_default(),
                         joints: if skinned {
                             packed_joints(p.joints[v])

@@ -101,7 +101,7 @@ impl Asset {
         let reader = Reader::of(source);
         let mut warnings = source.warnings.clone();
         warnings.extend(super::extensions::unread(&root.extensions_used));
-        let meshes = read_meshes(&reader, &mut warnings)?;
+        let mut meshes = read_meshes(&reader, &mut warnings)?;
         let mut nodes = read_nodes(&reader, &mut warnings)?;
         let roots = scene_roots(root, &nodes);
         let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
@@ -112,6 +112,10 @@ impl Asset {
         }
         let skins = read_skins(&reader, &nodes)?;
         let (materials, textures) = read_materials(source, &reader, &mut warnings);
+        let given = super::tangents::give_tangents(&mut meshes, &materials);
+        if given > 0 {
+            tracing::debug!("MikkTSpace tangents made for {given} normal-mapped primitives");
+        }
         let instances = instance_groups(&nodes, &roots);
         let face_rig = FaceRig::from_meshes(&meshes);
         let humanoid_table = super::vrm::humanoid_table(root, &mut warnings);

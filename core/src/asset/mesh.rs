@@ -8,6 +8,7 @@ use gltf::json::validation::Checked;
 use super::accessor::Reader;
 use super::draco::{self, DracoPrimitive};
 use super::error::{AssetError, Result};
+use super::tangents;
 use crate::arkit::{CanonicalTarget, canonical_target};
 
 /// Most morph targets one mesh may carry.
@@ -31,6 +32,10 @@ pub struct Primitive {
     pub normals: Vec<[f32; 3]>,
     /// Empty when the file has none.
     pub uvs: Vec<[f32; 2]>,
+    /// glTF's tangent frame for normal maps (`xyz` along +u, `w` the bitangent's sign): the
+    /// file's, else MikkTSpace's where the material has a normal map
+    /// ([`super::tangents`]); empty otherwise.
+    pub tangents: Vec<[f32; 4]>,
     /// Empty unless skinned.
     pub joints: Vec<[u16; 4]>,
     pub weights: Vec<[f32; 4]>,
@@ -234,6 +239,14 @@ fn read_primitive(
     if !uvs.is_empty() {
         same_length("TEXCOORD_0", uvs.len())?;
     }
+    let tangents = match data.floats::<4>(Semantic::Tangents, "tangents")? {
+        Some(tangents) => {
+            same_length("TANGENT", tangents.len())?;
+            // A frame with no length or a NaN: MikkTSpace's are made instead.
+            tangents::sanitized(tangents).unwrap_or_default()
+        }
+        None => Vec::new(),
+    };
     let (joints, weights) = match (
         data.joints(Semantic::Joints(0))?,
         data.floats::<4>(Semantic::Weights(0), "skin weights")?,
@@ -285,6 +298,7 @@ fn read_primitive(
         positions,
         normals,
         uvs,
+        tangents,
         joints,
         weights,
         indices,

@@ -27,6 +27,7 @@ pub mod scene;
 pub mod skin;
 mod source;
 pub mod spring_bones;
+pub mod tangents;
 mod texture_ref;
 pub mod toon;
 mod transform;

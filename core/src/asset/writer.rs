@@ -223,6 +223,11 @@ impl GlbWriter {
                 let flat: Vec<f32> = p.uvs.iter().flatten().copied().collect();
                 attributes["TEXCOORD_0"] = json!(self.floats(&flat, 2, Some(ARRAY_BUFFER), false));
             }
+            // glTF defines tangents only beside normals.
+            if !p.normals.is_empty() && p.tangents.len() == p.positions.len() {
+                let flat: Vec<f32> = p.tangents.iter().flatten().copied().collect();
+                attributes["TANGENT"] = json!(self.floats(&flat, 4, Some(ARRAY_BUFFER), false));
+            }
             if !p.joints.is_empty() && p.joints.len() == p.weights.len() {
                 let bytes: Vec<u8> = p
                     .joints

@@ -62,6 +62,7 @@ impl Piece {
             positions,
             normals,
             uvs: Vec::new(),
+            tangents: Vec::new(),
             joints: self.joints,
             weights: self.weights,
             indices: self.indices,

@@ -131,6 +131,7 @@ pub(super) fn part(
             positions: shape.pos.iter().map(|p| p.to_array()).collect(),
             normals: normals.iter().map(|n| n.to_array()).collect(),
             uvs: shape.uvs.clone(),
+            tangents: Vec::new(),
             joints: Vec::new(),
             weights: Vec::new(),
             indices: shape.indices.clone(),
