@@ -43,6 +43,7 @@ fn bench_body(
                 attention: Some(attention),
                 talk: None,
                 bearing: npc_core::body::Bearing::default(),
+                detail: npc_core::body::BodyDetail::Full,
                 ground: Some(&ground),
             };
             body.update(&skeleton, black_box(&input));
@@ -151,6 +152,7 @@ fn talking(c: &mut Criterion) {
                         point_at: None,
                     }),
                     bearing: npc_core::body::Bearing::default(),
+                    detail: npc_core::body::BodyDetail::Full,
                     ground: Some(&ground),
                 };
                 body.update(&skeleton, black_box(&input));

@@ -130,6 +130,7 @@ fn a_real_vrma_file_plays_as_idle_on_a_vrm1_avatar_and_on_the_projects_body() {
                 attention: None,
                 talk: None,
                 bearing: Bearing::default(),
+                detail: npc_core::body::BodyDetail::Full,
                 ground: None,
             };
             clips.apply(&skeleton, &input, &mut locals);

@@ -2,7 +2,8 @@
 //! layer, faces, palettes and morph weights, over all cores), without a GPU: 1000 NPCs of the
 //! project's own body and, when ../shared is beside the project, 1000 Quaternius Superhero Male
 //! (65 joints, the built-in clips retargeted); then 10,000 of the project's body with the far
-//! ones animating at lower rates (the player's default) and with every NPC every frame.
+//! ones animating at lower rates (the player's default), with every NPC every frame, and at
+//! the lower rates without their reduced details.
 //! `bench-render` reports the same figure as its "animation" column with a GPU in the loop.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -79,6 +80,18 @@ fn crowds(c: &mut Criterion) {
     }
     bench_crowd(c, "project_body", &project, BIG_CROWD, true);
     bench_crowd(c, "project_body", &project, BIG_CROWD, false);
+    // The lower rates without the reduced details (far faces smoothed in 4 ms steps, the
+    // farthest fingers curled): what those details save.
+    let mut crowd = SpeakingCrowd::new(&project, BIG_CROWD).unwrap();
+    crowd.world.reduced_detail = false;
+    let camera = crowd.camera();
+    let mut t_ms = 0.0;
+    c.bench_function("crowd_update_10000_project_body_full_detail", |b| {
+        b.iter(|| {
+            t_ms += 1000.0 / 60.0;
+            crowd.update(t_ms, camera.position);
+        });
+    });
 }
 
 criterion_group! {

@@ -14,8 +14,8 @@ use crate::anim::brows::{BrowFlashes, BrowSettings};
 use crate::anim::emotion::{Emotion, EmotionSettings, EmotionState};
 use crate::anim::gaze::{Gaze, GazeSettings, GazeState};
 use crate::anim::lipsync::{
-    LipSyncSettings, Loudness, Smoother, TrackError, TrackReceiver, VisemeTrack, anticipation,
-    bilabial, jaw_amount, target,
+    LipSyncSettings, Loudness, Smoother, SmoothingSettings, TrackError, TrackReceiver, VisemeTrack,
+    anticipation, bilabial, jaw_amount, target,
 };
 use crate::anim::own_lipsync::OwnLipSync;
 use crate::anim::own_shapes::OwnShapes;
@@ -129,6 +129,18 @@ const BROW_CAPACITY: usize = 4;
 
 /// Room reserved for a streamed track so that appending events does not reallocate mid-line.
 const STREAM_CAPACITY: usize = 512;
+
+/// How finely a face is worked out for how large it is on screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FaceDetail {
+    /// Every stage as the bake works it out.
+    #[default]
+    Full,
+    /// A face a few pixels tall: the mouth's smoothing takes the whole update in one step
+    /// (exact while the target moves in a straight line across it) instead of steps of at most
+    /// `max_step_ms` along it.
+    Far,
+}
 
 /// The animated face of one NPC.
 #[derive(Debug)]
@@ -333,6 +345,16 @@ impl FaceAnimator {
     /// returns every stage of the new frame. Does not allocate, and never blocks on the speech
     /// thread. A bad streamed event is dropped and reported; the frame is still computed.
     pub fn update(&mut self, audio_ms: f64, dt_ms: f64) -> Result<&FaceFrame, TrackError> {
+        self.update_in_detail(audio_ms, dt_ms, FaceDetail::Full)
+    }
+
+    /// [`Self::update`], worked out in `detail`.
+    pub fn update_in_detail(
+        &mut self,
+        audio_ms: f64,
+        dt_ms: f64,
+        detail: FaceDetail,
+    ) -> Result<&FaceFrame, TrackError> {
         let fed = match &self.feed {
             Some(feed) => feed.drain_into(&mut self.track).map(|_| ()),
             None => Ok(()),
@@ -348,13 +370,20 @@ impl FaceAnimator {
         {
             self.brows.set_turn(first.offset_ms);
         }
-        self.step(audio_ms, dt_ms.max(0.0));
+        self.step(audio_ms, dt_ms.max(0.0), detail);
         fed.map(|()| &self.frame)
     }
 
-    fn step(&mut self, audio_ms: f64, dt_ms: f64) {
+    fn step(&mut self, audio_ms: f64, dt_ms: f64, detail: FaceDetail) {
         let settings = &self.settings;
         let lipsync = &settings.lipsync;
+        let smoothing = match detail {
+            FaceDetail::Full => lipsync.smoothing,
+            FaceDetail::Far => SmoothingSettings {
+                max_step_ms: lipsync.smoothing.max_step_ms.max(dt_ms as f32),
+                ..lipsync.smoothing
+            },
+        };
         let table = &settings.table;
         let lead = lipsync.lead_ms;
         let track = &self.track;
@@ -373,7 +402,7 @@ impl FaceAnimator {
         // Before its audio starts (the part of a line's first frame that came before it) the
         // line is not playing yet: the face was at rest, live as in a bake starting at 0.
         let rest = *table.pose(VisemeId::SILENCE);
-        let smoothed = *self.smoother.advance(&lipsync.smoothing, dt_ms, |u| {
+        let smoothed = *self.smoother.advance(&smoothing, dt_ms, |u| {
             let audio_at = from_ms + (audio_ms - from_ms) * u;
             if audio_at < 0.0 {
                 rest
@@ -382,7 +411,14 @@ impl FaceAnimator {
             }
         });
         if let Some(own) = &mut self.own {
-            own.step(track, loudness, lipsync, audio_ms, from_ms, dt_ms);
+            own.step(
+                track,
+                loudness,
+                lipsync,
+                &smoothing,
+                (from_ms, audio_ms),
+                dt_ms,
+            );
         }
         self.last_audio_ms = Some(audio_ms);
 

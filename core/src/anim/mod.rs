@@ -17,7 +17,7 @@ pub mod pose;
 pub mod stresses;
 pub mod timeline;
 
-pub use face::{FaceAnimator, FaceFrame, FaceSettings, Stage};
+pub use face::{FaceAnimator, FaceDetail, FaceFrame, FaceSettings, Stage};
 pub use line_cue::{LineCue, TAIL_MS, face_seed};
 pub use own_lipsync::OwnLipSync;
 pub use own_roles::Role;

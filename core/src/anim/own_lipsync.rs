@@ -7,7 +7,8 @@
 //! so a viseme set on own shapes moves exactly as it would on ARKit ones.
 
 use super::lipsync::{
-    LipSyncSettings, Loudness, Smoother, VisemeTrack, anticipation_of, bilabial, jaw_scale, target,
+    LipSyncSettings, Loudness, Smoother, SmoothingSettings, VisemeTrack, anticipation_of, bilabial,
+    jaw_scale, target,
 };
 use super::own_roles::Role;
 use super::own_shapes::OwnShapes;
@@ -90,14 +91,15 @@ impl OwnLipSync {
     }
 
     /// Moves on to audio time `audio_ms` over a frame of `dt_ms` that began at `from_ms`, as
-    /// the ARKit face does in the same frame.
+    /// the ARKit face does in the same frame (smoothed by `smoothing`, the lip sync's or
+    /// coarser for a far face).
     pub(crate) fn step(
         &mut self,
         track: &VisemeTrack,
         loudness: Option<&Loudness>,
         lipsync: &LipSyncSettings,
-        audio_ms: f64,
-        from_ms: f64,
+        smoothing: &SmoothingSettings,
+        (from_ms, audio_ms): (f64, f64),
         dt_ms: f64,
     ) {
         let lead = lipsync.lead_ms;
@@ -119,7 +121,7 @@ impl OwnLipSync {
                 }
                 pose
             };
-            let mut pose = *smoother.advance(&lipsync.smoothing, dt_ms, |u| {
+            let mut pose = *smoother.advance(smoothing, dt_ms, |u| {
                 let audio_at = from_ms + (audio_ms - from_ms) * u;
                 if audio_at < 0.0 {
                     rest

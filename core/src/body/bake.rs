@@ -163,6 +163,7 @@ pub fn bake_body(
                 point_at: None,
             }),
             bearing: super::emotion::Bearing::default(),
+            detail: crate::body::BodyDetail::Full,
             ground: Some(&ground),
         };
         let mut layers = Vec::new();

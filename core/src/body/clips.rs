@@ -275,6 +275,7 @@ mod tests {
                     attention: None,
                     talk: None,
                     bearing: super::super::Bearing::default(),
+                    detail: crate::body::BodyDetail::Full,
                     ground: None,
                 };
                 layer.apply(&rig.skeleton, &input, &mut locals);

@@ -151,6 +151,7 @@ mod tests {
             attention: None,
             talk: None,
             bearing: crate::body::Bearing::default(),
+            detail: crate::body::BodyDetail::Full,
             ground: Some(&ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
@@ -171,6 +172,7 @@ mod tests {
             attention: None,
             talk: None,
             bearing: crate::body::Bearing::default(),
+            detail: crate::body::BodyDetail::Full,
             ground: Some(ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);

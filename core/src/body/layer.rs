@@ -45,9 +45,23 @@ pub struct LayerInput<'a> {
     pub talk: Option<TalkMoment<'a>>,
     /// How the body carries itself in the emotion showing now (set by [`Body::update`]).
     pub bearing: Bearing,
+    /// How much of the body is worked out for how large it is on screen.
+    pub detail: BodyDetail,
     /// Height of the ground below a point, both in the avatar's own space (0 where the
     /// avatar stands); `None` where there is no ground to follow.
     pub ground: Option<&'a dyn Fn(Vec3) -> f32>,
+}
+
+/// How much of a body is worked out: all of it, or for a body a few dozen pixels tall, what
+/// shows at that size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BodyDetail {
+    /// Every layer, as the bake works it out.
+    #[default]
+    Full,
+    /// The fingers stay as the clip poses them (neither relaxed nor shaped for gestures): a
+    /// hand is a pixel or two wide.
+    Far,
 }
 
 impl std::fmt::Debug for LayerInput<'_> {
@@ -61,6 +75,7 @@ impl std::fmt::Debug for LayerInput<'_> {
             .field("attention", &self.attention)
             .field("talk", &self.talk)
             .field("bearing", &self.bearing)
+            .field("detail", &self.detail)
             .field("ground", &self.ground.is_some())
             .finish()
     }

@@ -167,6 +167,7 @@ mod tests {
                 attention: Some(point),
                 talk: None,
                 bearing: Bearing::default(),
+                detail: crate::body::BodyDetail::Full,
                 ground: None,
             };
             layer.apply(&skeleton, &input, &mut locals);

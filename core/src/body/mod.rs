@@ -34,7 +34,9 @@ pub use foot_ik::FootIkLayer;
 pub use humanoid::{HumanoidBone, HumanoidMap, RestPose, Side};
 pub use humanoid_pose::{HumanoidPose, PoseReader, joint_locals};
 pub use idle::{ArmLayer, BreathingLayer, HandLayer, PostureLayer, SwayLayer, WeightShiftLayer};
-pub use layer::{Activity, Body, BodyLayer, CLIPS_LAYER, INHALE_LEAD_MS, Inhales, LayerInput};
+pub use layer::{
+    Activity, Body, BodyDetail, BodyLayer, CLIPS_LAYER, INHALE_LEAD_MS, Inhales, LayerInput,
+};
 pub use look_at::LookAtLayer;
 pub use named_springs::{NamedChain, NamedCollider, NamedSprings, avatar_springs};
 pub use retarget::{ClipRig, Retarget};

@@ -4,10 +4,33 @@
 //! on whole at its next update, so its clocks (breath, idle life, walking) never fall behind,
 //! and the moment it comes near it updates every frame again.
 
+use npc_core::anim::FaceDetail;
+use npc_core::body::BodyDetail;
+
 /// Beyond these distances from the camera (metres), an NPC animates at most once per this
 /// many seconds: 30 times a second past 12 m (an NPC about 140 pixels tall in a 1080p image
 /// with a 60 degree lens), 15 times past 30 m (about 55 pixels).
 pub const RATES: [(f32, f32); 2] = [(12.0, 1.0 / 30.0), (30.0, 1.0 / 15.0)];
+
+/// How much of an NPC animating once per `interval_s` is worked out: on any reduced rate its
+/// mouth smooths in one step an update (at 30 or 15 updates a second, a few steps fewer
+/// per second than at full rate, where it steps every 4 ms; the face is a few pixels tall);
+/// at the farthest rate its fingers rest as the clip poses them (a hand is a pixel or two).
+#[must_use]
+pub fn detail(interval_s: f32) -> (BodyDetail, FaceDetail) {
+    let farthest = RATES.iter().map(|r| r.1).fold(0.0, f32::max);
+    let body = if interval_s >= farthest {
+        BodyDetail::Far
+    } else {
+        BodyDetail::Full
+    };
+    let face = if interval_s > 0.0 {
+        FaceDetail::Far
+    } else {
+        FaceDetail::Full
+    };
+    (body, face)
+}
 
 /// Time within which an update falls due early (a frame's clock in `f32` adds up unevenly).
 const EARLY_S: f32 = 1e-4;
@@ -66,6 +89,20 @@ impl AnimationBeat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn far_npcs_smooth_their_mouths_coarsely_and_the_farthest_rest_their_fingers() {
+        assert_eq!(detail(0.0), (BodyDetail::Full, FaceDetail::Full));
+        assert_eq!(
+            detail(interval_s(20.0, false)),
+            (BodyDetail::Full, FaceDetail::Far)
+        );
+        assert_eq!(
+            detail(interval_s(80.0, false)),
+            (BodyDetail::Far, FaceDetail::Far)
+        );
+        assert_eq!(detail(interval_s(80.0, true)).0, BodyDetail::Full);
+    }
 
     #[test]
     fn the_speaker_and_near_npcs_animate_every_frame_and_far_ones_less_often() {

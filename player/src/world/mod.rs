@@ -77,6 +77,9 @@ pub struct World {
     /// Whether NPCs far from the camera that no line or person holds animate at a lower rate
     /// (see [`animation_rate`]); on unless turned off.
     pub reduced_rates: bool,
+    /// Whether those NPCs also work out less of their faces and hands
+    /// ([`animation_rate::detail`]); on unless turned off.
+    pub reduced_detail: bool,
 }
 
 impl World {
@@ -127,6 +130,7 @@ impl World {
             clock_runs: true,
             camera_position: Vec3::ZERO,
             reduced_rates: true,
+            reduced_detail: true,
             project,
             content,
             npcs,
@@ -293,6 +297,7 @@ impl World {
             || speakers.get_or_init(|| speakers::Speakers::new(speaking.iter().copied()));
         let content = &self.content;
         let reduced_rates = self.reduced_rates;
+        let reduced_detail = self.reduced_detail;
         let update = |i: usize, npc: &mut NpcActor| {
             let interval = if reduced_rates {
                 animation_rate::interval_s(npc.position.distance(camera), npc.needs_every_frame())
@@ -322,7 +327,15 @@ impl World {
                     None => None,
                 },
             };
-            npc.update(avatar, &content.ground, dt_s, audio_ms(i), attention, point);
+            let detail = animation_rate::detail(if reduced_detail { interval } else { 0.0 });
+            npc.update(
+                avatar,
+                &content.ground,
+                dt_s,
+                audio_ms(i),
+                (attention, point),
+                detail,
+            );
         };
         // NPCs animate independently: large crowds are split over the cores (a pool that
         // lives for the process). The result does not depend on the split.

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 use npc_core::LineCue;
-use npc_core::anim::face::{FaceAnimator, FaceSettings};
+use npc_core::anim::face::{FaceAnimator, FaceDetail, FaceSettings};
 use npc_core::asset::FaceRig;
 
 use super::animation_rate::AnimationBeat;
@@ -12,7 +12,8 @@ use crate::runtime::LineId;
 use npc_core::agent::cues::{Behaviour, GestureName, Target};
 use npc_core::body::talk::{SpokenBody, TalkMoment, TalkPlan};
 use npc_core::body::{
-    Activity, Body, BodyEmotionSettings, BodySettings, GestureSettings, Inhales, LayerInput,
+    Activity, Body, BodyDetail, BodyEmotionSettings, BodySettings, GestureSettings, Inhales,
+    LayerInput,
 };
 use npc_core::hearing::{ListenSettings, PersonAttention};
 
@@ -321,15 +322,17 @@ impl NpcActor {
 
     /// Advances one frame: walking toward the goal, turning, body layers, face (at
     /// `audio_ms` of the current line), joint palettes and morph weights. `attention` is the
-    /// world point it attends to.
+    /// world point it attends to, `point_at` where its line asks it to point; the details say
+    /// how much of body and face is worked out for its size on screen
+    /// ([`super::animation_rate::detail`]).
     pub fn update(
         &mut self,
         avatar: &AvatarModel,
         ground: &Ground,
         dt_s: f32,
         audio_ms: f64,
-        attention: Option<Vec3>,
-        point_at: Option<Vec3>,
+        (attention, point_at): (Option<Vec3>, Option<Vec3>),
+        (body_detail, face_detail): (BodyDetail, FaceDetail),
     ) {
         let dt = if dt_s.is_finite() {
             dt_s.clamp(0.0, MAX_STEP_S)
@@ -414,6 +417,7 @@ impl NpcActor {
                 at_ms: *at_ms,
             }),
             bearing: npc_core::body::Bearing::default(),
+            detail: body_detail,
             ground: Some(&ground_below),
         };
         self.body.update(&avatar.skeleton, &input);
@@ -440,7 +444,10 @@ impl NpcActor {
             skin.palette_into(&self.node_world, palette);
         }
         self.audio_ms = audio_ms;
-        match self.face.update(audio_ms, f64::from(dt) * 1000.0) {
+        match self
+            .face
+            .update_in_detail(audio_ms, f64::from(dt) * 1000.0, face_detail)
+        {
             Ok(frame) => {
                 let pose = *frame.final_pose();
                 avatar.face_rig().apply(&pose, &mut self.weights);

@@ -47,7 +47,7 @@ impl Default for TargetSettings {
 }
 
 /// Stage 2: exponential smoothing, alpha = 1 - exp(-dt / time constant).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SmoothingSettings {
     /// Time constant of the filter in ms (0 = no smoothing).

@@ -181,6 +181,7 @@ mod tests {
             attention: None,
             talk: None,
             bearing: crate::body::Bearing::default(),
+            detail: crate::body::BodyDetail::Full,
             ground: None,
         };
         let mut locals = skeleton.rest.clone();
@@ -233,6 +234,7 @@ mod tests {
                     breath_rate: rate,
                     ..crate::body::Bearing::default()
                 },
+                detail: crate::body::BodyDetail::Full,
                 ground: None,
             };
             layer.apply(&rig.skeleton, &input, &mut locals);

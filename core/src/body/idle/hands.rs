@@ -7,7 +7,7 @@ use super::rhythm::{HAND_STREAM, Wobble, stream};
 use crate::asset::Transform;
 use crate::body::hand_rig::HandRig;
 use crate::body::humanoid::HumanoidMap;
-use crate::body::layer::{BodyLayer, LayerInput};
+use crate::body::layer::{BodyDetail, BodyLayer, LayerInput};
 use crate::body::settings::HandSettings;
 use crate::body::skeleton::Skeleton;
 
@@ -64,7 +64,7 @@ impl BodyLayer for HandLayer {
     }
 
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
-        if !self.settings.enabled {
+        if !self.settings.enabled || input.detail == BodyDetail::Far {
             return;
         }
         let drift = self.settings.drift_deg.to_radians();

@@ -11,7 +11,7 @@ use crate::asset::Transform;
 use crate::body::hand_rig::HandRig;
 use crate::body::humanoid::{ARMS, HumanoidBone, HumanoidMap};
 use crate::body::idle::HandLayer;
-use crate::body::layer::{BodyLayer, LayerInput};
+use crate::body::layer::{BodyDetail, BodyLayer, LayerInput};
 use crate::body::settings::{GestureSettings, HandSettings};
 use crate::body::skeleton::Skeleton;
 use crate::body::space::{position, rotate_world};
@@ -117,6 +117,7 @@ impl GestureLayer {
         arm: usize,
         skeleton: &Skeleton,
         talk: &TalkMoment<'_>,
+        detail: BodyDetail,
         locals: &mut [Transform],
     ) {
         let (plan, t) = (talk.plan, talk.at_ms);
@@ -180,6 +181,9 @@ impl GestureLayer {
             return;
         };
         self.turn_palm(skeleton, locals, limb, &at, hand, outward, palm_deg, total);
+        if detail == BodyDetail::Far {
+            return;
+        }
         let relaxed = &self.relaxed;
         hand.curl(skeleton, locals, |_, finger| {
             active
@@ -296,7 +300,7 @@ impl BodyLayer for GestureLayer {
         let t = talk.at_ms;
         if !talk.plan.strokes.is_empty() {
             for arm in 0..self.arms.len() {
-                self.arm(arm, skeleton, &talk, locals);
+                self.arm(arm, skeleton, &talk, input.detail, locals);
             }
         }
         self.nod(skeleton, talk.plan.nod_deg(t), locals);
