@@ -7,7 +7,7 @@ use crate::asset::Transform;
 use glam::Vec3;
 
 use super::humanoid::{HumanoidBone, HumanoidMap};
-use super::layer::{BodyLayer, LayerInput};
+use super::layer::{BodyDetail, BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 use super::space::{move_world, set_world_rotation};
 use super::two_bone::{Limb, LimbAt, bend_pole, reach};
@@ -46,7 +46,9 @@ impl BodyLayer for FootIkLayer {
 
     fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         let Some(ground) = input.ground else { return };
-        if self.legs.is_empty() {
+        // A far body's feet stand as the clip has them (a slope's centimetres are under a
+        // pixel there).
+        if self.legs.is_empty() || input.detail == BodyDetail::Far {
             return;
         }
         // How far each foot's ground lies above (+) or below (-) the flat ground the clip
@@ -151,7 +153,7 @@ mod tests {
             attention: None,
             talk: None,
             bearing: crate::body::Bearing::default(),
-            detail: crate::body::BodyDetail::Full,
+            detail: BodyDetail::Full,
             ground: Some(&ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);
@@ -172,7 +174,7 @@ mod tests {
             attention: None,
             talk: None,
             bearing: crate::body::Bearing::default(),
-            detail: crate::body::BodyDetail::Full,
+            detail: BodyDetail::Full,
             ground: Some(ground),
         };
         FootIkLayer::new(&HumanoidMap::of(&skeleton)).apply(&skeleton, &input, &mut locals);

@@ -60,7 +60,8 @@ pub enum BodyDetail {
     #[default]
     Full,
     /// The fingers stay as the clip poses them (neither relaxed nor shaped for gestures): a
-    /// hand is a pixel or two wide.
+    /// hand is a pixel or two wide; and the feet as the clip has them, not set on the
+    /// ground's slope (its centimetres are under a pixel).
     Far,
 }
 
