@@ -41,6 +41,8 @@ pub struct BenchOptions {
     pub record: Option<PathBuf>,
     /// Far NPCs animate at a lower rate (the player's default).
     pub reduced_rates: bool,
+    /// And work out less of their faces and hands (the player's default).
+    pub reduced_detail: bool,
 }
 
 /// Median and 95th percentile of a set of samples.
@@ -244,6 +246,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         line_ms,
     } = crowd;
     world.reduced_rates = options.reduced_rates;
+    world.reduced_detail = options.reduced_detail;
     let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,

@@ -33,6 +33,10 @@ pub(super) struct BenchRenderArgs {
     /// Animate every NPC every frame (far ones otherwise animate at 30 or 15 per second).
     #[arg(long)]
     pub(super) full_rate: bool,
+    /// Work out every NPC's face and hands in full (far ones otherwise smooth their mouths
+    /// coarsely and rest their fingers and feet).
+    #[arg(long)]
+    pub(super) full_detail: bool,
 }
 
 pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
@@ -47,6 +51,7 @@ pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
         active_targets: args.active_targets,
         record: args.record,
         reduced_rates: !args.full_rate,
+        reduced_detail: !args.full_detail,
     })?;
     println!("{}", report.text());
     Ok(())
