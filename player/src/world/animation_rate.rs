@@ -33,7 +33,7 @@ pub fn detail(interval_s: f32) -> (BodyDetail, FaceDetail) {
 }
 
 /// Time within which an update falls due early (a frame's clock in `f32` adds up unevenly).
-const EARLY_S: f32 = 1e-4;
+pub const EARLY_S: f32 = 1e-4;
 
 /// Seconds between updates of an NPC `distance` metres from the camera; 0 (every frame) for
 /// one that must move with every frame.

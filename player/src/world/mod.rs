@@ -304,7 +304,7 @@ impl World {
             } else {
                 0.0
             };
-            let Some(dt_s) = npc.beat.tick(dt_s, interval) else {
+            let Some(lag_s) = npc.beat.tick(dt_s, interval) else {
                 return;
             };
             let avatar = &content.avatars[npc.avatar];
@@ -328,14 +328,41 @@ impl World {
                 },
             };
             let detail = animation_rate::detail(if reduced_detail { interval } else { 0.0 });
-            npc.update(
-                avatar,
-                &content.ground,
-                dt_s,
-                audio_ms(i),
-                (attention, point),
-                detail,
-            );
+            let audio_ms = audio_ms(i);
+            if interval == 0.0 && lag_s > dt_s + animation_rate::EARLY_S {
+                // The frame it comes near after holding its pose: the time it skipped is spent
+                // first on what it attended to before, then this frame on what it attends to
+                // now, as the full rate would have (not all of it turning toward what it has
+                // only now noticed).
+                let skipped_s = lag_s - dt_s;
+                let before = npc.last_aims();
+                let audio_before = audio_ms - f64::from(dt_s) * 1000.0;
+                npc.update(
+                    avatar,
+                    &content.ground,
+                    skipped_s,
+                    audio_before,
+                    before,
+                    detail,
+                );
+                npc.update(
+                    avatar,
+                    &content.ground,
+                    dt_s,
+                    audio_ms,
+                    (attention, point),
+                    detail,
+                );
+            } else {
+                npc.update(
+                    avatar,
+                    &content.ground,
+                    lag_s,
+                    audio_ms,
+                    (attention, point),
+                    detail,
+                );
+            }
         };
         // NPCs animate independently: large crowds are split over the cores (a pool that
         // lives for the process). The result does not depend on the split.

@@ -83,6 +83,8 @@ pub struct NpcActor {
     pub weights: Vec<Vec<f32>>,
     /// When it animates (far NPCs less often than every frame).
     pub(super) beat: AnimationBeat,
+    /// What it attended to and pointed at in its last update.
+    last_aims: (Option<Vec3>, Option<Vec3>),
 }
 
 fn wrap_angle(a: f32) -> f32 {
@@ -136,6 +138,7 @@ impl NpcActor {
             },
             seed,
             // Its own beat among the crowd's, from its seed's top bits.
+            last_aims: (None, None),
             beat: AnimationBeat::with_phase(
                 (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62) as f32 / 4.0,
             ),
@@ -313,6 +316,12 @@ impl NpcActor {
         self.face.is_speaking()
     }
 
+    /// What it attended to and pointed at (world points) in its last update.
+    #[must_use]
+    pub fn last_aims(&self) -> (Option<Vec3>, Option<Vec3>) {
+        self.last_aims
+    }
+
     /// Whether it must animate every frame wherever it stands: it attends to the person in
     /// front of the player (the one spoken with, whom the player watches however far).
     #[must_use]
@@ -334,6 +343,7 @@ impl NpcActor {
         (attention, point_at): (Option<Vec3>, Option<Vec3>),
         (body_detail, face_detail): (BodyDetail, FaceDetail),
     ) {
+        self.last_aims = (attention, point_at);
         let dt = if dt_s.is_finite() {
             dt_s.clamp(0.0, MAX_STEP_S)
         } else {
