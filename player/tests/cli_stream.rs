@@ -695,6 +695,13 @@ fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
         ],
     );
     let (project, agent) = demo_with_a_line(dir);
+    // Long open vowels: a debug build on a loaded machine draws a few frames a second, and a
+    // short one falls between them (the demo's line opened on A in one frame of 51).
+    std::fs::write(
+        agent.join("conversations/c.jsonl"),
+        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Aah, ah, ha ha, far, far apart.\"}\n",
+    )
+    .unwrap();
     let mut vroid = npc_core::project::Project::load(&project).unwrap();
     for npc in &mut vroid.npcs {
         npc.avatar.body = avatar.clone();
@@ -742,7 +749,7 @@ fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
         .map(|p| p["watched"]["A"].as_f64().unwrap())
         .collect();
     let peak = a.iter().copied().fold(0.0, f64::max);
-    eprintln!("A peaks at {peak:.2} over {} packets", a.len());
+    eprintln!("A over {} packets: {a:.2?}", a.len());
     assert!(peak > 0.3, "the mouth opened on A");
     assert!(a.iter().any(|&v| v < 0.05), "and closed");
 }
