@@ -13,7 +13,8 @@ use npc_core::anim::lipsync::{VisemeEvent, VisemeTrack};
 use npc_core::asset::Asset;
 use npc_core::body::talk::{TalkMoment, TalkPlan};
 use npc_core::body::{
-    Activity, Body, BodySettings, ClipRig, ClipSource, HumanoidMap, LayerInput, Skeleton,
+    Activity, Body, BodySettings, ClipRig, ClipSource, HumanoidMap, LayerInput, RetargetedClips,
+    Skeleton,
 };
 use npc_core::procedural::{body, head};
 use npc_core::viseme::VisemeId;
@@ -76,7 +77,9 @@ fn updates(c: &mut Criterion) {
         ("valid", "VALID_White_M_1_Casual.glb"),
     ] {
         if let Ok(asset) = Asset::load(&shared.join(file)) {
-            let clips = ClipSource::Retargeted(&rig);
+            let skeleton = Skeleton::of(&asset);
+            let made = RetargetedClips::new(&rig, &skeleton, &HumanoidMap::of(&skeleton));
+            let clips = ClipSource::Retargeted(&made);
             bench_body(c, &format!("all_layers_{name}"), &asset, clips, &all);
             bench_body(
                 c,

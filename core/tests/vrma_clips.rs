@@ -12,7 +12,7 @@ use npc_core::asset::Asset;
 use npc_core::asset::glb::{join_glb, split_glb};
 use npc_core::body::{
     Activity, Bearing, ClipLibrary, ClipSource, Clips, HumanoidBone, HumanoidMap, LayerInput,
-    Skeleton,
+    RetargetedClips, Skeleton,
 };
 use serde_json::{Map, Value, json};
 
@@ -104,12 +104,13 @@ fn a_real_vrma_file_plays_as_idle_on_a_vrm1_avatar_and_on_the_projects_body() {
         } else {
             HumanoidMap::of(&skeleton)
         };
+        let made = RetargetedClips::new(&idle_rig, &skeleton, &map);
         let source = if body == idle {
             ClipSource::Own(&asset.clips)
         } else {
-            ClipSource::Retargeted(&idle_rig)
+            ClipSource::Retargeted(&made)
         };
-        let mut clips = Clips::new(source, &skeleton, &map, 0.0);
+        let mut clips = Clips::new(source, &map, 0.0);
         assert!(clips.poses(Activity::Idle));
         let hips = map.joint(HumanoidBone::Hips).unwrap();
         let arm = map.joint(HumanoidBone::LeftUpperArm).unwrap();

@@ -33,7 +33,7 @@ impl AvatarRig {
         library: &mut ClipLibrary,
     ) -> crate::asset::Result<Self> {
         let mut rig = Self::own(body, bones);
-        rig.clips = library.for_avatar(body, &rig.map, clip_files)?;
+        rig.clips = library.for_avatar(body, &rig.skeleton, &rig.map, clip_files)?;
         Ok(rig)
     }
 

@@ -1,5 +1,5 @@
 //! Where a body's clips come from: its own file, or another rig's clips retargeted onto it
-//! (the project's idle, walk and talk on an avatar that brings none).
+//! (the project's idle, walk and talk on an avatar that brings none), made once per avatar.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,8 @@ use super::clip_layer::ClipLayer;
 use super::humanoid::HumanoidBone;
 use super::humanoid::HumanoidMap;
 use super::layer::{Activity, BodyLayer, LayerInput};
-use super::retarget::{ClipRig, Retarget};
+use super::retarget::ClipRig;
+use super::retargeted::RetargetedClips;
 use super::settings::BodySettings;
 use super::skeleton::Skeleton;
 use crate::asset::animation::Clip;
@@ -22,9 +23,9 @@ pub enum AvatarClips {
     /// Its own file's.
     Own,
     /// The built-in body's, retargeted (its file has none).
-    BuiltIn(Arc<ClipRig>),
+    BuiltIn(Arc<RetargetedClips>),
     /// The file the project names for it, retargeted.
-    File(Arc<ClipRig>),
+    File(Arc<RetargetedClips>),
 }
 
 impl AvatarClips {
@@ -32,8 +33,8 @@ impl AvatarClips {
     #[must_use]
     pub fn source<'a>(&'a self, own: &'a [Clip], settings: &BodySettings) -> ClipSource<'a> {
         match self {
-            Self::BuiltIn(rig) if settings.built_in_clips => ClipSource::Retargeted(rig),
-            Self::File(rig) => ClipSource::Retargeted(rig),
+            Self::BuiltIn(made) if settings.built_in_clips => ClipSource::Retargeted(made),
+            Self::File(made) => ClipSource::Retargeted(made),
             Self::Own | Self::BuiltIn(_) => ClipSource::Own(own),
         }
     }
@@ -49,12 +50,15 @@ pub struct ClipLibrary {
 }
 
 impl ClipLibrary {
-    /// Where the clips of an avatar with `body` (humanoid `map`) come from: the clip files it
-    /// names, else its own when it has a clip for idle, walk or talk, else the built-in
-    /// body's. A rig without humanoid hips keeps its own (none can be retargeted onto it).
+    /// Where the clips of an avatar with `body` (its `skeleton` and humanoid `map`) come
+    /// from: the clip files it names, else its own when it has a clip for idle, walk or talk,
+    /// else the built-in body's; another rig's clips are made into clips on the avatar's
+    /// joints here, once. A rig without humanoid hips keeps its own (none can be retargeted
+    /// onto it).
     pub fn for_avatar(
         &mut self,
         body: &Asset,
+        skeleton: &Skeleton,
         map: &HumanoidMap,
         files: &[PathBuf],
     ) -> crate::asset::Result<AvatarClips> {
@@ -63,14 +67,18 @@ impl ClipLibrary {
         {
             return Ok(AvatarClips::Own);
         }
+        let made = |rig: &Arc<ClipRig>| Arc::new(RetargetedClips::new(rig, skeleton, map));
         Ok(match files {
-            [] => AvatarClips::BuiltIn(Arc::clone(
-                self.built_in
-                    .get_or_insert_with(|| Arc::new(crate::procedural::body::clip_rig())),
-            )),
-            [path] => AvatarClips::File(self.file(path)?),
-            several => AvatarClips::File(self.files(several)?),
+            [] => AvatarClips::BuiltIn(made(self.built_in())),
+            [path] => AvatarClips::File(made(&self.file(path)?)),
+            several => AvatarClips::File(made(&self.files(several)?)),
         })
+    }
+
+    /// The built-in body's rig and clips (made once per library).
+    fn built_in(&mut self) -> &Arc<ClipRig> {
+        self.built_in
+            .get_or_insert_with(|| Arc::new(crate::procedural::body::clip_rig()))
     }
 }
 
@@ -104,9 +112,7 @@ impl ClipLibrary {
             .map(|p| self.file(p))
             .collect::<crate::asset::Result<Vec<_>>>()?;
         let Some((first, others)) = rigs.split_first() else {
-            return Ok(Arc::clone(self.built_in.get_or_insert_with(|| {
-                Arc::new(crate::procedural::body::clip_rig())
-            })));
+            return Ok(Arc::clone(self.built_in()));
         };
         let mut clips = first.clips.clone();
         for other in others {
@@ -134,87 +140,41 @@ pub fn has_activity_clip(clips: &[Clip]) -> bool {
 pub enum ClipSource<'a> {
     /// Clips on the body's own nodes.
     Own(&'a [Clip]),
-    /// Another rig's clips, retargeted through both humanoid maps.
-    Retargeted(&'a Arc<ClipRig>),
+    /// Another rig's clips, made into clips on the body's joints through both humanoid maps.
+    Retargeted(&'a RetargetedClips),
 }
 
-/// The clip layer of a body: its own clips, or another rig's played on it.
+/// The clip layer of a body: its own clips, or another rig's made on its joints.
 #[derive(Debug)]
-pub enum Clips {
-    Own(ClipLayer),
-    Retargeted {
-        rig: Arc<ClipRig>,
-        layer: ClipLayer,
-        retarget: Box<Retarget>,
-        /// The source rig's pose this frame.
-        source_locals: Vec<Transform>,
-    },
-}
+pub struct Clips(ClipLayer);
 
 impl Clips {
     #[must_use]
-    pub fn new(
-        source: ClipSource<'_>,
-        skeleton: &Skeleton,
-        map: &HumanoidMap,
-        start_phase_s: f32,
-    ) -> Self {
-        match source {
-            ClipSource::Own(clips) => Self::Own(
-                ClipLayer::new(clips, start_phase_s)
-                    .with_walk_in_place(map.joint(HumanoidBone::Hips)),
-            ),
-            ClipSource::Retargeted(rig) => {
-                let retarget = Retarget::new(rig, skeleton, map);
-                // Longer legs take longer strides: walk slower so the feet keep pace with
-                // the ground covered.
-                let layer = ClipLayer::new(&rig.clips, start_phase_s)
-                    .with_walk_rate(1.0 / retarget.scale.max(0.1))
-                    .with_walk_in_place(retarget.source_hips());
-                Self::Retargeted {
-                    source_locals: rig.skeleton.rest.clone(),
-                    rig: Arc::clone(rig),
-                    layer,
-                    retarget: Box::new(retarget),
-                }
+    pub fn new(source: ClipSource<'_>, map: &HumanoidMap, start_phase_s: f32) -> Self {
+        let layer = match source {
+            ClipSource::Own(clips) => ClipLayer::new(clips, start_phase_s),
+            ClipSource::Retargeted(made) => {
+                ClipLayer::new(&made.clips, start_phase_s).with_walk_rate(made.walk_rate)
             }
-        }
+        };
+        Self(layer.with_walk_in_place(map.joint(HumanoidBone::Hips)))
     }
 
     /// Whether a clip poses the body for `activity`.
     #[must_use]
     pub fn poses(&self, activity: Activity) -> bool {
-        match self {
-            Self::Own(layer) | Self::Retargeted { layer, .. } => layer.poses(activity),
-        }
+        self.0.poses(activity)
     }
 
     /// Every clip the body can play (activities and gestures by name).
     #[must_use]
     pub fn all(&self) -> &[Clip] {
-        match self {
-            Self::Own(layer) | Self::Retargeted { layer, .. } => layer.all(),
-        }
+        self.0.all()
     }
 
     /// Poses `locals` for this frame.
     pub fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
-        match self {
-            Self::Own(layer) => layer.apply(skeleton, input, locals),
-            Self::Retargeted {
-                rig,
-                layer,
-                retarget,
-                source_locals,
-            } => {
-                if !layer.poses(input.activity) {
-                    locals.copy_from_slice(&skeleton.rest[..locals.len().min(skeleton.rest.len())]);
-                    return;
-                }
-                layer.apply(&rig.skeleton, input, source_locals);
-                retarget.apply(&rig.skeleton, source_locals, skeleton, locals);
-            }
-        }
+        self.0.apply(skeleton, input, locals);
     }
 }
 
@@ -257,12 +217,16 @@ mod tests {
             values: values.into(),
             width: 3,
         });
-        let travelling = Arc::new(ClipRig::new(rig.skeleton.clone(), clips.clone()));
+        let travelling = RetargetedClips::new(
+            &Arc::new(ClipRig::new(rig.skeleton.clone(), clips.clone())),
+            &rig.skeleton,
+            &rig.map,
+        );
         for (name, source) in [
             ("own", ClipSource::Own(&clips)),
             ("retargeted", ClipSource::Retargeted(&travelling)),
         ] {
-            let mut layer = Clips::new(source, &rig.skeleton, &rig.map, 0.0);
+            let mut layer = Clips::new(source, &rig.map, 0.0);
             let mut locals = rig.skeleton.rest.clone();
             let mut drift = 0.0f32;
             for _ in 0..120 {

@@ -155,7 +155,7 @@ impl Body {
         start_phase_s: f32,
     ) -> Self {
         Self {
-            clips: Clips::new(clips, skeleton, map, start_phase_s),
+            clips: Clips::new(clips, map, start_phase_s),
             layers: vec![
                 Box::new(PostureLayer::new(skeleton, map, &settings.posture)),
                 Box::new(WeightShiftLayer::new(map, &settings.weight_shift, seed)),

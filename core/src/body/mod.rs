@@ -18,6 +18,7 @@ mod layer;
 mod look_at;
 mod named_springs;
 mod retarget;
+mod retargeted;
 mod settings;
 mod skeleton;
 mod space;
@@ -40,6 +41,7 @@ pub use layer::{
 pub use look_at::LookAtLayer;
 pub use named_springs::{NamedChain, NamedCollider, NamedSprings, avatar_springs};
 pub use retarget::{ClipRig, Retarget};
+pub use retargeted::{MAX_KEY_GAP_S, RetargetedClips};
 pub use settings::{
     ArmSettings, BodySettings, BreathingSettings, GestureSettings, HandSettings, PostureSettings,
     SwaySettings, WeightShiftSettings,

@@ -88,6 +88,23 @@ impl Retarget {
         self.hips.map(|h| h.0)
     }
 
+    /// The target joints [`Self::apply`] turns (those paired with a source joint), parents
+    /// first.
+    #[must_use]
+    pub fn posed_joints(&self) -> Vec<usize> {
+        self.order
+            .iter()
+            .filter_map(|&(j, pair)| pair.map(|_| j))
+            .collect()
+    }
+
+    /// The target's hips joint, whose translation [`Self::apply`] moves, when both rigs have
+    /// hips.
+    #[must_use]
+    pub fn target_hips(&self) -> Option<usize> {
+        self.hips.map(|h| h.1)
+    }
+
     /// How `source`'s poses play on `target` (its skeleton and map).
     #[must_use]
     pub fn new(source: &ClipRig, target: &Skeleton, target_map: &HumanoidMap) -> Self {
