@@ -202,10 +202,11 @@ impl Project {
                 scene.sky_light
             ));
         }
+        let mut ids = std::collections::HashSet::new();
         for (i, npc) in self.npcs.iter().enumerate() {
             if npc.id.trim().is_empty() {
                 out.push(format!("npcs[{i}] has an empty id"));
-            } else if self.npcs[..i].iter().any(|other| other.id == npc.id) {
+            } else if !ids.insert(npc.id.as_str()) {
                 out.push(format!("npcs[{i}]: the id `{}` is used twice", npc.id));
             }
             if !npc.spawn.iter().all(|c| (0.0..=1.0).contains(c)) {
@@ -242,21 +243,27 @@ impl Project {
     /// NPC `npc`'s face profile: its own when it has one, else the project's.
     #[must_use]
     pub fn face_settings(&self, npc: &str) -> &FaceSettings {
-        self.npcs
-            .iter()
-            .find(|n| n.id == npc)
-            .and_then(|n| n.face.as_ref())
-            .unwrap_or(&self.face)
+        self.face_settings_of(self.npcs.iter().find(|n| n.id == npc))
+    }
+
+    /// `npc`'s face profile (one of this project's NPCs, found already): its own when it has
+    /// one, else the project's.
+    #[must_use]
+    pub fn face_settings_of<'a>(&'a self, npc: Option<&'a Npc>) -> &'a FaceSettings {
+        npc.and_then(|n| n.face.as_ref()).unwrap_or(&self.face)
     }
 
     /// How NPC `npc`'s body lives: its own settings when it has them, else the project's.
     #[must_use]
     pub fn body_settings(&self, npc: &str) -> &BodySettings {
-        self.npcs
-            .iter()
-            .find(|n| n.id == npc)
-            .and_then(|n| n.body.as_ref())
-            .unwrap_or(&self.body)
+        self.body_settings_of(self.npcs.iter().find(|n| n.id == npc))
+    }
+
+    /// How `npc` (one of this project's NPCs, found already) lives: its own settings when it
+    /// has them, else the project's.
+    #[must_use]
+    pub fn body_settings_of<'a>(&'a self, npc: Option<&'a Npc>) -> &'a BodySettings {
+        npc.and_then(|n| n.body.as_ref()).unwrap_or(&self.body)
     }
 
     /// A path from the project resolved against the folder of the project file.

@@ -118,8 +118,9 @@ impl World {
                     avatar,
                     &content.avatars[avatar],
                     position,
-                    project.face_settings(&npc.id),
-                    project.body_settings(&npc.id),
+                    // The NPC in hand (found again by id, a crowd's load grew with its square).
+                    project.face_settings_of(Some(npc)),
+                    project.body_settings_of(Some(npc)),
                     project.face_seed(&npc.id),
                 )
                 .listening(&project.listen)
