@@ -13,7 +13,7 @@ mod shared_asset;
 use npc_core::project::Voice;
 use npc_core::speech::align::{AlignedBy, align};
 use npc_core::speech::analysis::{AnalysisSettings, analyse};
-use npc_core::speech::unscripted::{HeardBy, visemes_from_sound};
+use npc_core::speech::unscripted::{HeardBy, by_sound_alone, visemes_from_sound};
 use npc_core::speech::{OfflineEngine, SpeechChunk, SpeechEngine, wav};
 use shared_asset::shared_asset;
 
@@ -142,7 +142,7 @@ fn recognition(c: &mut Criterion) {
     let audio_s = samples.len() as f64 / f64::from(rate);
     let by = match visemes_from_sound(&samples, rate, "en-US").by {
         HeardBy::AcousticModel => "by phone recognition".to_owned(),
-        HeardBy::Formants { why_not_model } => format!("by formants ({why_not_model})"),
+        HeardBy::SoundAlone => "by the sound alone (no phone recogniser installed)".to_owned(),
     };
     let per_clip = seconds_per_call(10, &mut || {
         black_box(visemes_from_sound(&samples, rate, "en-US"));
@@ -155,6 +155,18 @@ fn recognition(c: &mut Criterion) {
     );
     c.bench_function("visemes_from_sound_one_sentence", |b| {
         b.iter(|| black_box(visemes_from_sound(&samples, rate, "en-US")));
+    });
+    let per_clip = seconds_per_call(10, &mut || {
+        black_box(by_sound_alone(&samples, rate));
+    });
+    println!(
+        "lip sync from the sound alone (no recogniser): {what}, {audio_s:.2} s of audio in \
+         {:.1} ms = {:.0}x real time",
+        per_clip * 1000.0,
+        audio_s / per_clip
+    );
+    c.bench_function("visemes_by_sound_alone_one_sentence", |b| {
+        b.iter(|| black_box(by_sound_alone(&samples, rate)));
     });
 }
 

@@ -6,7 +6,10 @@
 //! mel bands scaled as a longer and a shorter vocal tract would (more voices to learn from).
 //! Used by `scripts/mouth_net/make_data.py`.
 //!
-//! `cargo run --example mouth_frames -- LIST`
+//! With `--sound-only` no phone recogniser runs (the recogniser's class is written as silence):
+//! the frames of the network that reads the sound alone, which ignores that class.
+//!
+//! `cargo run --example mouth_frames -- [--sound-only] LIST`
 
 #![allow(clippy::print_stderr)]
 
@@ -23,15 +26,24 @@ use npc_core::speech::wav;
 /// OUT.wWARP).
 const WARPS: [f32; 3] = [1.0, 0.9, 1.1];
 
-fn frames(wav_path: &Path, pho_path: &Path, language: &str) -> Result<Vec<String>, String> {
+fn frames(
+    wav_path: &Path,
+    pho_path: &Path,
+    language: &str,
+    sound_only: bool,
+) -> Result<Vec<String>, String> {
     let (samples, rate) = wav::read_mono(wav_path).map_err(|e| e.to_string())?;
     let pho = std::fs::read_to_string(pho_path).map_err(|e| e.to_string())?;
     let labels = parse_pho(&pho)?;
-    let heard = recognised(&samples, rate, language);
+    let heard = if sound_only {
+        Vec::new()
+    } else {
+        recognised(&samples, rate, language).visemes
+    };
     let mut files = Vec::new();
     for warp in WARPS {
         let mut out = String::new();
-        let inputs = frame_inputs_warped(&samples, rate, &heard.visemes, warp);
+        let inputs = frame_inputs_warped(&samples, rate, &heard, warp);
         for (f, inputs) in inputs.iter().enumerate() {
             let t = frame_centre_ms(f);
             let class = labels
@@ -52,11 +64,13 @@ fn frames(wav_path: &Path, pho_path: &Path, language: &str) -> Result<Vec<String
 }
 
 fn main() -> ExitCode {
-    let Some(list) = std::env::args().nth(1) else {
-        eprintln!("usage: mouth_frames LIST (lines of WAV PHO OUT LANGUAGE)");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sound_only = args.iter().any(|a| a == "--sound-only");
+    let Some(list) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: mouth_frames [--sound-only] LIST (lines of WAV PHO OUT LANGUAGE)");
         return ExitCode::FAILURE;
     };
-    let Ok(text) = std::fs::read_to_string(&list) else {
+    let Ok(text) = std::fs::read_to_string(list) else {
         eprintln!("cannot read {list}");
         return ExitCode::FAILURE;
     };
@@ -68,7 +82,12 @@ fn main() -> ExitCode {
             failed = true;
             continue;
         };
-        match frames(Path::new(wav_path), Path::new(pho_path), language) {
+        match frames(
+            Path::new(wav_path),
+            Path::new(pho_path),
+            language,
+            sound_only,
+        ) {
             Ok(files) => {
                 for (warp, csv) in WARPS.iter().zip(files) {
                     let path = if *warp == 1.0 {

@@ -22,7 +22,7 @@ use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
 use npc_core::speech::acoustic::AcousticModel;
 use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, parse_pho, score};
-use npc_core::speech::unscripted::recognised;
+use npc_core::speech::unscripted::{by_sound_alone, recognised};
 use npc_core::viseme::VisemeId;
 
 /// Each language: the MBROLA voice, the NPCs' language tag, and sentences (the last two held
@@ -229,7 +229,7 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
             language: language.to_owned(),
             ..Voice::default()
         };
-        let mut graded = [[Score::default(); 3]; 2];
+        let mut graded = [[Score::default(); 4]; 2];
         for (i, text) in sentences.iter().enumerate() {
             let (wav, labels) = speak(&voices, voice, text, dir.path(), &format!("{voice}-{i}"));
             let class_of = |p: &str| MouthClass::of_sampa_in(language, p);
@@ -250,6 +250,11 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
                 &labels,
                 class_of,
             ));
+            graded[held_out][3] = graded[held_out][3].plus(score(
+                &by_sound_alone(&samples, rate).visemes,
+                &labels,
+                class_of,
+            ));
             let scripted = LineSource::from_wav_and_script(&wav, text, &npc_voice).unwrap();
             graded[held_out][1] =
                 graded[held_out][1].plus(score(scripted.cue.track.events(), &labels, class_of));
@@ -257,33 +262,36 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
         for (part, name) in [(0, "sentences 1-4"), (1, "held out 5-6")] {
             eprintln!(
                 "mbrola {voice} ({language}) {name}: sound alone {}{}\n    \
-                 phones recognised alone {}{}\n    with the script {}{}",
+                 phones recognised alone {}{}\n    no recogniser {}{}\n    \
+                 with the script {}{}",
                 line(&graded[part][0]),
                 confusion(&graded[part][0]),
                 line(&graded[part][2]),
                 confusion(&graded[part][2]),
+                line(&graded[part][3]),
+                confusion(&graded[part][3]),
                 line(&graded[part][1]),
                 confusion(&graded[part][1])
             );
         }
-        let [alone, scripted, heard] = std::array::from_fn(|k| graded[0][k].plus(graded[1][k]));
+        let [alone, scripted, heard, _] = std::array::from_fn(|k| graded[0][k].plus(graded[1][k]));
         check(language, alone, scripted, heard);
         held_out_floors(language, graded[1][0], graded[1][1]);
     }
 }
 
-/// The held-out sentences (5-6) of each language, a few points under what was measured on
-/// 2026-12-05 (docs/align.md): (language, sound alone: frames, p/b/m closed; with the script:
-/// frames, p/b/m closed). Measured: en 75.2% 5/8, 91.3% 8/8; fr 76.9% 7/10, 85.5% 10/10;
-/// de 81.6% 5/7, 81.6% 6/7; es 76.6% 9/11, 91.2% 11/11; tr 89.8% 7/8, 89.8% 8/8. (The German
-/// and Turkish floors moved that day: the labels' ʃ ʒ tʃ dʒ were graded as other consonants,
-/// against Azure's table, which gives them a rounded viseme; and espeak-ng's trills stopped
-/// rounding the lips.)
+/// The held-out sentences (5-6) of each language, a few points under what was measured
+/// (docs/align.md): (language, sound alone: frames, p/b/m closed; with the script: frames,
+/// p/b/m closed). Measured on 2026-12-06, when the languages other than English came to be
+/// read by the network that hears the sound alone: en 75.2% 5/8 (the recogniser), 91.3%
+/// 8/8; fr 77.8% 7/10, 85.5% 10/10; de 84.2% 6/7, 81.6% 6/7; es 70.8% 8/11, 91.2% 11/11;
+/// tr 90.4% 7/8, 89.8% 8/8. (Before, with the recogniser and the network that reads its
+/// phones: fr 76.9% 7/10, de 81.6% 5/7, es 76.6% 9/11, tr 89.8% 7/8.)
 const HELD_OUT_FLOORS: [(&str, f64, usize, f64, usize); 5] = [
     ("en-US", 0.71, 4, 0.87, 8),
-    ("fr-FR", 0.73, 6, 0.81, 9),
-    ("de-DE", 0.78, 4, 0.77, 5),
-    ("es-ES", 0.72, 8, 0.87, 10),
+    ("fr-FR", 0.74, 6, 0.81, 9),
+    ("de-DE", 0.80, 5, 0.77, 5),
+    ("es-ES", 0.67, 7, 0.87, 10),
     ("tr-TR", 0.86, 6, 0.86, 7),
 ];
 
@@ -310,9 +318,9 @@ fn held_out_floors(language: &str, alone: Score, scripted: Score) {
 
 /// What must hold on every voice (all six sentences; the voices were not trained or tuned
 /// on): with the script, the lips close at 80% of p, b and m at least and never twice on a
-/// vowel; outside English, the mouth network puts at least 70% of frames right from the
-/// sound alone, 5 points more than the phones recognised alone (measured 2026-12-04: 72.6-
-/// 79.9% against 45.6-66.1%).
+/// vowel; outside English, the network that hears the sound alone puts at least 74% of frames
+/// right, 5 points more than the phones recognised alone (measured 2026-12-06: 77.6-83.2%
+/// against 56.9-71.2%; French the closest, 79.1% against 71.2%).
 fn check(language: &str, alone: Score, scripted: Score, heard: Score) {
     if AcousticModel::installed().is_err() {
         common::not_run(
@@ -328,7 +336,7 @@ fn check(language: &str, alone: Score, scripted: Score, heard: Score) {
     assert!(scripted.false_closures <= 1, "{language}: {scripted:?}");
     assert!(alone.false_closures <= 2, "{language}: {alone:?}");
     if !language.starts_with("en") {
-        assert!(alone.frame_share() >= 0.70, "{language}: {alone:?}");
+        assert!(alone.frame_share() >= 0.74, "{language}: {alone:?}");
         assert!(
             alone.frame_share() >= heard.frame_share() + 0.05,
             "{language}: {alone:?} against {heard:?}"

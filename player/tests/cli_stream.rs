@@ -15,6 +15,12 @@ use std::process::{Command, Stdio};
 use common::npc_player;
 use serde_json::Value;
 
+/// Elara's line: long open vowels. A debug build on a loaded machine draws a few frames a
+/// second, and a short vowel falls between them (the line once used, "Many merry men made
+/// maps.", opened the jaw past 0.1 in one frame of 54, and `A` in one of 51).
+const LINE: &str =
+    "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Aah, ah, ha ha, far, far apart.\"}\n";
+
 /// The demo project with one line for Elara, in `dir`; returns the project and agent folder.
 fn demo_with_a_line(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     npc_core::procedural::generate::generate(&dir.join("assets")).unwrap();
@@ -27,11 +33,7 @@ fn demo_with_a_line(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
         r#"{"conversation": "conversations/c.jsonl", "speakers": ["Elara", "Bram"]}"#,
     )
     .unwrap();
-    std::fs::write(
-        agent.join("conversations/c.jsonl"),
-        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Many merry men made maps.\"}\n",
-    )
-    .unwrap();
+    std::fs::write(agent.join("conversations/c.jsonl"), LINE).unwrap();
     (project, agent)
 }
 
@@ -695,13 +697,6 @@ fn a_vroid_avatar_streams_its_vrm_expressions_by_name() {
         ],
     );
     let (project, agent) = demo_with_a_line(dir);
-    // Long open vowels: a debug build on a loaded machine draws a few frames a second, and a
-    // short one falls between them (the demo's line opened on A in one frame of 51).
-    std::fs::write(
-        agent.join("conversations/c.jsonl"),
-        "{\"seq\": 0, \"speaker_id\": \"Elara\", \"text\": \"Aah, ah, ha ha, far, far apart.\"}\n",
-    )
-    .unwrap();
     let mut vroid = npc_core::project::Project::load(&project).unwrap();
     for npc in &mut vroid.npcs {
         npc.avatar.body = avatar.clone();

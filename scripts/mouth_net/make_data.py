@@ -12,6 +12,13 @@ are not used here.
     apt-get install mbrola $(python3 scripts/mouth_net/make_data.py --packages)
     cargo build --workspace --example mouth_frames
     python3 scripts/mouth_net/make_data.py --frames-bin $CARGO_TARGET_DIR/debug/examples/mouth_frames --out /tmp/mouth-data
+
+The frames of the network that reads the sound alone are written from the same sounds without
+the recogniser, in half a minute:
+
+    mkdir -p /tmp/mouth-data/sound-only/frames
+    for k in 0 1; do sed 's#/frames/#/sound-only/frames/#' /tmp/mouth-data/list$k > /tmp/mouth-data/sound-only/list$k
+      $CARGO_TARGET_DIR/debug/examples/mouth_frames --sound-only /tmp/mouth-data/sound-only/list$k; done
 """
 
 import argparse

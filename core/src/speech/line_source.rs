@@ -80,7 +80,8 @@ impl LineSource {
     }
 
     /// Lip sync from the sound of a WAV file alone, spoken in `language` (BCP 47): the phones
-    /// the acoustic model hears, or the formants ([`super::unscripted`]).
+    /// the acoustic model hears in English, else the mouth network's reading of the sound
+    /// ([`super::unscripted`]).
     pub fn from_wav(path: &Path, language: &str) -> Result<Self, LineSourceError> {
         let (samples, rate) = wav::read_mono(path).map_err(|source| LineSourceError::Audio {
             path: path.to_owned(),

@@ -4,6 +4,10 @@
 //! and text it is never graded on (`scripts/mouth_net/`: the data recipe and the training
 //! script; the weights are `mouth_net.bin` beside this file).
 //!
+//! A second network (`mouth_net_sound.bin`) reads the cepstra alone, for where no phone
+//! recogniser is installed and where speed matters more than the last points: trained the same
+//! way, on the same data, without the recogniser's class.
+//!
 //! The classes are then decoded as a whole (a class changes only where the sound pays for
 //! it, as an HMM's path would) and become visemes: where the recogniser's phone has the class
 //! the network found, its own viseme; elsewhere the class's plainest viseme.
@@ -15,10 +19,14 @@ use crate::viseme::VisemeId;
 
 /// The weights the project trained (see the module's text).
 const TRAINED: &[u8] = include_bytes!("mouth_net.bin");
+/// The weights of the network that reads the sound alone.
+const SOUND_ONLY: &[u8] = include_bytes!("mouth_net_sound.bin");
 /// The frames each decision looks at, relative to its own.
 pub const CONTEXT: [isize; 11] = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10];
-/// Per frame: 26 cepstral features and the recogniser's class, one of seven.
-pub const FRAME_INPUTS: usize = 26 + CLASSES;
+/// Per frame: the cepstral features ...
+const FEATURES: usize = 26;
+/// ... and the recogniser's class, one of seven.
+pub const FRAME_INPUTS: usize = FEATURES + CLASSES;
 const CLASSES: usize = MouthClass::ALL.len();
 /// How the network's frame scores are decoded into classes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,7 +69,7 @@ pub fn frame_inputs_warped(
         .into_iter()
         .enumerate()
         .map(|(f, mut row)| {
-            row.resize(26, 0.0);
+            row.resize(FEATURES, 0.0);
             let class = class_in_force(heard, frame_centre_ms(f));
             row.extend(
                 MouthClass::ALL
@@ -88,13 +96,17 @@ fn class_in_force(events: &[VisemeEvent], t: f64) -> MouthClass {
 /// and last frames standing in for those beyond its ends.
 #[must_use]
 pub fn window(frames: &[Vec<f32>], f: usize) -> Vec<f32> {
+    window_of(frames, f, FRAME_INPUTS)
+}
+
+/// [`window`] of the first `width` inputs of each frame.
+fn window_of(frames: &[Vec<f32>], f: usize, width: usize) -> Vec<f32> {
     let last = frames.len().saturating_sub(1) as isize;
     CONTEXT
         .iter()
         .flat_map(|&d| {
-            frames[(f as isize + d).clamp(0, last) as usize]
-                .iter()
-                .copied()
+            let frame = &frames[(f as isize + d).clamp(0, last) as usize];
+            frame[..width.min(frame.len())].iter().copied()
         })
         .collect()
 }
@@ -125,6 +137,8 @@ impl Dense {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MouthNet {
     layers: Vec<Dense>,
+    /// The inputs it reads of each frame: [`FRAME_INPUTS`], or the cepstral features alone.
+    frame_width: usize,
 }
 
 impl MouthNet {
@@ -138,12 +152,28 @@ impl MouthNet {
         Self::from_bytes(TRAINED).expect("the committed mouth network reads")
     }
 
+    /// The network the project trained to read the sound alone, without a recogniser.
+    ///
+    /// # Panics
+    /// Never: the committed weights are read by a unit test.
+    #[must_use]
+    #[allow(clippy::expect_used)]
+    pub fn sound_only() -> Self {
+        Self::from_bytes(SOUND_ONLY).expect("the committed sound-only mouth network reads")
+    }
+
+    /// Whether it reads the recogniser's class beside the sound.
+    #[must_use]
+    pub fn hears_phones(&self) -> bool {
+        self.frame_width == FRAME_INPUTS
+    }
+
     /// A network from its file: "NPCMOUTH", then little-endian u32 layer count and per layer
     /// u32 inputs, u32 outputs, the weights row by row and the biases, all f32.
     ///
     /// # Errors
-    /// Not such a file, or its layers do not chain from [`FRAME_INPUTS`] x [`CONTEXT`] to the
-    /// seven classes.
+    /// Not such a file, or its layers do not chain from [`FRAME_INPUTS`] (or the cepstral
+    /// features alone) x [`CONTEXT`] to the seven classes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
         let rest = bytes
             .strip_prefix(b"NPCMOUTH")
@@ -161,9 +191,16 @@ impl MouthNet {
         };
         let count = next_u32()?;
         let mut layers = Vec::new();
-        let mut width = FRAME_INPUTS * CONTEXT.len();
+        let mut width = 0;
         for _ in 0..count {
             let (inputs, outputs) = (next_u32()? as usize, next_u32()? as usize);
+            if layers.is_empty() {
+                width = [FRAME_INPUTS, FEATURES]
+                    .map(|w| w * CONTEXT.len())
+                    .into_iter()
+                    .find(|&w| w == inputs)
+                    .unwrap_or(FRAME_INPUTS * CONTEXT.len());
+            }
             if inputs != width {
                 return Err(format!("a layer takes {inputs} inputs where {width} come"));
             }
@@ -182,7 +219,11 @@ impl MouthNet {
         if width != CLASSES || layers.is_empty() {
             return Err(format!("the network gives {width} outputs, not {CLASSES}"));
         }
-        Ok(Self { layers })
+        let frame_width = layers[0].inputs / CONTEXT.len();
+        Ok(Self {
+            layers,
+            frame_width,
+        })
     }
 
     /// Each class's log probability for one window.
@@ -201,7 +242,7 @@ impl MouthNet {
     #[must_use]
     pub fn frame_log_probs(&self, frames: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
         (0..frames.len())
-            .map(|f| self.log_probs(&window(frames, f)))
+            .map(|f| self.log_probs(&window_of(frames, f, self.frame_width)))
             .collect()
     }
 }
@@ -329,6 +370,12 @@ mod tests {
     fn the_committed_weights_read_and_give_probabilities() {
         let net = MouthNet::trained();
         let p = net.log_probs(&vec![0.0; FRAME_INPUTS * CONTEXT.len()]);
+        let sum: f32 = p.iter().map(|l| l.exp()).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{p:?}");
+        assert!(net.hears_phones());
+        let alone = MouthNet::sound_only();
+        assert!(!alone.hears_phones());
+        let p = alone.log_probs(&vec![0.0; FEATURES * CONTEXT.len()]);
         let sum: f32 = p.iter().map(|l| l.exp()).sum();
         assert!((sum - 1.0).abs() < 1e-4, "{p:?}");
         assert!(MouthNet::from_bytes(b"NPCMOUTH\x01\x00\x00\x00").is_err());

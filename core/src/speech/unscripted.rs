@@ -1,10 +1,9 @@
 //! Lip sync from a recording alone, without its script: the phones the acoustic model hears
-//! (phone recognition, [`super::acoustic`]) where it speaks the language and is installed,
-//! else the recording's formants ([`super::analysis`]). Either way the lips shut through the
-//! silence of each stop the sound has and open at its burst.
+//! (phone recognition, [`super::acoustic`]) where it is installed, else each frame's mouth
+//! class read from the sound alone by the project's network ([`super::mouth_net`]). Either
+//! way the lips shut through the silence of each stop the sound has and open at its burst.
 
 use super::acoustic::{AcousticModel, HeardPhone};
-use super::analysis::{AnalysisSettings, analyse, track_from_analysis};
 use super::ipa::visemes_for_ipa;
 use super::loudness::{energy_db, with_releases};
 use super::mouth_net::{
@@ -18,8 +17,8 @@ use crate::viseme::VisemeId;
 pub enum HeardBy {
     /// The acoustic model recognised its phones.
     AcousticModel,
-    /// Its formants were read; why the model was not used.
-    Formants { why_not_model: String },
+    /// The project's network read each frame's class from the sound alone.
+    SoundAlone,
 }
 
 /// A recording's viseme track, and how it was found.
@@ -27,28 +26,27 @@ pub enum HeardBy {
 pub struct Unscripted {
     pub visemes: Vec<VisemeEvent>,
     pub by: HeardBy,
-    /// Each 10 ms frame's class as heard and the mouth network's belief in it (none when the
-    /// formants were read).
+    /// Each 10 ms frame's class as heard and the mouth network's belief in it (none from
+    /// [`recognised`] alone).
     pub frames: Vec<HeardFrame>,
 }
 
-/// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47): the
-/// phones recognised ([`recognised`]); in a language other than English, each frame's mouth
-/// class then read by the project's network ([`super::mouth_net`]) from the sound and what
-/// was recognised around it. (On English the recogniser's phones did better alone on real
-/// speech; on other languages the network put 10-30 points more frames right: docs/align.md.)
+/// The visemes of `samples` (-1..1 at `sample_rate`), spoken in `language` (BCP 47). In
+/// English, the phones recognised ([`recognised`]); in any other language, each frame's mouth
+/// class read from the sound alone by the project's network ([`by_sound_alone`]). (On real
+/// English speech the recogniser did better; on the other languages' validation voices the
+/// network without it was as right as with it, and many times faster: docs/align.md.)
 #[must_use]
 pub fn visemes_from_sound(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
+    if !is_english(language) {
+        return by_sound_alone(samples, sample_rate);
+    }
     let heard = recognised(samples, sample_rate, language);
     if heard.by != HeardBy::AcousticModel {
         return heard;
     }
-    let decoding = if is_english(language) {
-        None
-    } else {
-        Some(Decoding::default())
-    };
-    read_by_net(samples, sample_rate, heard, decoding.as_ref())
+    // The recogniser's track, each frame with the network's belief in its class.
+    read_by_net(samples, sample_rate, heard, None)
 }
 
 /// The visemes of `samples` from what was `heard` in it, each frame's class read by the
@@ -88,8 +86,8 @@ fn read_by_net(
 }
 
 /// The visemes of the phones the acoustic model hears in `samples`, any language (its
-/// phones tell mouth shapes apart in other languages too), or without the model the
-/// recording's formants; each lip closure on the sound's own stop.
+/// phones tell mouth shapes apart in other languages too), or without the model
+/// [`by_sound_alone`]'s; each lip closure on the sound's own stop.
 #[must_use]
 pub fn recognised(samples: &[f32], sample_rate: u32, language: &str) -> Unscripted {
     if !is_english(language) {
@@ -97,19 +95,36 @@ pub fn recognised(samples: &[f32], sample_rate: u32, language: &str) -> Unscript
     }
     let by_model =
         AcousticModel::installed().and_then(|model| model.recognize(samples, sample_rate));
-    let (visemes, by) = match by_model {
-        Ok(phones) => (visemes_of_phones(&phones), HeardBy::AcousticModel),
+    match by_model {
+        Ok(phones) => Unscripted {
+            visemes: with_releases(visemes_of_phones(&phones), &energy_db(samples, sample_rate)),
+            by: HeardBy::AcousticModel,
+            frames: Vec::new(),
+        },
         Err(why_not_model) => {
-            tracing::warn!("lip sync from the recording's formants: {why_not_model}");
-            let settings = AnalysisSettings::default();
-            let events = track_from_analysis(&analyse(samples, sample_rate, &settings), &settings);
-            (events, HeardBy::Formants { why_not_model })
+            tracing::warn!(
+                "lip sync from the sound alone, without phone recognition: {why_not_model}"
+            );
+            by_sound_alone(samples, sample_rate)
         }
-    };
+    }
+}
+
+/// The visemes of `samples` read from the sound alone, frame by frame, by the project's
+/// network that needs no recogniser ([`MouthNet::sound_only`]): many times faster than phone
+/// recognition, a few points less right (docs/align.md).
+#[must_use]
+pub fn by_sound_alone(samples: &[f32], sample_rate: u32) -> Unscripted {
+    let log_probs =
+        MouthNet::sound_only().frame_log_probs(&frame_inputs(samples, sample_rate, &[]));
+    let visemes = with_releases(
+        track(&classes(&log_probs, &Decoding::default()), &[]),
+        &energy_db(samples, sample_rate),
+    );
     Unscripted {
-        visemes: with_releases(visemes, &energy_db(samples, sample_rate)),
-        by,
-        frames: Vec::new(),
+        frames: heard_frames(&log_probs, &visemes),
+        visemes,
+        by: HeardBy::SoundAlone,
     }
 }
 
