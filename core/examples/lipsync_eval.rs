@@ -2,8 +2,9 @@
 //! LANGUAGE`, as `scripts/mouth_net/make_data.py` writes them) by the measure, per
 //! language: the phones recognised alone, and decoded by the mouth network with the given
 //! switch cost and closure bias. For choosing the decoding on voices that are not graded.
+//! With `--sound-only`, the network that hears the sound alone, without a recogniser.
 //!
-//! `cargo run --example lipsync_eval -- LIST [SWITCH_COST CLOSED_BIAS]`
+//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS]`
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -13,13 +14,17 @@ use std::process::ExitCode;
 
 use npc_core::speech::eval::{MouthClass, Score, parse_pho, score};
 use npc_core::speech::mouth_net::Decoding;
-use npc_core::speech::unscripted::{recognised, visemes_by_net};
+use npc_core::speech::unscripted::{by_sound_alone_decoded, recognised, visemes_by_net};
 use npc_core::speech::wav;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let sound_only = args.first().is_some_and(|a| a == "--sound-only");
+    if sound_only {
+        args.remove(0);
+    }
     let Some(list) = args.first() else {
-        eprintln!("usage: lipsync_eval LIST [SWITCH_COST CLOSED_BIAS]");
+        eprintln!("usage: lipsync_eval [--sound-only] LIST [SWITCH_COST CLOSED_BIAS]");
         return ExitCode::FAILURE;
     };
     let mut decoding = Decoding::default();
@@ -49,9 +54,14 @@ fn main() -> ExitCode {
             continue;
         };
         let class_of = |p: &str| MouthClass::of_sampa_in(language, p);
-        let heard = recognised(&samples, rate, language);
-        let alone = score(&heard.visemes, &labels, class_of);
-        let by_net = visemes_by_net(&samples, rate, heard, &decoding);
+        let (alone, by_net) = if sound_only {
+            let by_net = by_sound_alone_decoded(&samples, rate, &decoding);
+            (Score::default(), by_net)
+        } else {
+            let heard = recognised(&samples, rate, language);
+            let alone = score(&heard.visemes, &labels, class_of);
+            (alone, visemes_by_net(&samples, rate, heard, &decoding))
+        };
         let netted = score(&by_net.visemes, &labels, class_of);
         let entry = by_language.entry(language.to_owned()).or_default();
         entry[0] = entry[0].plus(alone);
