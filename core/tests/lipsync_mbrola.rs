@@ -21,7 +21,7 @@ use npc_core::anim::lipsync::VisemeEvent;
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
 use npc_core::speech::acoustic::AcousticModel;
-use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, parse_pho, score};
+use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, score};
 use npc_core::speech::unscripted::{by_sound_alone, recognised};
 use npc_core::viseme::VisemeId;
 
@@ -114,57 +114,7 @@ fn speak(
     dir: &Path,
     name: &str,
 ) -> (PathBuf, Vec<PhoneSpan>) {
-    let pho = dir.join(format!("{name}.pho"));
-    let wav = dir.join(format!("{name}.wav"));
-    let out = Command::new("espeak-ng")
-        .args(["-v", &format!("mb-{voice}"), "-q", "--pho"])
-        .arg(format!("--phonout={}", pho.display()))
-        .arg(text)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let written = std::fs::read_to_string(&pho).unwrap();
-    std::fs::write(&pho, sanitised(&written)).unwrap();
-    let out = Command::new("mbrola")
-        .arg("-e")
-        .arg(voices.join(voice).join(voice))
-        .args([&pho, &wav])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    // A diphone the voice lacks is spoken as silence: the labels would not match the sound.
-    assert!(!stderr.contains("unknown"), "{voice} {name}: {stderr}");
-    let labels = parse_pho(&std::fs::read_to_string(&pho).unwrap()).unwrap();
-    (wav, labels)
-}
-
-/// `pho` with the phones espeak-ng writes that the voices lack (es1's unstressed "o/" and
-/// "e/", tr1's "l/" and "&", which MBROLA would speak as silence) as the voice's own ("o",
-/// "l", "e"); as scripts/mouth_net/make_data.py does.
-fn sanitised(pho: &str) -> String {
-    pho.lines()
-        .map(|line| {
-            let (phone, rest) = line.split_once('\t').unwrap_or((line, ""));
-            if phone.is_empty() || phone.starts_with([';', '#']) {
-                return format!("{line}\n");
-            }
-            let phone = match phone {
-                "&" => "e",
-                p if p.len() > 1 => p.strip_suffix('/').unwrap_or(p),
-                p => p,
-            };
-            if rest.is_empty() {
-                format!("{phone}\n")
-            } else {
-                format!("{phone}\t{rest}\n")
-            }
-        })
-        .collect()
+    npc_core::speech::mbrola::speak(voices, voice, text, dir, name).unwrap()
 }
 
 /// The labels as a track: a viseme of each phone's class at its start.

@@ -17,6 +17,7 @@ pub mod growing_wav;
 pub mod ipa;
 mod line_source;
 mod loudness;
+pub mod mbrola;
 mod mfcc;
 pub mod mouth_net;
 mod resample;

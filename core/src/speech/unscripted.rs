@@ -148,6 +148,13 @@ pub fn by_sound_alone_decoded(
     }
 }
 
+/// Whether [`visemes_from_sound`] recognises phones in `language` (English) rather than read
+/// the sound alone.
+#[must_use]
+pub fn recognises_phones(language: &str) -> bool {
+    is_english(language)
+}
+
 fn is_english(language: &str) -> bool {
     let primary = language.split(['-', '_']).next().unwrap_or("");
     primary.eq_ignore_ascii_case("en")
