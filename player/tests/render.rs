@@ -430,6 +430,43 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
     );
 }
 
+/// A draw list used frame after frame keeps the palettes of NPCs not animated since the last
+/// frame instead of writing them again; what it holds must be what a new list gets.
+#[test]
+fn a_draw_list_kept_from_frame_to_frame_holds_the_palettes_a_new_one_gets() {
+    let demo = demo();
+    let (mut world, headless) = open(&demo.project, 64, 64);
+    let primitives = &headless.renderer.store.primitives;
+    let centre = world.centre();
+    let view = world.frame_view(
+        Camera::looking_at(centre + Vec3::new(0.0, 1.5, 6.0), centre),
+        true,
+    );
+    let mut kept = DrawList::default();
+    let mut last: Option<Vec<[[f32; 4]; 3]>> = None;
+    for frame in 0..6 {
+        // Animated every other frame: the frames between draw the same poses again.
+        if frame % 2 == 0 {
+            world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+        }
+        world.draw(primitives, &view, 1.0, &mut kept);
+        let mut fresh = DrawList::default();
+        world.draw(primitives, &view, 1.0, &mut fresh);
+        assert!(!fresh.palette().is_empty());
+        assert_eq!(kept.palette(), fresh.palette(), "frame {frame}");
+        if frame % 2 == 0
+            && let Some(before) = &last
+        {
+            assert_ne!(
+                before.as_slice(),
+                fresh.palette(),
+                "frame {frame} moved nothing"
+            );
+        }
+        last = Some(fresh.palette().to_vec());
+    }
+}
+
 #[test]
 fn a_far_npc_deformed_only_for_its_level_looks_as_one_deformed_in_full() {
     let demo = demo();

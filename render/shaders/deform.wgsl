@@ -49,7 +49,9 @@ const NOT_DEFORMED: u32 = 0xffffffffu;
 @group(0) @binding(2) var<storage, read> deltas: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> objects: array<Object>;
 @group(0) @binding(4) var<storage, read> morphs: array<Morph>;
-@group(0) @binding(5) var<storage, read> palette: array<mat4x4<f32>>;
+// Each joint's skinning matrix as the top three rows of an affine matrix (`m[r]` is row r).
+// Mirrors `gpu_types::JointRows`.
+@group(0) @binding(5) var<storage, read> palette: array<mat3x4<f32>>;
 
 struct Deformed {
     position: vec3<f32>,
@@ -98,9 +100,10 @@ fn deform(vertex_index: u32, object: Object) -> Deformed {
             + v.weights.y * palette[o + (v.joints.x >> 16u)]
             + v.weights.z * palette[o + (v.joints.y & 0xffffu)]
             + v.weights.w * palette[o + (v.joints.y >> 16u)];
-        position = (skin * vec4<f32>(position, 1.0)).xyz;
-        normal = (skin * vec4<f32>(normal, 0.0)).xyz;
-        tangent = (skin * vec4<f32>(tangent, 0.0)).xyz;
+        // A row vector times the matrix of rows: each component is one row's dot product.
+        position = vec4<f32>(position, 1.0) * skin;
+        normal = vec4<f32>(normal, 0.0) * skin;
+        tangent = vec4<f32>(tangent, 0.0) * skin;
     }
     let world = object.model * vec4<f32>(position, 1.0);
     let world_normal = (object.model * vec4<f32>(normal, 0.0)).xyz;

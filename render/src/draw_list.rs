@@ -5,7 +5,8 @@
 use glam::Mat4;
 
 use super::gpu_types::{
-    DEFORM_CHUNK, DeformChunk, GpuMorph, GpuObject, NO_PALETTE, NOT_DEFORMED, mat,
+    DEFORM_CHUNK, DeformChunk, GpuMorph, GpuObject, JointRows, NO_PALETTE, NOT_DEFORMED,
+    joint_rows, mat,
 };
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
 
@@ -52,7 +53,7 @@ pub struct DrawList {
     pub morphs: Vec<GpuMorph>,
     /// Joint palettes: the first `palette_used` entries are this frame's. The rest is last
     /// frames' and is overwritten, never cleared (a crowd's palettes are megabytes).
-    palette: Vec<[[f32; 4]; 4]>,
+    palette: Vec<JointRows>,
     palette_used: usize,
     pub batches: Vec<Batch>,
     /// Work of the deform pass: 64-vertex pieces of the skinned or morphed objects.
@@ -65,6 +66,9 @@ pub struct DrawList {
     /// Things left out of this frame to keep within [`Self::deform_budget`] (NPCs, for the
     /// world), so that the renderer can say so.
     pub left_out: u32,
+    /// The rooms of the last [`Self::make_room`]: pose, palette offset and length of each.
+    /// Kept by [`Self::clear`].
+    rooms_made: Vec<(u64, u32, usize)>,
 }
 
 /// What one [`Room`] holds: palette entries and active targets.
@@ -72,6 +76,10 @@ pub struct DrawList {
 pub struct RoomSize {
     pub joints: usize,
     pub active_targets: usize,
+    /// Names what the palette holds (an NPC and which of its poses); 0 when unknown. A room
+    /// made where the list's last [`DrawList::make_room`] made one with the same pose still
+    /// holds that palette ([`Room::palette_kept`]).
+    pub pose: u64,
 }
 
 /// Room made in a draw list by [`DrawList::make_room`], to be filled on any thread.
@@ -80,7 +88,11 @@ pub struct Room<'a> {
     /// Offsets of the room in the palette and active-target lists.
     pub palette_offset: u32,
     pub morph_offset: u32,
-    palette: &'a mut [[[f32; 4]; 4]],
+    /// The palette already holds its pose's joints (written there for the same pose by the
+    /// list's last [`DrawList::make_room`]): nothing to write. A crowd's far NPCs animate at
+    /// lower rates, so most palettes of a frame are kept.
+    pub palette_kept: bool,
+    palette: &'a mut [JointRows],
     morphs: &'a mut [GpuMorph],
 }
 
@@ -89,7 +101,7 @@ impl Room<'_> {
     /// [`DrawList::push_object`]. What does not fit is left out.
     pub fn put_palette(&mut self, at: usize, joints: &[Mat4]) -> u32 {
         for (out, &m) in self.palette.iter_mut().skip(at).zip(joints) {
-            *out = mat(m);
+            *out = joint_rows(m);
         }
         self.palette_offset + at as u32
     }
@@ -160,7 +172,7 @@ impl DrawList {
 
     /// This frame's joint palettes.
     #[must_use]
-    pub fn palette(&self) -> &[[[f32; 4]; 4]] {
+    pub fn palette(&self) -> &[JointRows] {
         &self.palette[..self.palette_used]
     }
 
@@ -170,7 +182,7 @@ impl DrawList {
         let start = self.palette_used;
         self.palette_used += n;
         if self.palette.len() < self.palette_used {
-            self.palette.resize(self.palette_used, [[0.0; 4]; 4]);
+            self.palette.resize(self.palette_used, [[0.0; 4]; 3]);
         }
         start
     }
@@ -179,7 +191,7 @@ impl DrawList {
     pub fn push_palette(&mut self, joints: &[Mat4]) -> u32 {
         let start = self.grow_palette(joints.len());
         for (out, &m) in self.palette[start..].iter_mut().zip(joints) {
-            *out = mat(m);
+            *out = joint_rows(m);
         }
         start as u32
     }
@@ -208,14 +220,19 @@ impl DrawList {
             &mut self.morphs[morph_start..],
             sizes.iter().map(|r| r.active_targets),
         );
+        let made = std::mem::take(&mut self.rooms_made);
         let mut at = (palette_start as u32, morph_start as u32);
-        palettes
+        let rooms: Vec<Room<'_>> = palettes
             .into_iter()
             .zip(morphs)
-            .map(|(palette, morphs)| {
+            .zip(sizes)
+            .enumerate()
+            .map(|(i, ((palette, morphs), size))| {
+                let this = (size.pose, at.0, palette.len());
                 let room = Room {
                     palette_offset: at.0,
                     morph_offset: at.1,
+                    palette_kept: size.pose != 0 && made.get(i) == Some(&this),
                     palette,
                     morphs,
                 };
@@ -223,7 +240,13 @@ impl DrawList {
                 at.1 += room.morphs.len() as u32;
                 room
             })
-            .collect()
+            .collect();
+        self.rooms_made = rooms
+            .iter()
+            .zip(sizes)
+            .map(|(room, size)| (size.pose, room.palette_offset, room.palette.len()))
+            .collect();
+        rooms
     }
 
     /// Adds the non-zero weights of a mesh (`weights[target]`) as its active list.
@@ -373,6 +396,7 @@ mod tests {
             .map(|(p, w)| RoomSize {
                 joints: p.len(),
                 active_targets: active_targets(w),
+                pose: 0,
             })
             .collect();
         let rooms = filled.make_room(&sizes);
@@ -391,6 +415,58 @@ mod tests {
     }
 
     #[test]
+    fn a_room_keeps_its_palette_only_for_the_same_pose_at_the_same_place() {
+        let room = |joints, pose| RoomSize {
+            joints,
+            active_targets: 0,
+            pose,
+        };
+        let kept = |list: &mut DrawList, sizes: &[RoomSize]| -> Vec<bool> {
+            list.clear();
+            list.make_room(sizes)
+                .iter()
+                .map(|r| r.palette_kept)
+                .collect()
+        };
+        let mut list = DrawList::default();
+        let frame = [room(3, 7), room(2, 9), room(2, 0)];
+        assert_eq!(kept(&mut list, &frame), [false, false, false]);
+        // The same poses in the same places: kept, but never a pose of 0 (unknown).
+        assert_eq!(kept(&mut list, &frame), [true, true, false]);
+        // The first NPC has a new pose: written again; the second stays where it was.
+        let moved = [room(3, 8), room(2, 9), room(2, 0)];
+        assert_eq!(kept(&mut list, &moved), [false, true, false]);
+        // A palette pushed first moves every room: nothing is where it was.
+        list.clear();
+        list.push_palette(&[Mat4::IDENTITY]);
+        let rooms: Vec<bool> = list
+            .make_room(&moved)
+            .iter()
+            .map(|r| r.palette_kept)
+            .collect();
+        assert_eq!(rooms, [false, false, false]);
+        // A room dropped before it moves the ones after it.
+        assert_eq!(kept(&mut list, &[room(2, 9)]), [false]);
+    }
+
+    #[test]
+    fn joint_rows_transform_as_the_matrix_does() {
+        let m = Mat4::from_scale_rotation_translation(
+            Vec3::new(1.0, 2.0, 0.5),
+            glam::Quat::from_rotation_y(0.7),
+            Vec3::new(3.0, -1.0, 2.0),
+        );
+        let rows = joint_rows(m);
+        let p = glam::Vec4::new(0.3, -0.2, 1.5, 1.0);
+        let by_rows = Vec3::new(
+            glam::Vec4::from(rows[0]).dot(p),
+            glam::Vec4::from(rows[1]).dot(p),
+            glam::Vec4::from(rows[2]).dot(p),
+        );
+        assert!(by_rows.distance(m.transform_point3(p.truncate())) < 1e-5);
+    }
+
+    #[test]
     fn a_cleared_list_shows_only_this_frames_palettes() {
         let mut list = DrawList::default();
         list.push_palette(&[Mat4::from_translation(Vec3::Y); 4]);
@@ -398,7 +474,7 @@ mod tests {
         assert!(list.palette().is_empty());
         let offset = list.push_palette(&[Mat4::IDENTITY; 2]);
         assert_eq!(offset, 0);
-        assert_eq!(list.palette(), &[mat(Mat4::IDENTITY); 2]);
+        assert_eq!(list.palette(), &[joint_rows(Mat4::IDENTITY); 2]);
     }
 
     #[test]

@@ -166,36 +166,54 @@ impl DrawList {
         }
     }
 
-    /// Gives the deformed objects from `start` their place in the deform pass's output, in
-    /// order, and their chunks.
+    /// Gives the deformed objects from `start` on their places in the deformed buffer, in
+    /// order, and their deform chunks; over all cores in segments of consecutive objects (a
+    /// crowd has about 100,000 objects and 50,000 chunks a frame).
     fn number_deformed(&mut self, start: usize) {
-        let counts: Vec<Option<u32>> = self.objects[start..]
-            .par_iter()
-            .with_min_len(OBJECTS_PER_TASK)
-            .map(|o| (o.deformed_base != NOT_DEFORMED).then_some(o.deformed_count))
+        let deformed =
+            |o: &GpuObject| (o.deformed_base != NOT_DEFORMED).then_some(o.deformed_count);
+        // Vertices each segment deforms, then where each segment's vertices start.
+        let totals: Vec<u32> = self.objects[start..]
+            .par_chunks(NUMBERING_SEGMENT)
+            .map(|segment| segment.iter().filter_map(deformed).sum())
             .collect();
-        let mut bases = Vec::with_capacity(counts.len());
-        for (k, count) in counts.iter().enumerate() {
-            let Some(count) = *count else {
-                bases.push(NOT_DEFORMED);
-                continue;
-            };
+        let mut bases = Vec::with_capacity(totals.len());
+        for total in totals {
             bases.push(self.deformed_vertices);
-            self.deformed_vertices += count;
-            let object = (start + k) as u32;
-            self.chunks.extend(
-                (0..count)
-                    .step_by(DEFORM_CHUNK as usize)
-                    .map(|first| DeformChunk { object, first }),
-            );
+            self.deformed_vertices += total;
         }
-        self.objects[start..]
-            .par_iter_mut()
+        let first_object = start as u32;
+        let chunks: Vec<Vec<DeformChunk>> = self.objects[start..]
+            .par_chunks_mut(NUMBERING_SEGMENT)
             .zip(bases)
-            .with_min_len(OBJECTS_PER_TASK)
-            .for_each(|(o, base)| o.deformed_base = base);
+            .enumerate()
+            .map(|(s, (segment, mut base))| {
+                let mut chunks = Vec::new();
+                let first = first_object + (s * NUMBERING_SEGMENT) as u32;
+                for (k, o) in segment.iter_mut().enumerate() {
+                    let Some(count) = deformed(o) else {
+                        continue;
+                    };
+                    o.deformed_base = base;
+                    base += count;
+                    let object = first + k as u32;
+                    chunks.extend(
+                        (0..count)
+                            .step_by(DEFORM_CHUNK as usize)
+                            .map(|first| DeformChunk { object, first }),
+                    );
+                }
+                chunks
+            })
+            .collect();
+        for segment in chunks {
+            self.chunks.extend_from_slice(&segment);
+        }
     }
 }
+
+/// Consecutive objects numbered by one task.
+const NUMBERING_SEGMENT: usize = 2048;
 
 #[cfg(test)]
 mod tests {

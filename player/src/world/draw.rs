@@ -5,7 +5,7 @@
 use glam::{Mat4, Vec3};
 
 use super::World;
-use super::content::{AvatarModel, Part};
+use super::content::AvatarModel;
 use npc_render::Frustum;
 use npc_render::{
     Batch, DrawList, FrameView, MorphRange, ObjectBlock, ObjectPlacement, Passes, RoomSize,
@@ -106,6 +106,8 @@ struct Placed {
     head: Mat4,
     /// Its palettes' entries (all skins), its meshes with weights, their active targets.
     joints: usize,
+    /// The pose its palettes hold ([`super::npc::NpcActor::pose`]).
+    pose: u64,
     meshes: usize,
     active_targets: usize,
     /// Where its palettes start in the draw list, and its meshes' ranges in the frame's list.
@@ -135,25 +137,26 @@ impl Placed {
 }
 
 /// `placed` sorted by avatar and level, then main-only, both passes, shadow-only, each near to
-/// far (the NPC's index settles ties). Small keys are sorted, not the NPCs themselves.
+/// far (the NPC's index settles ties). Keys packed in 128 bits are sorted over all cores, not
+/// the NPCs themselves.
 fn in_draw_order(placed: &[Placed]) -> Vec<Placed> {
-    let mut keys: Vec<(usize, u8, u8, u32, usize, usize)> = placed
-        .iter()
+    let mut keys: Vec<u128> = placed
+        .par_iter()
         .enumerate()
         // Distances are never negative: their bits order as they do.
         .map(|(i, p)| {
-            (
-                p.avatar,
-                p.lod,
-                p.class(),
-                p.distance.max(0.0).to_bits(),
-                p.npc,
-                i,
-            )
+            (((p.avatar as u128) & 0xff_ffff) << 104)
+                | (u128::from(p.lod & 0xf) << 100)
+                | (u128::from(p.class() & 0xf) << 96)
+                | (u128::from(p.distance.max(0.0).to_bits()) << 64)
+                | (((p.npc as u128) & 0xffff_ffff) << 32)
+                | ((i as u128) & 0xffff_ffff)
         })
         .collect();
-    keys.sort_unstable();
-    keys.iter().map(|k| placed[k.5]).collect()
+    keys.par_sort_unstable();
+    keys.par_iter()
+        .map(|k| placed[(k & 0xffff_ffff) as usize])
+        .collect()
 }
 
 /// Fewest NPCs worth a task of their own when gathering or filling over the cores.
@@ -187,10 +190,15 @@ impl World {
             };
             list.left_out = fit_deform_budget(&mut placed, u64::from(budget), cost);
         }
+        // Palettes and active targets in the NPCs' own order, which stays from frame to frame
+        // (so the palettes of NPCs not animated since the last frame stay where they are).
+        if !placed.is_sorted_by_key(|p| p.npc) {
+            placed.par_sort_unstable_by_key(|p| p.npc);
+        }
+        let ranges = self.fill_rooms(&mut placed, list);
         // Per avatar and level, one run of NPCs: main-only, both passes, shadow-only, each
         // near to far (the NPC's index settles ties, so no order is left to chance).
-        let mut placed = in_draw_order(&placed);
-        let ranges = self.fill_rooms(&mut placed, list);
+        let placed = in_draw_order(&placed);
         let mut blocks = Vec::new();
         let mut sources = Vec::new();
         let mut next = list.objects.len() as u32;
@@ -208,9 +216,9 @@ impl World {
                 sources: &mut sources,
                 next: &mut next,
             };
-            plan.part(&avatar.body, run, first, run[0].avatar, false);
-            if let Some(head) = &avatar.head {
-                plan.part(head, run, first, run[0].avatar, true);
+            plan.part(avatar, false, run, first);
+            if avatar.head.is_some() {
+                plan.part(avatar, true, run, first);
             }
         }
         let weights = |p: &Placed, mesh: usize| -> MorphRange {
@@ -236,40 +244,35 @@ impl World {
         self.draw_scene(primitives, view, &frustum, list);
     }
 
-    /// Where `p`'s copy of the instance group of `source` goes: model, palette, active
-    /// targets (`weights` gives an NPC's range for a mesh).
+    /// Where `p`'s copy of the primitive of `source` goes: model, palette, active targets
+    /// (`weights` gives an NPC's range for a mesh).
     fn placement(
         &self,
         source: &BlockSource,
         p: &Placed,
         weights: &impl Fn(&Placed, usize) -> MorphRange,
     ) -> (Mat4, Option<u32>, MorphRange) {
-        let Some(avatar) = self.content.avatars.get(source.avatar) else {
-            return (p.model, None, MorphRange::default());
-        };
-        let part = if source.head {
-            avatar.head.as_ref().unwrap_or(&avatar.body)
-        } else {
-            &avatar.body
-        };
-        let Some(g) = part.asset.instances.get(source.group) else {
-            return (p.model, None, MorphRange::default());
-        };
-        let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
-        if source.head {
-            return (p.head * local, None, weights(p, g.mesh));
-        }
-        let morph = if avatar.head.is_none() {
-            weights(p, g.mesh)
-        } else {
-            MorphRange::default()
-        };
-        match g.skin {
-            Some(s) if s < avatar.body.asset.skins.len() => {
-                let before: usize = self.npcs[p.npc].palettes.iter().take(s).map(Vec::len).sum();
-                (p.model, Some(p.palette + before as u32), morph)
+        let morphs = source
+            .morph_mesh
+            .map(|mesh| weights(p, mesh))
+            .unwrap_or_default();
+        match source.place {
+            BlockPlace::Head => (p.head * source.local, None, morphs),
+            BlockPlace::Rigid => (p.model * source.local, None, morphs),
+            BlockPlace::Skinned { skin, before } => {
+                // An NPC not yet posed has no palettes: count what it has.
+                let before = if p.joints == source.joints {
+                    before
+                } else {
+                    self.npcs[p.npc]
+                        .palettes
+                        .iter()
+                        .take(skin)
+                        .map(Vec::len)
+                        .sum()
+                };
+                (p.model, Some(p.palette + before as u32), morphs)
             }
-            _ => (p.model * local, None, morph),
         }
     }
 
@@ -309,6 +312,7 @@ impl World {
                     model,
                     head: model * joint,
                     joints: npc.palettes.iter().map(Vec::len).sum(),
+                    pose: npc.pose(),
                     meshes: npc.weights.len(),
                     active_targets: npc.weights.iter().map(|w| active_targets(w)).sum(),
                     palette: 0,
@@ -327,6 +331,7 @@ impl World {
             .map(|p| RoomSize {
                 joints: p.joints,
                 active_targets: p.active_targets,
+                pose: p.pose,
             })
             .collect();
         let mut ranges = vec![MorphRange::default(); placed.iter().map(|p| p.meshes).sum()];
@@ -345,10 +350,12 @@ impl World {
             .with_min_len(NPCS_PER_TASK)
             .for_each(|((mut room, out), p)| {
                 let npc = &self.npcs[p.npc];
-                let mut joint = 0;
-                for palette in &npc.palettes {
-                    room.put_palette(joint, palette);
-                    joint += palette.len();
+                if !room.palette_kept {
+                    let mut joint = 0;
+                    for palette in &npc.palettes {
+                        room.put_palette(joint, palette);
+                        joint += palette.len();
+                    }
                 }
                 let mut target = 0;
                 for (range, weights) in out.iter_mut().zip(&npc.weights) {
@@ -396,14 +403,70 @@ impl World {
     }
 }
 
-/// What a block of objects draws: the instance group `group` of an avatar's body or head,
-/// for the placed NPCs from `first` on.
+/// What a block of objects draws: a primitive of the instance group `group` of an avatar's
+/// body or head, for the placed NPCs from `first` on, with what placing each copy needs
+/// worked out once for the block.
 #[derive(Clone, Copy, Debug)]
 struct BlockSource {
     first: usize,
-    avatar: usize,
-    head: bool,
-    group: usize,
+    /// The group's own transform (under the head joint, the NPC, or unused when skinned).
+    local: Mat4,
+    place: BlockPlace,
+    /// The mesh whose weights the copies take, if they take any.
+    morph_mesh: Option<usize>,
+    /// Palette entries of an NPC of this avatar once posed (all skins).
+    joints: usize,
+}
+
+/// How a block's copies are placed.
+#[derive(Clone, Copy, Debug)]
+enum BlockPlace {
+    /// Under the NPC's head joint.
+    Head,
+    /// By the NPC's palette of skin `skin`, which starts `before` entries into its palettes.
+    Skinned { skin: usize, before: usize },
+    /// By the NPC's placement.
+    Rigid,
+}
+
+impl BlockSource {
+    /// The block for instance group `group` of the avatar's head (`head`) or body.
+    fn new(avatar: &AvatarModel, head: bool, group: usize, first: usize) -> Self {
+        let skins = &avatar.body.asset.skins;
+        let joints = skins.iter().map(|s| s.joints.len()).sum();
+        let part = if head {
+            avatar.head.as_ref().unwrap_or(&avatar.body)
+        } else {
+            &avatar.body
+        };
+        let Some(g) = part.asset.instances.get(group) else {
+            return Self {
+                first,
+                local: Mat4::IDENTITY,
+                place: BlockPlace::Rigid,
+                morph_mesh: None,
+                joints,
+            };
+        };
+        let local = g.transforms.first().copied().unwrap_or(Mat4::IDENTITY);
+        // A body's meshes take weights only when the avatar has no separate head.
+        let morph_mesh = (head || avatar.head.is_none()).then_some(g.mesh);
+        let place = match g.skin {
+            _ if head => BlockPlace::Head,
+            Some(skin) if skin < skins.len() => BlockPlace::Skinned {
+                skin,
+                before: skins[..skin].iter().map(|s| s.joints.len()).sum(),
+            },
+            _ => BlockPlace::Rigid,
+        };
+        Self {
+            first,
+            local,
+            place,
+            morph_mesh,
+            joints,
+        }
+    }
 }
 
 /// The blocks of objects and the batches of one frame's NPCs, planned in list order before
@@ -420,7 +483,11 @@ struct Plan<'a> {
 impl Plan<'_> {
     /// Plans every primitive of `part` for the NPCs of `group` (one avatar and level, sorted
     /// by class, from `first` in the placed list) with a main and a shadow batch each.
-    fn part(&mut self, part: &Part, group: &[Placed], first: usize, avatar: usize, head: bool) {
+    fn part(&mut self, model: &AvatarModel, head: bool, group: &[Placed], first: usize) {
+        let part = match (&model.head, head) {
+            (Some(h), true) => h,
+            _ => &model.body,
+        };
         let Some(lod) = group.first().map(|p| p.lod) else {
             return;
         };
@@ -440,12 +507,7 @@ impl Plan<'_> {
                     primitive: id as usize,
                     count: group.len(),
                 });
-                self.sources.push(BlockSource {
-                    first,
-                    avatar,
-                    head,
-                    group: g,
-                });
+                self.sources.push(BlockSource::new(model, head, g, first));
                 if main > 0 {
                     self.list.batches.push(Batch {
                         primitive: id,
@@ -493,6 +555,7 @@ mod tests {
             model: Mat4::IDENTITY,
             head: Mat4::IDENTITY,
             joints: 0,
+            pose: 0,
             meshes: 0,
             active_targets: 0,
             palette: 0,

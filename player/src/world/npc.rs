@@ -74,6 +74,9 @@ pub struct NpcActor {
     person: PersonAttention,
     /// Per skin of the body: world joint matrices times inverse bind (avatar space).
     pub palettes: Vec<Vec<Mat4>>,
+    /// Names the pose `palettes` hold, new each time they are worked out (see
+    /// [`Self::pose`]).
+    pose: PoseStamp,
     /// World matrices of the body's nodes (avatar space).
     pub node_world: Vec<Mat4>,
     /// Where its spring bones' tails are (hair, skirts), and whether they swing.
@@ -153,6 +156,7 @@ impl NpcActor {
             listen_settings: ListenSettings::default(),
             person: PersonAttention::default(),
             palettes: Vec::new(),
+            pose: PoseStamp::new(),
             node_world: Vec::new(),
             springs: npc_core::body::spring::SpringState::default(),
             springs_on: body.spring_bones,
@@ -453,6 +457,7 @@ impl NpcActor {
         for (skin, palette) in skins.iter().zip(&mut self.palettes) {
             skin.palette_into(&self.node_world, palette);
         }
+        self.pose.advance();
         self.audio_ms = audio_ms;
         match self
             .face
@@ -475,6 +480,13 @@ impl NpcActor {
         }
     }
 
+    /// A number that names the pose its palettes hold: no other NPC's, and a new one each
+    /// time they are worked out, so a draw list can keep the palettes it already has.
+    #[must_use]
+    pub fn pose(&self) -> u64 {
+        self.pose.0
+    }
+
     /// World position of the head joint (eye height when there is none).
     #[must_use]
     pub fn head_position(&self, avatar: &AvatarModel) -> Vec3 {
@@ -488,5 +500,27 @@ impl NpcActor {
                     .map_or_else(|| avatar.rest_head(), |m| m.transform_point3(Vec3::ZERO))
             });
         self.model().transform_point3(local)
+    }
+}
+
+/// The NPCs made so far in this process: each takes the next number as its own.
+static NPCS_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// An NPC's own number in the top 32 bits, how many poses it has had in the bottom 32: never
+/// 0 and never another NPC's, even across worlds loaded one after another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PoseStamp(u64);
+
+impl PoseStamp {
+    fn new() -> Self {
+        let own = NPCS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        Self(own << 32)
+    }
+
+    /// The next pose (the count wraps within the NPC's own numbers).
+    fn advance(&mut self) {
+        let own = self.0 & !0xffff_ffff;
+        let count = (self.0 as u32).wrapping_add(1);
+        self.0 = own | u64::from(count);
     }
 }
