@@ -1,10 +1,11 @@
 //! Grades lip sync from the sound alone on a list of labelled sounds (lines `WAV PHO
 //! LANGUAGE`, as `scripts/mouth_net/make_data.py` writes them) by the measure, per
-//! language: the phones recognised alone, and decoded by the mouth network with the given
+//! language: the phones recognised alone (with the closures the network on the sound alone
+//! hears, peaking at CLOSURE_PEAK), and decoded by the mouth network with the given
 //! switch cost and closure bias. For choosing the decoding on voices that are not graded.
 //! With `--sound-only`, the network that hears the sound alone, without a recogniser.
 //!
-//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS]`
+//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK]]`
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -14,7 +15,9 @@ use std::process::ExitCode;
 
 use npc_core::speech::eval::{MouthClass, Score, parse_pho, score};
 use npc_core::speech::mouth_net::Decoding;
-use npc_core::speech::unscripted::{by_sound_alone_decoded, recognised, visemes_by_net};
+use npc_core::speech::unscripted::{
+    by_sound_alone_decoded, recognised, visemes_by_net, with_closures_heard,
+};
 use npc_core::speech::wav;
 
 fn main() -> ExitCode {
@@ -24,13 +27,18 @@ fn main() -> ExitCode {
         args.remove(0);
     }
     let Some(list) = args.first() else {
-        eprintln!("usage: lipsync_eval [--sound-only] LIST [SWITCH_COST CLOSED_BIAS]");
+        eprintln!(
+            "usage: lipsync_eval [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK]]"
+        );
         return ExitCode::FAILURE;
     };
     let mut decoding = Decoding::default();
-    if let [_, cost, bias] = &args[..] {
+    if let [_, cost, bias, rest @ ..] = &args[..] {
         decoding.switch_cost = cost.parse().unwrap_or(decoding.switch_cost);
         decoding.bias[MouthClass::Closed.index()] = bias.parse().unwrap_or(0.0);
+        if let [peak] = rest {
+            decoding.closure_peak = peak.parse().unwrap_or(0.0);
+        }
     }
     let Ok(text) = std::fs::read_to_string(list) else {
         eprintln!("cannot read {list}");
@@ -59,6 +67,7 @@ fn main() -> ExitCode {
             (Score::default(), by_net)
         } else {
             let heard = recognised(&samples, rate, language);
+            let heard = with_closures_heard(&samples, rate, heard, decoding.closure_peak);
             let alone = score(&heard.visemes, &labels, class_of);
             (alone, visemes_by_net(&samples, rate, heard, &decoding))
         };

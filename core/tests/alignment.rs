@@ -495,16 +495,17 @@ fn read_speech_without_its_script_is_heard_phone_by_phone() {
         formants.closed,
         heard.bilabials
     );
-    // Measured 76.1% (the goal is 65%), formants 34.8%.
+    // Measured 74.4% (the goal is 65%), formants 34.8%; 76.1% before the closures the
+    // network on the sound alone hears were added to the recogniser's (2026-12-06).
     assert!(heard.share() >= 0.72, "{heard:?}");
     assert!(
         heard.share() >= formants.share() + 0.3,
         "{heard:?} {formants:?}"
     );
-    // Measured 25 of 29 (formants: none).
+    // Measured 29 of 29, 25 before those closures (formants: none).
     assert!(heard.closed * 100 >= heard.bilabials * 85, "{heard:?}");
     // Without a recogniser, the network that hears the sound alone (what runs where no
-    // acoustic model is installed): measured 62.0% and 26 of 29 (2026-12-06).
+    // acoustic model is installed): measured 62.2% and 28 of 29 (2026-12-06).
     assert!(alone.share() >= 0.58, "{alone:?}");
     assert!(alone.share() >= formants.share() + 0.2, "{alone:?}");
     assert!(alone.closed * 100 >= alone.bilabials * 75, "{alone:?}");
@@ -546,15 +547,18 @@ fn conversational_speech_follows_another_aligners_phones() {
         alone.closed,
         by_model.bilabials
     );
-    // Measured 76.5% and 23 of 25 closures by the model; 66.1% and 7 of 25 without the
-    // script; 39.1% by synthesis (which loses its way in the pauses and fillers).
+    // Measured 76.8% and 23 of 25 closures by the model; 63.6% and 16 of 25 without the
+    // script (66.1% and 7 of 25 before the closures the network on the sound alone hears
+    // were added to the recogniser's, 2026-12-06); 40.3% by synthesis (which loses its way
+    // in the pauses and fillers).
     assert!(by_model.share() >= 0.73, "{by_model:?}");
     assert!(
         by_model.closed * 100 >= by_model.bilabials * 85,
         "{by_model:?}"
     );
-    assert!(heard.share() >= 0.62, "{heard:?}");
-    // Measured 59.1% and 8 of 25 by the network that hears the sound alone (2026-12-06).
+    assert!(heard.share() >= 0.61, "{heard:?}");
+    assert!(heard.closed >= 13, "{heard:?}");
+    // Measured 59.1% and 10 of 25 by the network that hears the sound alone (2026-12-06).
     assert!(alone.share() >= 0.55, "{alone:?}");
     assert!(by_synthesis.share() >= 0.35, "{by_synthesis:?}");
 }
@@ -631,14 +635,15 @@ fn a_script_followed_as_its_sound_arrives_is_aligned_as_well_as_read_whole() {
             assert!(streamed.closed + 1 >= whole.closed, "{streamed:?}");
         } else {
             // Conversational speech with long pauses: measured 64.7% against 76.8% read whole
-            // and 66.1% without the script, the lips closed at 16 of 25 p, b, m against 23
-            // and 7. In the pauses the search runs ahead through the script and finds its way
-            // back only at the end (fed whole at the end: 75.9%).
+            // and 63.6% without the script, the lips closed at 16 of 25 p, b, m against 23
+            // and 16 (7 without the script before the closures the network on the sound
+            // alone hears, 2026-12-06). In the pauses the search runs ahead through the script
+            // and finds its way back only at the end (fed whole at the end: 75.9%).
             assert!(
                 streamed.share() >= unscripted.share() - 0.04,
                 "{streamed:?}"
             );
-            assert!(streamed.closed >= unscripted.closed + 5, "{streamed:?}");
+            assert!(streamed.closed + 2 >= unscripted.closed, "{streamed:?}");
         }
     }
     let mut lags = std::mem::take(&mut *LAGS.lock().unwrap());

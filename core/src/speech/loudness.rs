@@ -30,14 +30,26 @@ pub(crate) fn energy_db(samples: &[f32], sample_rate: u32) -> Vec<f32> {
 const CLOSURE_DB: f32 = -18.0;
 /// ... and its release (the burst) this much louder than its last quiet frame within 20 ms, dB.
 const BURST_RISE_DB: f32 = 12.0;
-/// The stop is looked for this far either side of where the warp put the closure, ms.
+/// The stop is looked for this far either side of where the warp put the closure, ms (by
+/// default).
 const RELEASE_SEARCH_MS: f64 = 150.0;
 
 /// `events` with each lip closure (p, b, m) moved onto the recording's own stop: the warp
 /// finds about where the closure is, the sound says where it is exactly (a stop's silence,
 /// the lips shut through it, and its burst, where they open). A closure with no such silence
 /// near it (an m) keeps the warp's timing.
-pub(crate) fn with_releases(mut events: Vec<VisemeEvent>, energy_db: &[f32]) -> Vec<VisemeEvent> {
+pub(crate) fn with_releases(events: Vec<VisemeEvent>, energy_db: &[f32]) -> Vec<VisemeEvent> {
+    with_releases_within(events, energy_db, RELEASE_SEARCH_MS)
+}
+
+/// [`with_releases`], the stop looked for `reach_ms` either side of each closure: where the
+/// closure's timing came from the sound itself (the mouth network), a stop farther off is
+/// another consonant's.
+pub(crate) fn with_releases_within(
+    mut events: Vec<VisemeEvent>,
+    energy_db: &[f32],
+    reach_ms: f64,
+) -> Vec<VisemeEvent> {
     let at = |k: usize| energy_db.get(k).copied();
     let frame = |ms: f64| (ms / HOP_MS).max(0.0) as usize;
     for i in 1..events.len().saturating_sub(1) {
@@ -46,12 +58,12 @@ pub(crate) fn with_releases(mut events: Vec<VisemeEvent>, energy_db: &[f32]) -> 
         }
         let (from, to) = (events[i].offset_ms, events[i + 1].offset_ms);
         // Within reach, and not past the events either side.
-        let lo = frame((from - RELEASE_SEARCH_MS).max(events[i - 1].offset_ms + HOP_MS));
+        let lo = frame((from - reach_ms).max(events[i - 1].offset_ms + HOP_MS));
         let hi = frame(
             events
                 .get(i + 2)
-                .map_or(to + RELEASE_SEARCH_MS, |n| n.offset_ms - HOP_MS)
-                .min(to + RELEASE_SEARCH_MS),
+                .map_or(to + reach_ms, |n| n.offset_ms - HOP_MS)
+                .min(to + reach_ms),
         );
         // Quiet runs ended by a burst; the deepest is the stop's silence.
         let mut best: Option<(f32, usize, usize)> = None;

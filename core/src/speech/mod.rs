@@ -14,6 +14,7 @@ mod espeak;
 pub mod eval;
 pub mod formants;
 pub mod growing_wav;
+mod heard_closures;
 pub mod ipa;
 mod line_source;
 mod loudness;

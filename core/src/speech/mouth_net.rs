@@ -13,6 +13,7 @@
 //! the network found, its own viseme; elsewhere the class's plainest viseme.
 
 use super::eval::MouthClass;
+pub use super::heard_closures::with_heard_closures;
 use super::mfcc::{self, HOP_MS};
 use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
@@ -36,6 +37,9 @@ pub struct Decoding {
     /// Added to each class's log probability, in [`MouthClass::ALL`]'s order: a closure is
     /// rarer than the consonants it is confused with, and a missed one shows more.
     pub bias: [f32; CLASSES],
+    /// Lips shut wherever the network's probability of a closure peaks at this or more,
+    /// though the decoding chose another class there (0: never; [`with_heard_closures`]).
+    pub closure_peak: f32,
 }
 
 impl Default for Decoding {
@@ -43,6 +47,7 @@ impl Default for Decoding {
         Self {
             switch_cost: 0.5,
             bias: [0.0; CLASSES],
+            closure_peak: 0.0,
         }
     }
 }
@@ -85,6 +90,14 @@ pub fn frame_inputs_warped(
 #[must_use]
 pub fn frame_centre_ms(f: usize) -> f64 {
     f as f64 * HOP_MS + CENTRE_MS
+}
+
+/// The class in force at each of `frames` frames' centres along `track`.
+#[must_use]
+pub fn frame_classes(track: &[VisemeEvent], frames: usize) -> Vec<MouthClass> {
+    (0..frames)
+        .map(|f| class_in_force(track, frame_centre_ms(f)))
+        .collect()
 }
 
 fn class_in_force(events: &[VisemeEvent], t: f64) -> MouthClass {
@@ -254,7 +267,9 @@ pub fn classes(log_probs: &[[f32; CLASSES]], decoding: &Decoding) -> Vec<MouthCl
         .iter()
         .map(|p| std::array::from_fn(|c| p[c] + decoding.bias[c]))
         .collect();
-    decode(&scores, decoding.switch_cost)
+    let mut path = decode(&scores, decoding.switch_cost);
+    with_heard_closures(&mut path, log_probs, decoding.closure_peak);
+    path
 }
 
 /// One 10 ms frame of a recording's mouth as heard: the class of the viseme in force at its
