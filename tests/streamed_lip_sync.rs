@@ -1,7 +1,8 @@
 //! A line's sound lip-synced as it streams in, block by block (what the player does with a
 //! streamed reply that has no text), graded against the exact phone labels of MBROLA voices
 //! (as core/tests/lipsync_mbrola.rs grades the sound read whole): outside English, where the
-//! network that reads the sound alone runs, streaming costs at most a few points.
+//! network that reads the sound alone runs, streaming costs at most a few points; in English,
+//! where the recogniser hears each block with only 150 ms before it, more.
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 
@@ -14,7 +15,13 @@ use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, score};
 use npc_core::speech::unscripted::visemes_from_sound;
 use npc_player::BlockLipSync;
 
-const LINES: [(&str, &str, &str); 3] = [
+const LINES: [(&str, &str, &str); 4] = [
+    (
+        "us1",
+        "en-US",
+        "Bob bought a map from the old man by the bridge. We will walk over the hill before the \
+         moon is up. Five brave farmers moved the boat to the river.",
+    ),
     (
         "fr1",
         "fr-FR",
@@ -53,7 +60,7 @@ fn spoken(dir: &Path, voice: &str, text: &str) -> Option<(Vec<f32>, u32, Vec<Pho
 }
 
 #[test]
-fn a_streamed_line_in_another_language_is_lip_synced_nearly_as_well_as_read_whole() {
+fn a_streamed_line_is_lip_synced_nearly_as_well_as_read_whole() {
     let dir = tempfile::tempdir().unwrap();
     for (voice, language, text) in LINES {
         let Some((samples, rate, labels)) = spoken(dir.path(), voice, text) else {
@@ -88,13 +95,22 @@ fn a_streamed_line_in_another_language_is_lip_synced_nearly_as_well_as_read_whol
             streamed.closures,
             streamed.false_closures
         );
-        // Measured 2026-12-06: fr 82.1% (whole 84.5%), de 81.4% (83.6%), es 86.8% (82.9%);
-        // heard with 150 ms before each block instead of a second: 60.6, 67.0, 65.4%.
+        assert!(streamed.false_closures <= 1, "{voice}: {streamed:?}");
+        if language == "en-US" {
+            // Measured 2026-12-06: 62.1% (whole 71.5%), 14 of 16 p/b/m closed (whole 15);
+            // without the closures the network on the sound alone hears, 57.8% and 9.
+            assert!(streamed.frame_share() >= 0.58, "{voice}: {streamed:?}");
+            assert!(streamed.closed >= 12, "{voice}: {streamed:?}");
+            continue;
+        }
+        // Measured 2026-12-06 (the network's closures added): fr 81.3% (whole 79.7%), de
+        // 80.7% (85.5%), es 86.4% (82.9%); before them, fr 82.1% (84.5%), de 81.4% (83.6%),
+        // es 86.8% (82.9%); heard with 150 ms before each block instead of a second: 60.6,
+        // 67.0, 65.4%.
         assert!(streamed.frame_share() >= 0.75, "{voice}: {streamed:?}");
         assert!(
             streamed.frame_share() >= whole.frame_share() - 0.06,
             "{voice}: {streamed:?} against {whole:?}"
         );
-        assert!(streamed.false_closures <= 1, "{voice}: {streamed:?}");
     }
 }
