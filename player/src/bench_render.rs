@@ -82,6 +82,10 @@ pub struct BenchReport {
     pub frame_ms: Spread,
     /// Mean wall time per frame with up to two frames in flight (CPU and GPU overlapping).
     pub sustained_ms: f64,
+    /// Where a sustained frame's wall time went: preparing it (animation and draw list),
+    /// recording and submitting it (the draw list's upload included) and waiting for the
+    /// GPU to finish the frame two before; median ms.
+    pub sustained_phases_ms: [f64; 3],
     pub objects: usize,
     pub active_morphs: usize,
     /// Vertices the last frame deformed, the most the device deforms a frame, and the NPCs
@@ -328,9 +332,12 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
     // before (at most two frames in flight), as a render loop runs.
     let mut in_flight = std::collections::VecDeque::new();
+    let mut phases: [Vec<f64>; 3] = Default::default();
+    let ms_since = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
     let sustained_start = Instant::now();
     for frame in 0..options.frames {
         let t_ms = f64::from(frame + options.frames + warmup) * f64::from(dt) * 1000.0;
+        let preparing = Instant::now();
         let view = animate(
             &mut world,
             &headless,
@@ -340,7 +347,11 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             recorder.as_mut(),
             &mut Spent::default(),
         )?;
+        phases[0].push(ms_since(preparing));
+        let submitting = Instant::now();
         in_flight.push_back(headless.submit_untimed(&list, &view));
+        phases[1].push(ms_since(submitting));
+        let waiting = Instant::now();
         if in_flight.len() > 2
             && let Some(oldest) = in_flight.pop_front()
         {
@@ -353,6 +364,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 })
                 .map_err(|e| anyhow::anyhow!("the GPU did not finish: {e}"))?;
         }
+        phases[2].push(ms_since(waiting));
     }
     headless
         .gpu
@@ -366,8 +378,10 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     }
     let list_budget = list.deform_budget;
     headless.list = list;
+    let median = |v: &mut Vec<f64>| spread(v).map_or(0.0, |s| s.median);
     Ok(BenchReport {
         sustained_ms,
+        sustained_phases_ms: phases.each_mut().map(median),
         adapter: headless.gpu.describe(),
         npcs: options.npcs,
         frames: options.frames,
@@ -408,7 +422,8 @@ impl BenchReport {
         format!(
             "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
              ms, draw list median {:.3} ms); {gpu}; frame median \
-             {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight); {} \
+             {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight; \
+             median preparing {:.3} ms, recording and submitting {:.3} ms, waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
              out",
             self.adapter,
@@ -422,6 +437,9 @@ impl BenchReport {
             self.frame_ms.p95,
             self.sustained_ms,
             1000.0 / self.sustained_ms.max(1e-6),
+            self.sustained_phases_ms[0],
+            self.sustained_phases_ms[1],
+            self.sustained_phases_ms[2],
             self.objects,
             self.active_morphs,
             self.deformed_vertices,

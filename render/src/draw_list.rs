@@ -9,6 +9,7 @@ use super::gpu_types::{
     joint_rows, mat,
 };
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
+use super::palette_changes::PaletteChanges;
 
 /// Weights with a smaller magnitude are left out of the active list.
 pub const ACTIVE_WEIGHT: f32 = 1e-4;
@@ -69,6 +70,9 @@ pub struct DrawList {
     /// The rooms of the last [`Self::make_room`]: pose, palette offset and length of each.
     /// Kept by [`Self::clear`].
     rooms_made: Vec<(u64, u32, usize)>,
+    /// The palette entries written this frame (what a renderer holding the frame before
+    /// uploads).
+    palette_changes: PaletteChanges,
 }
 
 /// What one [`Room`] holds: palette entries and active targets.
@@ -164,6 +168,7 @@ impl DrawList {
         self.objects.clear();
         self.morphs.clear();
         self.palette_used = 0;
+        self.palette_changes.next_frame();
         self.batches.clear();
         self.chunks.clear();
         self.deformed_vertices = 0;
@@ -174,6 +179,13 @@ impl DrawList {
     #[must_use]
     pub fn palette(&self) -> &[JointRows] {
         &self.palette[..self.palette_used]
+    }
+
+    /// Which of this frame's palette entries were written (the rest are kept from the frame
+    /// before).
+    #[must_use]
+    pub fn palette_changes(&self) -> &PaletteChanges {
+        &self.palette_changes
     }
 
     /// `n` more palette entries for this frame (the list grows only when they are more than
@@ -193,6 +205,8 @@ impl DrawList {
         for (out, &m) in self.palette[start..].iter_mut().zip(joints) {
             *out = joint_rows(m);
         }
+        self.palette_changes
+            .written(start as u32..self.palette_used as u32);
         start as u32
     }
 
@@ -241,6 +255,11 @@ impl DrawList {
                 room
             })
             .collect();
+        for room in rooms.iter().filter(|r| !r.palette_kept) {
+            let start = room.palette_offset;
+            self.palette_changes
+                .written(start..start + room.palette.len() as u32);
+        }
         self.rooms_made = rooms
             .iter()
             .zip(sizes)

@@ -4,10 +4,13 @@
 use wgpu::util::DeviceExt;
 
 use super::draw_list::DrawList;
+use super::gpu_types::JointRows;
 use super::gpu_types::{DeformParams, Globals, GpuDeformed};
 use super::grow_buffer::GrowBuffer;
 use super::mesh_store::MeshStore;
+use super::palette_changes::{PaletteStamp, PaletteUpload, merged};
 use super::pipelines::Layouts;
+use super::uploads::Uploads;
 
 /// Buffers rewritten every frame.
 #[derive(Debug)]
@@ -19,6 +22,9 @@ pub struct FrameBuffers {
     chunks: GrowBuffer,
     deformed: GrowBuffer,
     deform_params: wgpu::Buffer,
+    uploads: Uploads,
+    /// The draw list frame whose whole palette the palette buffer holds.
+    palette_held: Option<PaletteStamp>,
     /// Group 0 of the render passes.
     pub render: wgpu::BindGroup,
     /// Group 0 of compute passes.
@@ -76,6 +82,8 @@ impl FrameBuffers {
             chunks: GrowBuffer::new(device, "deform chunks"),
             deformed: GrowBuffer::new(device, "deformed vertices"),
             deform_params,
+            uploads: Uploads::new(device),
+            palette_held: None,
             render: empty.clone(),
             compute: empty.clone(),
             deform: empty,
@@ -137,21 +145,45 @@ impl FrameBuffers {
             }),
         );
         let deformed_bytes = u64::from(list.deformed_vertices) * size_of::<GpuDeformed>() as u64;
-        let grew = self
+        let uploads = &mut self.uploads;
+        let mut grew = self
             .objects
-            .write(device, queue, bytemuck::cast_slice(&list.objects))
+            .write(device, uploads, bytemuck::cast_slice(&list.objects))
             | self
                 .morphs
-                .write(device, queue, bytemuck::cast_slice(&list.morphs))
-            | self
-                .palette
-                .write(device, queue, bytemuck::cast_slice(list.palette()))
+                .write(device, uploads, bytemuck::cast_slice(&list.morphs))
             | self
                 .chunks
-                .write(device, queue, bytemuck::cast_slice(&list.chunks))
+                .write(device, uploads, bytemuck::cast_slice(&list.chunks))
             | self.deformed.ensure(device, deformed_bytes);
+        let palette = list.palette();
+        let palette_grew = self.palette.ensure(device, size_of_val(palette) as u64);
+        let changes = list.palette_changes();
+        match changes.since(self.palette_held.filter(|_| !palette_grew)) {
+            PaletteUpload::Nothing => {}
+            PaletteUpload::Ranges(ranges) => {
+                for r in merged(ranges, MERGE_GAP) {
+                    let rows = &palette[r.start as usize..r.end as usize];
+                    let offset = u64::from(r.start) * size_of::<JointRows>() as u64;
+                    self.palette
+                        .write_at(uploads, offset, bytemuck::cast_slice(rows));
+                }
+            }
+            PaletteUpload::All => {
+                self.palette
+                    .write_at(uploads, 0, bytemuck::cast_slice(palette));
+            }
+        }
+        self.palette_held = Some(changes.stamp());
+        grew |= palette_grew;
+        uploads.submit(queue);
         if grew {
             self.rebuild(device, layouts, store);
         }
     }
 }
+
+/// Palette entries between two written ranges that are uploaded with them rather than as a
+/// copy of their own: 24 KB copied again costs less than another copy command (an avatar's
+/// palette is 20-200 entries; a crowd staggered over frames leaves thousands of gaps).
+const MERGE_GAP: u32 = 512;

@@ -1,6 +1,8 @@
 //! A storage buffer rewritten every frame that grows (to the next power of two) when the
 //! frame's data outgrows it.
 
+use super::uploads::Uploads;
+
 /// A per-frame storage buffer.
 #[derive(Debug)]
 pub struct GrowBuffer {
@@ -43,23 +45,22 @@ impl GrowBuffer {
         grew
     }
 
-    /// Writes `bytes` at the start; returns true when the buffer had to be replaced (bind
-    /// groups holding it must be made again).
-    pub fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {
-        let needed = (bytes.len() as u64).max(MIN_BYTES);
-        let grew = needed > self.buffer.size();
-        if grew {
-            self.buffer = create(device, self.label, needed);
-        }
-        // What does not fit the largest buffer the device binds is left out (the renderer
-        // warns; the draw list's budget normally keeps within it).
-        let fits = bytes
-            .len()
-            .min(usize::try_from(self.buffer.size()).unwrap_or(usize::MAX))
-            & !3;
-        if fits > 0 {
-            queue.write_buffer(&self.buffer, 0, &bytes[..fits]);
-        }
+    /// Writes `bytes` at the start through `uploads`; returns true when the buffer had to be
+    /// replaced (bind groups holding it must be made again).
+    pub fn write(&mut self, device: &wgpu::Device, uploads: &mut Uploads, bytes: &[u8]) -> bool {
+        let grew = self.ensure(device, bytes.len() as u64);
+        self.write_at(uploads, 0, bytes);
         grew
+    }
+
+    /// Writes `bytes` from byte `offset` (a multiple of 4) through `uploads`. What does not
+    /// fit the buffer is left out (it is the largest the device binds: the renderer warns, and
+    /// the draw list's budget normally keeps within it).
+    pub fn write_at(&self, uploads: &mut Uploads, offset: u64, bytes: &[u8]) {
+        let room = usize::try_from(self.buffer.size().saturating_sub(offset)).unwrap_or(usize::MAX);
+        let fits = bytes.len().min(room) & !3;
+        if fits > 0 {
+            uploads.write(&self.buffer, offset, &bytes[..fits]);
+        }
     }
 }

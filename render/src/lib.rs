@@ -6,6 +6,7 @@
 //! What it draws is a [`DrawList`] of primitives from a [`MeshStore`]: the player's world and
 //! the studio's head fill one each frame; the renderer knows nothing of NPCs.
 
+mod bind_shape;
 mod deform_check;
 mod draw_list;
 mod environment;
@@ -21,6 +22,7 @@ mod mip_chain;
 mod object_blocks;
 mod octahedral;
 mod offscreen;
+mod palette_changes;
 mod pipelines;
 mod renderer;
 mod shaders;
@@ -28,6 +30,7 @@ mod shading;
 mod shadow_map;
 mod sky_textures;
 mod timer;
+mod uploads;
 mod view;
 
 pub use deform_check::deformed_positions;
@@ -44,6 +47,7 @@ pub use mesh_store::{
 };
 pub use object_blocks::{ObjectBlock, ObjectPlacement};
 pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse_size};
+pub use palette_changes::{PaletteChanges, PaletteStamp, PaletteUpload};
 pub use renderer::{Renderer, RendererError, Target};
 pub use shaders::all as shader_modules;
 pub use shading::Shading;

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use glam::Mat4;
 use npc_core::asset::Asset;
 use npc_core::asset::lod::{
     LOD_RATIOS, drop_small_silhouette, lod_indices, nested_levels, rest_extents,
@@ -14,6 +15,7 @@ use npc_core::asset::material::{AlphaMode, Material, Surface as SurfaceModel};
 use thiserror::Error;
 use wgpu::util::DeviceExt;
 
+use super::bind_shape::BindShape;
 use super::gpu::Gpu;
 use super::gpu_types::{GpuMaterial, GpuVertex};
 use super::materials::{
@@ -160,6 +162,17 @@ fn count(n: usize, what: &'static str) -> Result<u32, StoreError> {
 impl MeshStoreBuilder {
     /// Adds every mesh and material of `asset`.
     pub fn add(&mut self, asset: &Asset) -> Result<StoredAsset, StoreError> {
+        self.add_in_bind_shapes(asset, &[])
+    }
+
+    /// Adds every mesh and material of `asset`, the vertices (and target deltas) of mesh `m`
+    /// taken through `bind_shapes[m]` (identity where missing): the bind shape of a skin
+    /// whose palette another skin's stands for (see `npc_core::asset::skin::PaletteLayout`).
+    pub fn add_in_bind_shapes(
+        &mut self,
+        asset: &Asset,
+        bind_shapes: &[Mat4],
+    ) -> Result<StoredAsset, StoreError> {
         let material_base = self.materials.len();
         // The asset's textures already taken, by (index, sRGB): uploaded once however many
         // materials use them.
@@ -194,7 +207,8 @@ impl MeshStoreBuilder {
         let mut stored = StoredAsset::default();
         let extents = rest_extents(asset);
         let asset_extent = extents.iter().flatten().copied().fold(0.0, f32::max);
-        for (mesh, mesh_extents) in asset.meshes.iter().zip(&extents) {
+        for (m, (mesh, mesh_extents)) in asset.meshes.iter().zip(&extents).enumerate() {
+            let shape = BindShape::new(bind_shapes.get(m).copied().unwrap_or(Mat4::IDENTITY));
             let mut ids = Vec::with_capacity(mesh.primitives.len());
             for (p, &part_extent) in mesh.primitives.iter().zip(mesh_extents) {
                 let material = match p.material {
@@ -211,14 +225,15 @@ impl MeshStoreBuilder {
                 let nested = nested_levels(n, &levels);
                 for &v in &nested.order {
                     let v = v as usize;
-                    let pos = p.positions[v];
-                    let normal = p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
+                    let pos = shape.point(p.positions[v]);
+                    let normal = shape.normal(p.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]));
                     let [tx, ty, tz, sign] = p.tangents.get(v).copied().unwrap_or_default();
+                    let (tangent, sign) = shape.tangent([tx, ty, tz], sign);
                     self.vertices.push(GpuVertex {
                         position: pos,
                         tangent_sign: sign,
                         normal,
-                        tangent: octahedral::encode([tx, ty, tz]),
+                        tangent: octahedral::encode(tangent),
                         uv: p.uvs.get(v).copied().unwrap_or_default(),
                         joints: if skinned {
                             packed_joints(p.joints[v])
@@ -231,8 +246,9 @@ impl MeshStoreBuilder {
                 for target in &p.targets {
                     for &v in &nested.order {
                         let v = v as usize;
-                        let d = target.positions.get(v).copied().unwrap_or_default();
-                        let dn = target.normals.get(v).copied().unwrap_or_default();
+                        let d = shape.vector(target.positions.get(v).copied().unwrap_or_default());
+                        let dn =
+                            shape.normal_delta(target.normals.get(v).copied().unwrap_or_default());
                         self.deltas.push([d[0], d[1], d[2], 0.0]);
                         self.deltas.push([dn[0], dn[1], dn[2], 0.0]);
                     }

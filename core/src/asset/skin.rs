@@ -115,6 +115,108 @@ impl Skin {
     }
 }
 
+/// The palettes a posed avatar computes. Exporters often give each mesh its own copy of one
+/// skin: the same joints, with inverse bind matrices that are the same or differ by one
+/// matrix per mesh (a VALID avatar's seven skins of 84 joints each fold their mesh's
+/// dequantisation into them). Such skins share one palette, computed and uploaded once; a
+/// mesh of a skin that differs by a matrix (its bind shape) is drawn with its vertices taken
+/// through that matrix first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PaletteLayout {
+    /// The skins whose palettes are computed, in order.
+    pub owners: Vec<usize>,
+    /// For each skin: which of the owners' palettes it uses.
+    pub palette_of: Vec<usize>,
+    /// For each skin: entries before its palette, the owners' palettes laid end to end.
+    pub start: Vec<usize>,
+    /// Entries of all the owners' palettes.
+    pub joints: usize,
+    /// For each mesh: the matrix its vertices go through before the shared palette skins
+    /// them (identity for most).
+    pub bind_shapes: Vec<Mat4>,
+}
+
+/// How far two inverse bind matrices' bind shapes may differ and still be taken as one, in
+/// units of the bind shape's own size.
+const SAME_BIND_SHAPE: f32 = 1e-4;
+
+/// The matrix `m` with `owner[j] * m == skin[j]` for every joint `j`, when there is one.
+fn bind_shape(owner: &[Mat4], skin: &[Mat4]) -> Option<Mat4> {
+    let first = owner.first()?.inverse() * *skin.first()?;
+    let size = first
+        .to_cols_array()
+        .iter()
+        .fold(0.0_f32, |a, v| a.max(v.abs()));
+    let same = owner.iter().zip(skin).all(|(o, s)| {
+        let m = o.inverse() * *s;
+        m.to_cols_array()
+            .iter()
+            .zip(first.to_cols_array())
+            .all(|(a, b)| (a - b).abs() <= SAME_BIND_SHAPE * size)
+    });
+    let invertible = first.determinant() != 0.0 && first.inverse().is_finite();
+    (same && first.is_finite() && invertible).then_some(first)
+}
+
+impl PaletteLayout {
+    /// The layout of `skins` for an asset of `meshes` meshes whose instances put skin `s` on
+    /// mesh `m` for each `(m, s)` of `uses`. Skins with the same joints and inverse bind
+    /// matrices share; so do skins whose inverse bind matrices differ by one matrix, where
+    /// their meshes are skinned by no other skin.
+    #[must_use]
+    pub fn new(skins: &[Skin], meshes: usize, uses: &[(usize, usize)]) -> Self {
+        // A mesh skinned by several skins cannot take one skin's bind shape.
+        let mut skins_of_mesh: Vec<Vec<usize>> = vec![Vec::new(); meshes];
+        for &(m, s) in uses {
+            if let Some(list) = skins_of_mesh.get_mut(m)
+                && !list.contains(&s)
+            {
+                list.push(s);
+            }
+        }
+        let alone = |skin: usize| {
+            skins_of_mesh
+                .iter()
+                .all(|list| !list.contains(&skin) || list.len() == 1)
+        };
+        let mut layout = Self {
+            bind_shapes: vec![Mat4::IDENTITY; meshes],
+            ..Self::default()
+        };
+        let mut owner_start = Vec::new();
+        let mut shapes = Vec::with_capacity(skins.len());
+        for (k, skin) in skins.iter().enumerate() {
+            let shared = layout.owners.iter().enumerate().find_map(|(palette, &o)| {
+                if skins[o].joints != skin.joints {
+                    return None;
+                }
+                if skins[o].inverse_bind == skin.inverse_bind {
+                    return Some((palette, Mat4::IDENTITY));
+                }
+                if !alone(k) {
+                    return None;
+                }
+                bind_shape(&skins[o].inverse_bind, &skin.inverse_bind).map(|m| (palette, m))
+            });
+            let (palette, shape) = shared.unwrap_or_else(|| {
+                layout.owners.push(k);
+                owner_start.push(layout.joints);
+                layout.joints += skin.joints.len();
+                (layout.owners.len() - 1, Mat4::IDENTITY)
+            });
+            layout.palette_of.push(palette);
+            layout.start.push(owner_start[palette]);
+            shapes.push(shape);
+        }
+        for (m, list) in skins_of_mesh.iter().enumerate() {
+            if let [s] = list[..] {
+                layout.bind_shapes[m] = shapes[s];
+            }
+        }
+        layout
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -284,5 +386,91 @@ mod tests {
             Mat4::from_translation(Vec3::X) * Mat4::from_scale(Vec3::splat(3.0))
         );
         assert_eq!(out[1], Mat4::IDENTITY);
+    }
+
+    fn skin(joints: &[usize], scale: f32) -> Skin {
+        Skin {
+            name: None,
+            joints: joints.to_vec(),
+            joint_names: joints.iter().map(|j| format!("joint {j}")).collect(),
+            inverse_bind: vec![Mat4::from_scale(Vec3::splat(scale)); joints.len()],
+        }
+    }
+
+    #[test]
+    fn equal_skins_share_a_palette_and_others_keep_their_own() {
+        let skins = [
+            skin(&[0, 1, 2], 1.0),
+            skin(&[0, 1, 2], 1.0),
+            skin(&[0, 1, 2], 2.0),
+            skin(&[0, 1], 1.0),
+            skin(&[0, 1, 2], 2.0),
+        ];
+        // Skin 2's mesh is also skinned by skin 0: it keeps its own palette.
+        let layout = PaletteLayout::new(&skins, 3, &[(0, 0), (1, 1), (0, 2), (2, 4)]);
+        assert_eq!(layout.owners, [0, 2, 3]);
+        assert_eq!(layout.palette_of, [0, 0, 1, 2, 1]);
+        assert_eq!(layout.start, [0, 0, 3, 6, 3]);
+        assert_eq!(layout.joints, 8);
+        assert_eq!(layout.bind_shapes, [Mat4::IDENTITY; 3]);
+    }
+
+    #[test]
+    fn skins_that_differ_by_a_bind_shape_share_and_their_meshes_take_it() {
+        let joints = [0, 1, 2];
+        let owner = Skin {
+            name: None,
+            joints: joints.to_vec(),
+            joint_names: vec![String::new(); 3],
+            inverse_bind: vec![
+                Mat4::from_translation(Vec3::X),
+                Mat4::from_rotation_z(0.5),
+                Mat4::from_scale(Vec3::splat(0.5)),
+            ],
+        };
+        let shape = Mat4::from_scale_rotation_translation(
+            Vec3::splat(0.01),
+            Quat::IDENTITY,
+            Vec3::new(0.1, 0.8, 0.0),
+        );
+        let mut dequantised = owner.clone();
+        for m in &mut dequantised.inverse_bind {
+            *m *= shape;
+        }
+        let mut bent = dequantised.clone();
+        bent.inverse_bind[2] = Mat4::IDENTITY;
+        let skins = [owner, dequantised, bent];
+        let layout = PaletteLayout::new(&skins, 3, &[(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(
+            layout.owners,
+            [0, 2],
+            "no one matrix takes skin 0 to skin 2"
+        );
+        assert_eq!(layout.palette_of, [0, 0, 1]);
+        assert!(layout.bind_shapes[1].abs_diff_eq(shape, 1e-6));
+        assert_eq!(layout.bind_shapes[0], Mat4::IDENTITY);
+        // The shared palette through the bind shape skins as the skin's own palette does.
+        let world = [
+            Mat4::from_rotation_y(0.3),
+            Mat4::from_translation(Vec3::Y),
+            Mat4::from_rotation_x(1.0),
+        ];
+        let (mut shared, mut own) = (Vec::new(), Vec::new());
+        skins[0].palette_into(&world, &mut shared);
+        skins[1].palette_into(&world, &mut own);
+        for (s, o) in shared.iter().zip(&own) {
+            assert!((*s * layout.bind_shapes[1]).abs_diff_eq(*o, 1e-5));
+        }
+        // Skinned by a second skin too, a mesh cannot take the bind shape: no sharing.
+        let layout = PaletteLayout::new(&skins[..2], 1, &[(0, 0), (0, 1)]);
+        assert_eq!(layout.owners, [0, 1]);
+        assert_eq!(layout.bind_shapes, [Mat4::IDENTITY]);
+    }
+
+    #[test]
+    fn no_skins_no_palettes() {
+        let layout = PaletteLayout::new(&[], 0, &[]);
+        assert!(layout.owners.is_empty() && layout.start.is_empty());
+        assert_eq!(layout.joints, 0);
     }
 }

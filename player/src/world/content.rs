@@ -14,6 +14,7 @@ use npc_core::asset::{Asset, FaceRig, TargetRef};
 use npc_core::body::{AvatarClips, AvatarRig, ClipLibrary, HumanoidBone, HumanoidMap, PoseReader};
 use npc_core::project::{Project, SKIES, SKY_FACES};
 
+use npc_core::asset::skin::PaletteLayout;
 use npc_core::body::Skeleton;
 use npc_render::CubeFaces;
 use npc_render::{MeshStoreBuilder, StoredAsset};
@@ -23,6 +24,9 @@ use npc_render::{MeshStoreBuilder, StoredAsset};
 pub struct Part {
     pub asset: Asset,
     pub stored: StoredAsset,
+    /// The skins that share one palette (each NPC computes and uploads it once); the stored
+    /// meshes are in the shared palettes' bind shapes.
+    pub palettes: PaletteLayout,
 }
 
 /// An avatar: the body (skinned, with clips) and, when separate, an ARKit head attached to the
@@ -152,10 +156,20 @@ fn load_asset(path: &Path, what: &str) -> anyhow::Result<Asset> {
 
 fn part(path: &Path, what: &str, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Part> {
     let asset = load_asset(path, what)?;
+    let uses: Vec<(usize, usize)> = asset
+        .instances
+        .iter()
+        .filter_map(|g| Some((g.mesh, g.skin?)))
+        .collect();
+    let palettes = PaletteLayout::new(&asset.skins, asset.meshes.len(), &uses);
     let stored = meshes
-        .add(&asset)
+        .add_in_bind_shapes(&asset, &palettes.bind_shapes)
         .with_context(|| format!("cannot prepare {} for drawing", path.display()))?;
-    Ok(Part { asset, stored })
+    Ok(Part {
+        asset,
+        stored,
+        palettes,
+    })
 }
 
 /// A scene mesh wider than this (metres, along x or z) is ground.

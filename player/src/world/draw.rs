@@ -259,7 +259,7 @@ impl World {
         match source.place {
             BlockPlace::Head => (p.head * source.local, None, morphs),
             BlockPlace::Rigid => (p.model * source.local, None, morphs),
-            BlockPlace::Skinned { skin, before } => {
+            BlockPlace::Skinned { palette, before } => {
                 // An NPC not yet posed has no palettes: count what it has.
                 let before = if p.joints == source.joints {
                     before
@@ -267,7 +267,7 @@ impl World {
                     self.npcs[p.npc]
                         .palettes
                         .iter()
-                        .take(skin)
+                        .take(palette)
                         .map(Vec::len)
                         .sum()
                 };
@@ -414,7 +414,7 @@ struct BlockSource {
     place: BlockPlace,
     /// The mesh whose weights the copies take, if they take any.
     morph_mesh: Option<usize>,
-    /// Palette entries of an NPC of this avatar once posed (all skins).
+    /// Palette entries of an NPC of this avatar once posed (all its palettes).
     joints: usize,
 }
 
@@ -423,8 +423,10 @@ struct BlockSource {
 enum BlockPlace {
     /// Under the NPC's head joint.
     Head,
-    /// By the NPC's palette of skin `skin`, which starts `before` entries into its palettes.
-    Skinned { skin: usize, before: usize },
+    /// By the NPC's palette `palette` (of the avatar's
+    /// [`npc_core::asset::skin::PaletteLayout`]), which starts `before` entries into its
+    /// palettes.
+    Skinned { palette: usize, before: usize },
     /// By the NPC's placement.
     Rigid,
 }
@@ -433,7 +435,7 @@ impl BlockSource {
     /// The block for instance group `group` of the avatar's head (`head`) or body.
     fn new(avatar: &AvatarModel, head: bool, group: usize, first: usize) -> Self {
         let skins = &avatar.body.asset.skins;
-        let joints = skins.iter().map(|s| s.joints.len()).sum();
+        let joints = avatar.body.palettes.joints;
         let part = if head {
             avatar.head.as_ref().unwrap_or(&avatar.body)
         } else {
@@ -454,8 +456,8 @@ impl BlockSource {
         let place = match g.skin {
             _ if head => BlockPlace::Head,
             Some(skin) if skin < skins.len() => BlockPlace::Skinned {
-                skin,
-                before: skins[..skin].iter().map(|s| s.joints.len()).sum(),
+                palette: avatar.body.palettes.palette_of[skin],
+                before: avatar.body.palettes.start[skin],
             },
             _ => BlockPlace::Rigid,
         };

@@ -453,9 +453,10 @@ impl NpcActor {
                 .world_into(&self.body.locals, &mut self.node_world);
         }
         let skins = &avatar.body.asset.skins;
-        self.palettes.resize_with(skins.len(), Vec::new);
-        for (skin, palette) in skins.iter().zip(&mut self.palettes) {
-            skin.palette_into(&self.node_world, palette);
+        self.palettes
+            .resize_with(avatar.body.palettes.owners.len(), Vec::new);
+        for (&skin, palette) in avatar.body.palettes.owners.iter().zip(&mut self.palettes) {
+            skins[skin].palette_into(&self.node_world, palette);
         }
         self.pose.advance();
         self.audio_ms = audio_ms;
