@@ -391,6 +391,7 @@ pub fn deformed_count(primitive: &GpuPrimitive, lod: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::palette_changes::PaletteUpload;
     use glam::Vec3;
 
     #[test]
@@ -453,8 +454,14 @@ mod tests {
         // The same poses in the same places: kept, but never a pose of 0 (unknown).
         assert_eq!(kept(&mut list, &frame), [true, true, false]);
         // The first NPC has a new pose: written again; the second stays where it was.
+        let before = list.palette_changes().stamp();
         let moved = [room(3, 8), room(2, 9), room(2, 0)];
         assert_eq!(kept(&mut list, &moved), [false, true, false]);
+        // A renderer holding the frame before uploads the rooms written, not the kept one.
+        assert_eq!(
+            list.palette_changes().since(Some(before)),
+            PaletteUpload::Ranges(&[0..3, 5..7])
+        );
         // A palette pushed first moves every room: nothing is where it was.
         list.clear();
         list.push_palette(&[Mat4::IDENTITY]);

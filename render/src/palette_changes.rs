@@ -97,7 +97,7 @@ pub fn merged(ranges: &[Range<u32>], gap: u32) -> Vec<Range<u32>> {
     let mut out: Vec<Range<u32>> = Vec::with_capacity(ranges.len());
     for r in ranges {
         match out.last_mut() {
-            Some(last) if r.start <= last.end.saturating_add(gap) => {
+            Some(last) if r.start < last.end.saturating_add(gap) => {
                 last.end = last.end.max(r.end);
             }
             _ => out.push(r.clone()),

@@ -186,17 +186,20 @@ impl PaletteLayout {
         let mut owner_start = Vec::new();
         let mut shapes = Vec::with_capacity(skins.len());
         for (k, skin) in skins.iter().enumerate() {
-            let shared = layout.owners.iter().enumerate().find_map(|(palette, &o)| {
-                if skins[o].joints != skin.joints {
-                    return None;
-                }
-                if skins[o].inverse_bind == skin.inverse_bind {
-                    return Some((palette, Mat4::IDENTITY));
-                }
+            let same_joints = |o: usize| skins[o].joints == skin.joints;
+            // An equal skin first; else one a bind shape away, where the meshes allow.
+            let equal = layout
+                .owners
+                .iter()
+                .position(|&o| same_joints(o) && skins[o].inverse_bind == skin.inverse_bind);
+            let shared = equal.map(|palette| (palette, Mat4::IDENTITY)).or_else(|| {
                 if !alone(k) {
                     return None;
                 }
-                bind_shape(&skins[o].inverse_bind, &skin.inverse_bind).map(|m| (palette, m))
+                layout.owners.iter().enumerate().find_map(|(palette, &o)| {
+                    let shape = bind_shape(&skins[o].inverse_bind, &skin.inverse_bind);
+                    shape.filter(|_| same_joints(o)).map(|m| (palette, m))
+                })
             });
             let (palette, shape) = shared.unwrap_or_else(|| {
                 layout.owners.push(k);
