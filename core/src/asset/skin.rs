@@ -159,14 +159,15 @@ fn bind_shape(owner: &[Mat4], skin: &[Mat4]) -> Option<Mat4> {
 }
 
 impl PaletteLayout {
-    /// The layout of `skins` for an asset of `meshes` meshes whose instances put skin `s` on
-    /// mesh `m` for each `(m, s)` of `uses`. Skins with the same joints and inverse bind
-    /// matrices share; so do skins whose inverse bind matrices differ by one matrix, where
-    /// their meshes are skinned by no other skin.
+    /// The layout of `skins` for an asset of `meshes` meshes whose instances put mesh `m`
+    /// under skin `s` for each `(m, Some(s))` of `uses`, and rigid for each `(m, None)`. Skins
+    /// with the same joints and inverse bind matrices share; so do skins whose inverse bind
+    /// matrices differ by one matrix, where their meshes are drawn by no other skin and never
+    /// rigid.
     #[must_use]
-    pub fn new(skins: &[Skin], meshes: usize, uses: &[(usize, usize)]) -> Self {
-        // A mesh skinned by several skins cannot take one skin's bind shape.
-        let mut skins_of_mesh: Vec<Vec<usize>> = vec![Vec::new(); meshes];
+    pub fn new(skins: &[Skin], meshes: usize, uses: &[(usize, Option<usize>)]) -> Self {
+        // A mesh drawn by several skins, or also rigid, cannot take one skin's bind shape.
+        let mut skins_of_mesh: Vec<Vec<Option<usize>>> = vec![Vec::new(); meshes];
         for &(m, s) in uses {
             if let Some(list) = skins_of_mesh.get_mut(m)
                 && !list.contains(&s)
@@ -177,7 +178,7 @@ impl PaletteLayout {
         let alone = |skin: usize| {
             skins_of_mesh
                 .iter()
-                .all(|list| !list.contains(&skin) || list.len() == 1)
+                .all(|list| !list.contains(&Some(skin)) || list.len() == 1)
         };
         let mut layout = Self {
             bind_shapes: vec![Mat4::IDENTITY; meshes],
@@ -212,8 +213,10 @@ impl PaletteLayout {
             shapes.push(shape);
         }
         for (m, list) in skins_of_mesh.iter().enumerate() {
-            if let [s] = list[..] {
-                layout.bind_shapes[m] = shapes[s];
+            if let [Some(s)] = list[..]
+                && let Some(&shape) = shapes.get(s)
+            {
+                layout.bind_shapes[m] = shape;
             }
         }
         layout
@@ -391,6 +394,10 @@ mod tests {
         assert_eq!(out[1], Mat4::IDENTITY);
     }
 
+    fn uses(pairs: &[(usize, usize)]) -> Vec<(usize, Option<usize>)> {
+        pairs.iter().map(|&(m, s)| (m, Some(s))).collect()
+    }
+
     fn skin(joints: &[usize], scale: f32) -> Skin {
         Skin {
             name: None,
@@ -410,7 +417,7 @@ mod tests {
             skin(&[0, 1, 2], 2.0),
         ];
         // Skin 2's mesh is also skinned by skin 0: it keeps its own palette.
-        let layout = PaletteLayout::new(&skins, 3, &[(0, 0), (1, 1), (0, 2), (2, 4)]);
+        let layout = PaletteLayout::new(&skins, 3, &uses(&[(0, 0), (1, 1), (0, 2), (2, 4)]));
         assert_eq!(layout.owners, [0, 2, 3]);
         assert_eq!(layout.palette_of, [0, 0, 1, 2, 1]);
         assert_eq!(layout.start, [0, 0, 3, 6, 3]);
@@ -443,7 +450,7 @@ mod tests {
         let mut bent = dequantised.clone();
         bent.inverse_bind[2] = Mat4::IDENTITY;
         let skins = [owner, dequantised, bent];
-        let layout = PaletteLayout::new(&skins, 3, &[(0, 0), (1, 1), (2, 2)]);
+        let layout = PaletteLayout::new(&skins, 3, &uses(&[(0, 0), (1, 1), (2, 2)]));
         assert_eq!(
             layout.owners,
             [0, 2],
@@ -464,10 +471,17 @@ mod tests {
         for (s, o) in shared.iter().zip(&own) {
             assert!((*s * layout.bind_shapes[1]).abs_diff_eq(*o, 1e-5));
         }
-        // Skinned by a second skin too, a mesh cannot take the bind shape: no sharing.
-        let layout = PaletteLayout::new(&skins[..2], 1, &[(0, 0), (0, 1)]);
+        // Skinned by a second skin too, or drawn rigid as well, a mesh cannot take the bind
+        // shape: no sharing.
+        let layout = PaletteLayout::new(&skins[..2], 1, &uses(&[(0, 0), (0, 1)]));
         assert_eq!(layout.owners, [0, 1]);
         assert_eq!(layout.bind_shapes, [Mat4::IDENTITY]);
+        let layout = PaletteLayout::new(&skins[..2], 2, &[(0, Some(0)), (1, Some(1)), (1, None)]);
+        assert_eq!(layout.owners, [0, 1]);
+        assert_eq!(layout.bind_shapes, [Mat4::IDENTITY; 2]);
+        // A mesh only ever drawn rigid keeps identity.
+        let layout = PaletteLayout::new(&skins[..2], 2, &[(0, Some(0)), (1, None)]);
+        assert_eq!(layout.bind_shapes, [Mat4::IDENTITY; 2]);
     }
 
     #[test]

@@ -154,14 +154,23 @@ fn load_asset(path: &Path, what: &str) -> anyhow::Result<Asset> {
     Ok(asset)
 }
 
-fn part(path: &Path, what: &str, meshes: &mut MeshStoreBuilder) -> anyhow::Result<Part> {
+/// Loads a part and stores its meshes; `by_palettes`: it is drawn by its skins' palettes (a
+/// body), so skins that can share one do, their meshes stored in the shared bind shape (a
+/// scene or a separate head is drawn rigid and stored as the file has it).
+fn part(
+    path: &Path,
+    what: &str,
+    meshes: &mut MeshStoreBuilder,
+    by_palettes: bool,
+) -> anyhow::Result<Part> {
     let asset = load_asset(path, what)?;
-    let uses: Vec<(usize, usize)> = asset
-        .instances
-        .iter()
-        .filter_map(|g| Some((g.mesh, g.skin?)))
-        .collect();
-    let palettes = PaletteLayout::new(&asset.skins, asset.meshes.len(), &uses);
+    let uses: Vec<(usize, Option<usize>)> =
+        asset.instances.iter().map(|g| (g.mesh, g.skin)).collect();
+    let palettes = if by_palettes {
+        PaletteLayout::new(&asset.skins, asset.meshes.len(), &uses)
+    } else {
+        PaletteLayout::default()
+    };
     let stored = meshes
         .add_in_bind_shapes(&asset, &palettes.bind_shapes)
         .with_context(|| format!("cannot prepare {} for drawing", path.display()))?;
@@ -302,7 +311,7 @@ impl WorldContent {
         meshes: &mut MeshStoreBuilder,
     ) -> anyhow::Result<Self> {
         let resolve = |p: &Path| Project::resolve(project_file, p);
-        let scene = part(&resolve(&project.scene.asset), "scene", meshes)?;
+        let scene = part(&resolve(&project.scene.asset), "scene", meshes, false)?;
         let (min, max) = extent(&scene.asset).ok_or_else(|| {
             anyhow!(
                 "the scene {} has no ground (no rigid mesh) for NPCs to stand on",
@@ -335,9 +344,9 @@ impl WorldContent {
                 npc_avatars.push(i);
                 continue;
             }
-            let body = part(&key.0, &format!("body of {}", npc.id), meshes)?;
+            let body = part(&key.0, &format!("body of {}", npc.id), meshes, true)?;
             let head = match &key.1 {
-                Some(h) => Some(part(h, &format!("head of {}", npc.id), meshes)?),
+                Some(h) => Some(part(h, &format!("head of {}", npc.id), meshes, false)?),
                 None => None,
             };
             let AvatarRig {
