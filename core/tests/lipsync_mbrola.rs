@@ -232,25 +232,40 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
 
 /// The held-out sentences (5-6) of each language, a few points under what was measured
 /// (docs/align.md): (language, sound alone: frames, p/b/m closed; with the script: frames,
-/// p/b/m closed). Measured on 2026-12-06, when the closures the network hears were added to
-/// every track from the sound alone: en 80.5% 7/8 (the recogniser and the network's
-/// closures), 91.3% 8/8; fr 77.8% 9/10, 85.5% 10/10; de 88.0% 7/7, 81.6% 6/7; es 81.0% 10/11,
-/// 91.2% 11/11; tr 89.8% 7/8, 89.8% 8/8. (Before: en 75.2% 5/8, fr 73.5% 7/10, de 83.8% 6/7,
-/// es 73.0% 10/11, tr 89.8% 7/8.)
+/// p/b/m closed). Measured on 2026-12-06 (fifth session), with the script's mouth shapes
+/// moved to where the sound shows them outside English, and the recogniser's in English: en
+/// 83.2% 8/8 (the recogniser and the network's closures), 91.3% 8/8 (not moved); fr 77.8%
+/// 9/10, 98.3% 10/10; de 88.0% 7/7, 93.2% 7/7; es 81.0% 10/11, 97.1% 11/11; tr 89.8% 7/8,
+/// 94.1% 8/8. (Before the moving, with the script: fr 85.5%, de 81.6% 6/7, es 91.2%, tr
+/// 89.8%; English alone 80.5% 7/8.)
 const HELD_OUT_FLOORS: [(&str, f64, usize, f64, usize); 5] = [
-    ("en-US", 0.76, 6, 0.87, 8),
-    ("fr-FR", 0.73, 8, 0.81, 9),
-    ("de-DE", 0.84, 6, 0.77, 5),
-    ("es-ES", 0.77, 9, 0.87, 10),
-    ("tr-TR", 0.86, 6, 0.86, 7),
+    ("en-US", 0.79, 7, 0.87, 8),
+    ("fr-FR", 0.73, 8, 0.94, 9),
+    ("de-DE", 0.84, 6, 0.89, 6),
+    ("es-ES", 0.77, 9, 0.93, 10),
+    ("tr-TR", 0.86, 6, 0.90, 7),
+];
+
+/// The frames each language's script puts right over all six sentences, a few points under
+/// what was measured on 2026-12-06 (fifth session: en 89.6%, fr 98.1%, de 92.7%, es 96.2%, tr
+/// 92.1%). Without the script's mouth shapes moved to where the sound shows them (English is
+/// not moved) it was fr 88.8%, de 81.2%, es 86.6%, tr 83.7%: every floor but English's fails
+/// then.
+const SCRIPTED_FLOORS: [(&str, f64); 5] = [
+    ("en-US", 0.87),
+    ("fr-FR", 0.95),
+    ("de-DE", 0.89),
+    ("es-ES", 0.93),
+    ("tr-TR", 0.89),
 ];
 
 /// The p, b and m each language's sound alone closes over all six sentences, a few under
-/// what was measured on 2026-12-06 (en 25 of 31, fr 23/25, de 20/22, es 24/26, tr 14/18).
+/// what was measured on 2026-12-06 (en 25 of 31, fr 23/25, de 20/22, es 24/26, tr 14/18; en
+/// 26 once the recogniser's track was moved to where the network hears its shapes).
 /// Without the closures the network hears (`Decoding::closure_peak` 0) English closed 15 and
 /// German 17.
 const CLOSURE_FLOORS: [(&str, usize); 5] = [
-    ("en-US", 22),
+    ("en-US", 23),
     ("fr-FR", 21),
     ("de-DE", 18),
     ("es-ES", 22),
@@ -296,6 +311,13 @@ fn check(language: &str, alone: Score, scripted: Score, heard: Score) {
         "{language}: {scripted:?}"
     );
     assert!(scripted.false_closures <= 1, "{language}: {scripted:?}");
+    let Some(&(_, frames_scripted)) = SCRIPTED_FLOORS.iter().find(|f| f.0 == language) else {
+        panic!("no floor with the script for {language}");
+    };
+    assert!(
+        scripted.frame_share() >= frames_scripted,
+        "{language} with the script: {scripted:?}"
+    );
     assert!(alone.false_closures <= 2, "{language}: {alone:?}");
     let Some(&(_, closed)) = CLOSURE_FLOORS.iter().find(|f| f.0 == language) else {
         panic!("no closure floor for {language}");

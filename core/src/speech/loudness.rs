@@ -125,8 +125,15 @@ pub(crate) fn pauses_ms(energy: &[f32]) -> Vec<(f64, f64)> {
     out
 }
 
+/// The lip closure viseme (p, b, m).
+const CLOSED: u8 = 21;
+/// How long before a pause's end the lips shut for a p, b or m due then: a stop's closure is
+/// its silence, 50-100 ms before the burst.
+const CLOSURE_BEFORE_BURST_MS: f64 = 60.0;
+
 /// `events` with the mouth at rest through each pause the recording makes: what the warp put
-/// there gives way, and what was due at the pause's end comes then.
+/// there gives way, and what was due at the pause's end comes then (a lip closure shortly
+/// before, in the pause's silence: that silence is the closure).
 pub(crate) fn with_pauses(events: Vec<VisemeEvent>, pauses: &[(f64, f64)]) -> Vec<VisemeEvent> {
     let mut out: Vec<VisemeEvent> = Vec::with_capacity(events.len() + 2 * pauses.len());
     let mut events = events.into_iter().peekable();
@@ -135,12 +142,23 @@ pub(crate) fn with_pauses(events: Vec<VisemeEvent>, pauses: &[(f64, f64)]) -> Ve
             out.push(e);
         }
         // What is sounding when the pause ends: the last event before its end.
-        let mut resumed = out.last().copied();
+        let before = out.last().copied();
+        let (mut within, mut closed_within) = (None, None);
         while let Some(e) = events.next_if(|e| e.offset_ms < to) {
-            resumed = Some(e);
+            within = Some(e);
+            closed_within = closed_within.or(Some(e).filter(|e| e.id.get() == CLOSED));
         }
-        out.push(VisemeEvent::new(crate::viseme::VisemeId::SILENCE, from));
-        if let Some(e) = resumed.filter(|e| e.id != crate::viseme::VisemeId::SILENCE)
+        // A lip closure due in the pause is silent (a stop's closure is its silence): the
+        // lips shut there, before the burst at its end.
+        let closure =
+            closed_within.map(|e| VisemeEvent::new(e.id, (to - CLOSURE_BEFORE_BURST_MS).max(from)));
+        if closure.is_none_or(|c| c.offset_ms > from) {
+            out.push(VisemeEvent::new(crate::viseme::VisemeId::SILENCE, from));
+        }
+        out.extend(closure);
+        if let Some(e) = within
+            .or(before)
+            .filter(|e| e.id != crate::viseme::VisemeId::SILENCE && e.id.get() != CLOSED)
             && events.peek().is_none_or(|n| n.offset_ms > to)
         {
             out.push(VisemeEvent::new(e.id, to));
@@ -148,4 +166,64 @@ pub(crate) fn with_pauses(events: Vec<VisemeEvent>, pauses: &[(f64, f64)]) -> Ve
     }
     out.extend(events);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::viseme::VisemeId;
+
+    fn event(id: u32, offset_ms: f64) -> VisemeEvent {
+        VisemeEvent::new(VisemeId::new(id).unwrap_or(VisemeId::SILENCE), offset_ms)
+    }
+
+    fn ids_at(events: &[VisemeEvent]) -> Vec<(u8, f64)> {
+        events.iter().map(|e| (e.id.get(), e.offset_ms)).collect()
+    }
+
+    #[test]
+    fn a_pause_rests_the_mouth_and_what_was_due_comes_at_its_end() {
+        // "a", then "i" warped into a pause heard from 200 to 400 ms.
+        let out = with_pauses(
+            vec![event(2, 0.0), event(6, 250.0), event(1, 500.0)],
+            &[(200.0, 400.0)],
+        );
+        assert_eq!(ids_at(&out), [(2, 0.0), (0, 200.0), (6, 400.0), (1, 500.0)]);
+    }
+
+    #[test]
+    fn a_closure_due_in_a_pause_shuts_the_lips_before_its_burst() {
+        // "a", the p of the next word warped into the pause, its vowel at the pause's end.
+        let out = with_pauses(
+            vec![event(2, 0.0), event(21, 300.0), event(4, 400.0)],
+            &[(200.0, 400.0)],
+        );
+        assert_eq!(
+            ids_at(&out),
+            [(2, 0.0), (0, 200.0), (21, 340.0), (4, 400.0)]
+        );
+        // ... also when the vowel after it was warped into the pause too.
+        let out = with_pauses(
+            vec![
+                event(2, 0.0),
+                event(21, 280.0),
+                event(4, 390.0),
+                event(20, 400.0),
+            ],
+            &[(200.0, 400.0)],
+        );
+        assert_eq!(
+            ids_at(&out),
+            [(2, 0.0), (0, 200.0), (21, 340.0), (20, 400.0)]
+        );
+        // A word-final m before the pause does not shut the lips again after it.
+        let out = with_pauses(
+            vec![event(2, 0.0), event(21, 150.0), event(4, 450.0)],
+            &[(200.0, 400.0)],
+        );
+        assert_eq!(
+            ids_at(&out),
+            [(2, 0.0), (21, 150.0), (0, 200.0), (4, 450.0)]
+        );
+    }
 }

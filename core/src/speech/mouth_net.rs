@@ -17,6 +17,8 @@ pub use super::heard_closures::with_heard_closures;
 use super::mfcc::{self, HOP_MS};
 use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
+use nalgebra::DMatrix;
+use std::sync::OnceLock;
 
 /// The weights the project trained (see the module's text).
 const TRAINED: &[u8] = include_bytes!("mouth_net.bin");
@@ -127,21 +129,25 @@ fn window_of(frames: &[Vec<f32>], f: usize, width: usize) -> Vec<f32> {
 /// One fully connected layer: `outputs` rows of `inputs` weights, a bias each.
 #[derive(Clone, Debug, PartialEq)]
 struct Dense {
-    inputs: usize,
-    weights: Vec<f32>,
+    /// `inputs` x `outputs`: the file's rows as columns, so a block of frames (one a row)
+    /// times it gives the layer's outputs for each frame.
+    weights: DMatrix<f32>,
     bias: Vec<f32>,
 }
 
 impl Dense {
-    fn apply(&self, x: &[f32], relu: bool) -> Vec<f32> {
-        self.bias
-            .iter()
-            .zip(self.weights.chunks_exact(self.inputs))
-            .map(|(b, row)| {
-                let y = b + row.iter().zip(x).map(|(w, v)| w * v).sum::<f32>();
-                if relu { y.max(0.0) } else { y }
-            })
-            .collect()
+    /// The layer's outputs for each row of `x` (a frame's inputs a row), all at once.
+    fn apply(&self, x: &DMatrix<f32>, relu: bool) -> DMatrix<f32> {
+        let mut y = x * &self.weights;
+        for (mut column, &b) in y.column_iter_mut().zip(&self.bias) {
+            for v in column.iter_mut() {
+                *v += b;
+                if relu {
+                    *v = v.max(0.0);
+                }
+            }
+        }
+        y
     }
 }
 
@@ -161,8 +167,9 @@ impl MouthNet {
     /// Never: the committed weights are read by a unit test.
     #[must_use]
     #[allow(clippy::expect_used)]
-    pub fn trained() -> Self {
-        Self::from_bytes(TRAINED).expect("the committed mouth network reads")
+    pub fn trained() -> &'static Self {
+        static NET: OnceLock<MouthNet> = OnceLock::new();
+        NET.get_or_init(|| Self::from_bytes(TRAINED).expect("the committed mouth network reads"))
     }
 
     /// The network the project trained to read the sound alone, without a recogniser.
@@ -171,8 +178,11 @@ impl MouthNet {
     /// Never: the committed weights are read by a unit test.
     #[must_use]
     #[allow(clippy::expect_used)]
-    pub fn sound_only() -> Self {
-        Self::from_bytes(SOUND_ONLY).expect("the committed sound-only mouth network reads")
+    pub fn sound_only() -> &'static Self {
+        static NET: OnceLock<MouthNet> = OnceLock::new();
+        NET.get_or_init(|| {
+            Self::from_bytes(SOUND_ONLY).expect("the committed sound-only mouth network reads")
+        })
     }
 
     /// Whether it reads the recogniser's class beside the sound.
@@ -220,11 +230,11 @@ impl MouthNet {
             let mut floats = |n: usize| -> Result<Vec<f32>, String> {
                 (0..n).map(|_| next_u32().map(f32::from_bits)).collect()
             };
-            let weights = floats(inputs * outputs)?;
+            let rows = floats(inputs * outputs)?;
             let bias = floats(outputs)?;
             layers.push(Dense {
-                inputs,
-                weights,
+                // Row o of the file is output o's weights: column o here.
+                weights: DMatrix::from_column_slice(inputs, outputs, &rows),
                 bias,
             });
             width = outputs;
@@ -232,7 +242,7 @@ impl MouthNet {
         if width != CLASSES || layers.is_empty() {
             return Err(format!("the network gives {width} outputs, not {CLASSES}"));
         }
-        let frame_width = layers[0].inputs / CONTEXT.len();
+        let frame_width = layers[0].weights.nrows() / CONTEXT.len();
         Ok(Self {
             layers,
             frame_width,
@@ -242,20 +252,35 @@ impl MouthNet {
     /// Each class's log probability for one window.
     #[must_use]
     pub fn log_probs(&self, window: &[f32]) -> [f32; CLASSES] {
-        let mut x = window.to_vec();
+        let x = DMatrix::from_row_slice(1, window.len(), window);
+        self.rows_log_probs(x).pop().unwrap_or([0.0; CLASSES])
+    }
+
+    /// Every frame's log probabilities, each frame read in its window; the frames are read
+    /// together, as one matrix product a layer.
+    #[must_use]
+    pub fn frame_log_probs(&self, frames: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
+        if frames.is_empty() {
+            return Vec::new();
+        }
+        let width = self.frame_width * CONTEXT.len();
+        let windows: Vec<f32> = (0..frames.len())
+            .flat_map(|f| window_of(frames, f, self.frame_width))
+            .collect();
+        self.rows_log_probs(DMatrix::from_row_slice(frames.len(), width, &windows))
+    }
+
+    /// The log probabilities of each row of `x` (a window a row).
+    fn rows_log_probs(&self, mut x: DMatrix<f32>) -> Vec<[f32; CLASSES]> {
         for (i, layer) in self.layers.iter().enumerate() {
             x = layer.apply(&x, i + 1 < self.layers.len());
         }
-        let top = x.iter().fold(f32::MIN, |m, &v| m.max(v));
-        let sum: f32 = x.iter().map(|v| (v - top).exp()).sum();
-        std::array::from_fn(|c| x[c] - top - sum.ln())
-    }
-
-    /// Every frame's log probabilities, each frame read in its window.
-    #[must_use]
-    pub fn frame_log_probs(&self, frames: &[Vec<f32>]) -> Vec<[f32; CLASSES]> {
-        (0..frames.len())
-            .map(|f| self.log_probs(&window_of(frames, f, self.frame_width)))
+        x.row_iter()
+            .map(|row| {
+                let top = row.iter().fold(f32::MIN, |m, &v| m.max(v));
+                let sum: f32 = row.iter().map(|v| (v - top).exp()).sum();
+                std::array::from_fn(|c| row[c] - top - sum.ln())
+            })
             .collect()
     }
 }
