@@ -21,7 +21,7 @@ use npc_core::anim::lipsync::VisemeEvent;
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
 use npc_core::speech::acoustic::AcousticModel;
-use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, score};
+use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, missed_closure_lines, score};
 use npc_core::speech::unscripted::{by_sound_alone, recognised};
 use npc_core::viseme::VisemeId;
 
@@ -167,6 +167,21 @@ fn confusion(s: &Score) -> String {
     out
 }
 
+/// Prints each p, b or m that `events` leave open, with the events around it, when
+/// `NPC_EVAL_MISSES` is set.
+fn misses(
+    what: &str,
+    events: &[VisemeEvent],
+    labels: &[PhoneSpan],
+    class_of: impl Fn(&str) -> MouthClass,
+) {
+    if std::env::var_os("NPC_EVAL_MISSES").is_some() {
+        for miss in missed_closure_lines(events, labels, class_of) {
+            eprintln!("  {what}: {miss}");
+        }
+    }
+}
+
 #[test]
 fn mbrola_voices_grade_lip_sync_in_five_languages() {
     let Some(voices) = mbrola_voices() else {
@@ -208,6 +223,18 @@ fn mbrola_voices_grade_lip_sync_in_five_languages() {
             let scripted = LineSource::from_wav_and_script(&wav, text, &npc_voice).unwrap();
             graded[held_out][1] =
                 graded[held_out][1].plus(score(scripted.cue.track.events(), &labels, class_of));
+            misses(
+                &format!("{voice} {i} alone"),
+                alone.cue.track.events(),
+                &labels,
+                class_of,
+            );
+            misses(
+                &format!("{voice} {i} script"),
+                scripted.cue.track.events(),
+                &labels,
+                class_of,
+            );
         }
         for (part, name) in [(0, "sentences 1-4"), (1, "held out 5-6")] {
             eprintln!(
@@ -294,8 +321,9 @@ fn held_out_floors(language: &str, alone: Score, scripted: Score) {
 }
 
 /// What must hold on every voice (all six sentences; the voices were not trained or tuned
-/// on): with the script, the lips close at 80% of p, b and m at least and never twice on a
-/// vowel; outside English, the network that hears the sound alone puts at least 74% of frames
+/// on): with the script, the lips close at every p, b and m (German missed two m after an n,
+/// Spanish one after an l, before the hum of the two was shared: `murmurs_shared`) and never
+/// twice on a vowel; outside English, the network that hears the sound alone puts at least 74% of frames
 /// right, 5 points more than the phones recognised alone (measured 2026-12-06: 79.1-82.9%
 /// against 56.9-71.2%; French the closest, 79.1% against 71.2%).
 fn check(language: &str, alone: Score, scripted: Score, heard: Score) {
@@ -306,9 +334,9 @@ fn check(language: &str, alone: Score, scripted: Score, heard: Score) {
         );
         return;
     }
-    assert!(
-        scripted.closed * 100 >= scripted.closures * 80,
-        "{language}: {scripted:?}"
+    assert_eq!(
+        scripted.closed, scripted.closures,
+        "{language} with the script: every p, b and m closed"
     );
     assert!(scripted.false_closures <= 1, "{language}: {scripted:?}");
     let Some(&(_, frames_scripted)) = SCRIPTED_FLOORS.iter().find(|f| f.0 == language) else {

@@ -265,12 +265,7 @@ pub fn score(
         .filter(|l| class_of(&l.phone) == MouthClass::Closed)
     {
         s.closures += 1;
-        let closed = events.iter().any(|e| {
-            e.id.get() == 21
-                && e.offset_ms >= label.start_ms - CLOSURE_REACH_MS
-                && e.offset_ms <= label.end_ms + CLOSURE_REACH_MS
-        });
-        s.closed += usize::from(closed);
+        s.closed += usize::from(closes(events, label));
     }
     for (i, label) in labels.iter().enumerate() {
         let rounded = class_of(&label.phone) == MouthClass::Rounded;
@@ -301,6 +296,61 @@ pub fn score(
         })
         .count();
     s
+}
+
+/// Whether a closed viseme of `events` starts within reach of the p, b or m `label`.
+fn closes(events: &[VisemeEvent], label: &PhoneSpan) -> bool {
+    events.iter().any(|e| {
+        e.id.get() == 21
+            && e.offset_ms >= label.start_ms - CLOSURE_REACH_MS
+            && e.offset_ms <= label.end_ms + CLOSURE_REACH_MS
+    })
+}
+
+/// The p, b and m of `labels` that `events` do not close (as [`score`] counts them).
+#[must_use]
+pub fn missed_closures<'a>(
+    events: &[VisemeEvent],
+    labels: &'a [PhoneSpan],
+    class_of: impl Fn(&str) -> MouthClass,
+) -> Vec<&'a PhoneSpan> {
+    labels
+        .iter()
+        .filter(|l| class_of(&l.phone) == MouthClass::Closed && !closes(events, l))
+        .collect()
+}
+
+/// Each p, b or m of `labels` that `events` leave open, a line each: the phone, its span, the
+/// labels around it and the events near it (`id@ms`).
+#[must_use]
+pub fn missed_closure_lines(
+    events: &[VisemeEvent],
+    labels: &[PhoneSpan],
+    class_of: impl Fn(&str) -> MouthClass,
+) -> Vec<String> {
+    missed_closures(events, labels, class_of)
+        .into_iter()
+        .map(|miss| {
+            let near: Vec<String> = events
+                .iter()
+                .filter(|e| (miss.start_ms - 150.0..=miss.end_ms + 150.0).contains(&e.offset_ms))
+                .map(|e| format!("{}@{:.0}", e.id.get(), e.offset_ms))
+                .collect();
+            let around: Vec<&str> = labels
+                .iter()
+                .filter(|l| (l.start_ms - miss.start_ms).abs() < 200.0)
+                .map(|l| l.phone.as_str())
+                .collect();
+            format!(
+                "{} {:.0}-{:.0} ms open ({}); events {}",
+                miss.phone,
+                miss.start_ms,
+                miss.end_ms,
+                around.join(" "),
+                near.join(" ")
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
-use npc_core::speech::eval::{MouthClass, PhoneSpan, Score, parse_pho, score};
+use npc_core::speech::eval::{
+    MouthClass, PhoneSpan, Score, missed_closure_lines, parse_pho, score,
+};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct EvalLipsyncArgs {
@@ -19,6 +21,9 @@ pub(super) struct EvalLipsyncArgs {
     /// relative to the list. `#` starts a comment.
     #[arg(value_name = "LIST")]
     list: PathBuf,
+    /// Also print each p, b or m left open, with the phones and visemes around it
+    #[arg(long)]
+    misses: bool,
 }
 
 /// One path's grades in one language, and its time.
@@ -98,6 +103,18 @@ fn read_list(list: &Path) -> anyhow::Result<Vec<Entry>> {
     Ok(entries)
 }
 
+fn print_misses(
+    wav: &Path,
+    path: &str,
+    events: &[npc_core::anim::lipsync::VisemeEvent],
+    labels: &[PhoneSpan],
+    class_of: impl Fn(&str) -> MouthClass,
+) {
+    for miss in missed_closure_lines(events, labels, class_of) {
+        println!("{} {path}: {miss}", wav.display());
+    }
+}
+
 /// Runs the eval-lipsync command.
 pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
     let entries = read_list(&args.list)?;
@@ -119,6 +136,15 @@ pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
             sound_s,
             took,
         );
+        if args.misses {
+            print_misses(
+                &entry.wav,
+                "sound alone",
+                alone.cue.track.events(),
+                &entry.labels,
+                class_of,
+            );
+        }
         if let Some(script) = &entry.script {
             let voice = Voice {
                 gender: Gender::Female,
@@ -134,6 +160,15 @@ pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
                 sound_s,
                 took,
             );
+            if args.misses {
+                print_misses(
+                    &entry.wav,
+                    "with the script",
+                    aligned.cue.track.events(),
+                    &entry.labels,
+                    class_of,
+                );
+            }
         }
     }
     for (language, [alone, scripted]) in &by_language {

@@ -56,9 +56,44 @@ pub fn retimed_by_sound(
         aligned.duration_ms(),
         retiming,
     ) {
-        Some(map) => moved(aligned, &map),
-        None => aligned,
+        Some(map) => murmurs_shared(moved(aligned, &map)),
+        None => murmurs_shared(aligned),
     }
+}
+
+/// The tongue's sounds that hum through the nose or round the tongue (n, ŋ, ɲ, l, ɫ) before a
+/// bilabial: the hum goes on unchanged when the lips close, so neither the acoustic model
+/// nor the network hears where the bilabial begins, and the alignment gives it most of the
+/// hum ("Guten Morgen": the lips shut 50 ms into the n).
+const HUMMED: [&str; 5] = ["n", "ŋ", "ɲ", "l", "ɫ"];
+
+/// `utterance` with each bilabial after a hummed tongue sound (`HUMMED`) begun no earlier
+/// than halfway through the two sounds' hum: its phoneme and its closed viseme.
+fn murmurs_shared(mut utterance: Utterance) -> Utterance {
+    let phonemes = &mut utterance.phonemes;
+    for i in 1..phonemes.len().saturating_sub(1) {
+        let bilabial = matches!(phonemes[i].ipa.as_str(), "m" | "b" | "p");
+        if !bilabial || !HUMMED.contains(&phonemes[i - 1].ipa.as_str()) {
+            continue;
+        }
+        let (was, halfway) = (
+            phonemes[i].offset_ms,
+            f64::midpoint(phonemes[i - 1].offset_ms, phonemes[i + 1].offset_ms),
+        );
+        if halfway <= was {
+            continue;
+        }
+        phonemes[i].offset_ms = halfway;
+        for e in &mut utterance.visemes {
+            if e.id.is_bilabial() && (e.offset_ms - was).abs() < 1.0 {
+                e.offset_ms = halfway;
+            }
+        }
+    }
+    utterance
+        .visemes
+        .sort_by(|a, b| a.offset_ms.total_cmp(&b.offset_ms));
+    utterance
 }
 
 /// `visemes` (a track over a sound of `end_ms`) with its runs of one mouth class moved to
@@ -394,6 +429,54 @@ mod tests {
             moved.iter().filter(|e| e.id == VisemeId::SILENCE).count() == 2,
             "{moved:?}"
         );
+    }
+
+    fn spoken(phones: &[(&str, f64)], visemes: &[(u32, f64)]) -> Utterance {
+        Utterance {
+            phonemes: phones
+                .iter()
+                .map(|&(ipa, offset_ms)| crate::speech::PhonemeTiming {
+                    ipa: ipa.to_owned(),
+                    offset_ms,
+                    stress: crate::speech::Stress::default(),
+                })
+                .collect(),
+            visemes: visemes.iter().map(|&(id, at)| event(id, at)).collect(),
+            ..Utterance::default()
+        }
+    }
+
+    #[test]
+    fn a_bilabial_after_a_hummed_sound_closes_halfway_through_the_hum() {
+        // "n m o": the alignment gave the n 30 ms and the m 100.
+        let was = spoken(
+            &[("n", 100.0), ("m", 130.0), ("o", 230.0)],
+            &[(19, 100.0), (21, 130.0), (8, 230.0)],
+        );
+        let shared = murmurs_shared(was);
+        assert_eq!(shared.phonemes[1].offset_ms, 165.0);
+        let at: Vec<(u32, f64)> = shared
+            .visemes
+            .iter()
+            .map(|e| (e.id.get(), e.offset_ms))
+            .collect();
+        assert_eq!(at, [(19, 100.0), (21, 165.0), (8, 230.0)]);
+    }
+
+    #[test]
+    fn a_bilabial_after_a_vowel_or_past_halfway_stays() {
+        // After a vowel: the lips' closing is heard.
+        let after_vowel = spoken(
+            &[("a", 100.0), ("m", 130.0), ("o", 230.0)],
+            &[(2, 100.0), (21, 130.0), (8, 230.0)],
+        );
+        assert_eq!(murmurs_shared(after_vowel.clone()), after_vowel);
+        // Already past halfway: never moved earlier.
+        let late = spoken(
+            &[("n", 100.0), ("m", 200.0), ("o", 230.0)],
+            &[(19, 100.0), (21, 200.0), (8, 230.0)],
+        );
+        assert_eq!(murmurs_shared(late.clone()), late);
     }
 
     #[test]
