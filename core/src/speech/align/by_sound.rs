@@ -455,7 +455,7 @@ mod tests {
         );
         let shared = murmurs_shared(was);
         assert_eq!(shared.phonemes[1].offset_ms, 165.0);
-        let at: Vec<(u32, f64)> = shared
+        let at: Vec<(u8, f64)> = shared
             .visemes
             .iter()
             .map(|e| (e.id.get(), e.offset_ms))
