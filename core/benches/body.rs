@@ -188,21 +188,35 @@ fn springs(c: &mut Criterion) {
             continue;
         };
         let skeleton = Skeleton::of(&asset);
-        let rig = SpringRig::new(&asset.spring_bones, &skeleton);
-        let mut state = SpringState::default();
+        // The avatar's own springs, then its chains simulated three times over: what a joint
+        // costs beyond the frame's fixed work (placing colliders), for an avatar of about
+        // 200 joints (none such is fetched).
+        let mut tripled = asset.spring_bones.clone();
+        let chains = tripled.chains.clone();
+        tripled.chains.extend(chains.iter().cloned());
+        tripled.chains.extend(chains);
+        for (bones, times) in [(&asset.spring_bones, ""), (&tripled, "_chains_x3")] {
+            let rig = SpringRig::new(bones, &skeleton);
+            let mut state = SpringState::default();
+            let mut world = Vec::new();
+            let mut locals = skeleton.rest.clone();
+            let mut t = 0.0f32;
+            c.bench_function(
+                &format!("{name}{times}_{}_joints", rig.joint_count()),
+                |b| {
+                    b.iter(|| {
+                        t += 1.0 / 60.0;
+                        let model = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 1.4 * t));
+                        locals.clone_from(&skeleton.rest);
+                        skeleton.world_into(&locals, &mut world);
+                        rig.update(&mut state, model, &mut locals, &mut world, 1.0 / 60.0);
+                        black_box(locals[0].rotation);
+                    });
+                },
+            );
+        }
         let mut world = Vec::new();
         let mut locals = skeleton.rest.clone();
-        let mut t = 0.0f32;
-        c.bench_function(&format!("{name}_{}_joints", rig.joint_count()), |b| {
-            b.iter(|| {
-                t += 1.0 / 60.0;
-                let model = glam::Mat4::from_translation(Vec3::new(0.0, 0.0, 1.4 * t));
-                locals.clone_from(&skeleton.rest);
-                skeleton.world_into(&locals, &mut world);
-                rig.update(&mut state, model, &mut locals, &mut world, 1.0 / 60.0);
-                black_box(locals[0].rotation);
-            });
-        });
         // The same frame without the springs: what the simulation costs is the difference.
         c.bench_function(&format!("{name}_pose_only"), |b| {
             b.iter(|| {
