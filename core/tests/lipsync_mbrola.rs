@@ -275,13 +275,14 @@ const HELD_OUT_FLOORS: [(&str, f64, usize, f64, usize); 5] = [
 
 /// The frames each language's script puts right over all six sentences, a few points under
 /// what was measured on 2026-12-06 (fifth session: en 89.6%, fr 98.1%, de 92.7%, es 96.2%, tr
-/// 92.1%). Without the script's mouth shapes moved to where the sound shows them (English is
+/// 92.1%; sixth, with a bilabial after n or l begun halfway through their hum: de 93.7%, es
+/// 96.6%). Without the script's mouth shapes moved to where the sound shows them (English is
 /// not moved) it was fr 88.8%, de 81.2%, es 86.6%, tr 83.7%: every floor but English's fails
 /// then.
 const SCRIPTED_FLOORS: [(&str, f64); 5] = [
     ("en-US", 0.87),
     ("fr-FR", 0.95),
-    ("de-DE", 0.89),
+    ("de-DE", 0.91),
     ("es-ES", 0.93),
     ("tr-TR", 0.89),
 ];
