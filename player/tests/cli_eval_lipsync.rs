@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{not_run, npc_player, one_line_failure};
+use common::{fetched, not_run, npc_player, one_line_failure};
 
 const SENTENCE: &str = "Bob bought a map from the old man by the bridge.";
 
@@ -135,4 +135,33 @@ fn a_list_naming_a_missing_phone_file_fails_in_one_line() {
     std::fs::write(&list, "only one field\n").unwrap();
     let line = one_line_failure(&npc_player(&["eval-lipsync", list.to_str().unwrap()]));
     assert!(line.contains("line 1"), "{line}");
+}
+
+#[test]
+fn htk_label_files_of_real_recordings_are_graded_in_their_own_phones() {
+    let Some(dir) = fetched("NPC_LABELLED_SPEECH", "labelled") else {
+        return;
+    };
+    let list = tempfile::tempdir().unwrap();
+    let path = list.path().join("list.tsv");
+    let d = dir.display();
+    std::fs::write(
+        &path,
+        format!(
+            "{d}/BASIC5000_0001.wav\t{d}/BASIC5000_0001_mono.lab\tja-JP\n\
+             {d}/arctic_a0009.wav\t{d}/arctic_a0009_phone.lab\ten-US\n"
+        ),
+    )
+    .unwrap();
+    let out = npc_player(&["eval-lipsync", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // Measured 2026-12-06: 69.9% (Japanese, HTS phones) and 85.7% (English, ARPAbet) of
+    // frames.
+    assert!(share(&stdout, "ja-JP sound alone:") > 60.0, "{stdout}");
+    assert!(share(&stdout, "en-US sound alone:") > 75.0, "{stdout}");
+    assert_eq!(closures(&stdout, "en-US sound alone:").1, 2, "{stdout}");
+    std::fs::write(&path, format!("{d}/arctic_a0009.wav\tlabels.txt\ten-US\n")).unwrap();
+    let line = one_line_failure(&npc_player(&["eval-lipsync", path.to_str().unwrap()]));
+    assert!(line.contains("(.pho)") && line.contains("(.lab)"), "{line}");
 }

@@ -120,6 +120,14 @@ pub fn mfa_clips() -> Option<std::path::PathBuf> {
     fetched("NPC_MFA_CLIPS", "mfa")
 }
 
+/// Real sentences with phone labels other tools aligned (JSUT's Japanese, CMU ARCTIC's
+/// English: `NPC_LABELLED_SPEECH`, else where `scripts/setup.sh` caches them), or None when they
+/// have not been fetched (a failure under CI).
+#[allow(dead_code)]
+pub fn labelled_speech() -> Option<std::path::PathBuf> {
+    fetched("NPC_LABELLED_SPEECH", "labelled")
+}
+
 /// The intervals of tier `tier` of a Praat TextGrid in its short text form: (start ms, end
 /// ms, text).
 #[allow(dead_code, clippy::unwrap_used)]

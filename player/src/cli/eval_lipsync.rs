@@ -11,14 +11,15 @@ use anyhow::{Context, bail};
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
 use npc_core::speech::eval::{
-    MouthClass, PhoneSpan, Score, missed_closure_lines, parse_pho, score,
+    MouthClass, PhoneSpan, PhoneSymbols, Score, missed_closure_lines, read_labels, score,
 };
 
 #[derive(Debug, clap::Args)]
 pub(super) struct EvalLipsyncArgs {
-    /// Lines of `WAV<TAB>PHO<TAB>LANGUAGE[<TAB>SCRIPT]`: a recording, its MBROLA phone file
-    /// (phones in SAMPA with their durations), its language (BCP 47) and what is said; paths
-    /// relative to the list. `#` starts a comment.
+    /// Lines of `WAV<TAB>LABELS<TAB>LANGUAGE[<TAB>SCRIPT]`: a recording, its phone labels (an
+    /// MBROLA phone file, `.pho`, in SAMPA; or an HTK label file, `.lab`, in ARPAbet or, for
+    /// Japanese, HTS's phones), its language (BCP 47) and what is said; paths relative to the
+    /// list. `#` starts a comment.
     #[arg(value_name = "LIST")]
     list: PathBuf,
     /// Also print each p, b or m left open, with the phones and visemes around it
@@ -61,6 +62,7 @@ impl Graded {
 struct Entry {
     wav: PathBuf,
     labels: Vec<PhoneSpan>,
+    symbols: PhoneSymbols,
     language: String,
     script: Option<String>,
 }
@@ -75,22 +77,21 @@ fn read_list(list: &Path) -> anyhow::Result<Vec<Entry>> {
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
-        let [wav, pho, language, rest @ ..] = &fields[..] else {
+        let [wav, labels, language, rest @ ..] = &fields[..] else {
             bail!(
-                "{} line {}: not WAV<TAB>PHO<TAB>LANGUAGE[<TAB>SCRIPT]",
+                "{} line {}: not WAV<TAB>LABELS<TAB>LANGUAGE[<TAB>SCRIPT]",
                 list.display(),
                 n + 1
             );
         };
-        let pho_path = base.join(pho);
-        let labels = std::fs::read_to_string(&pho_path)
-            .map_err(|e| anyhow::anyhow!("{e}"))
-            .and_then(|t| parse_pho(&t).map_err(|e| anyhow::anyhow!(e)))
-            .with_context(|| format!("cannot read the phone file {}", pho_path.display()))?;
+        let language = language.trim();
+        let labels = read_labels(&base.join(labels), language)
+            .map_err(|e| anyhow::anyhow!("cannot read the labels {e}"))?;
         entries.push(Entry {
             wav: base.join(wav),
-            labels,
-            language: language.trim().to_owned(),
+            labels: labels.spans,
+            symbols: labels.symbols,
+            language: language.to_owned(),
             script: rest
                 .first()
                 .map(|s| s.trim().to_owned())
@@ -121,7 +122,7 @@ pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
     let mut by_language: BTreeMap<String, [Graded; 2]> = BTreeMap::new();
     for entry in &entries {
         let language = entry.language.as_str();
-        let class_of = |p: &str| MouthClass::of_sampa_in(language, p);
+        let class_of = |p: &str| entry.symbols.class(p);
         let started = Instant::now();
         let alone = LineSource::from_wav(&entry.wav, language)
             .with_context(|| format!("lip sync of {}", entry.wav.display()))?;

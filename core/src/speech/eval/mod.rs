@@ -5,10 +5,15 @@
 //! a rounding onset (the first of a run of rounded phones) is found when a rounded viseme
 //! starts within 50 ms of it.
 //!
-//! Labels here come from MBROLA's phone files (`.pho`: each phone and its duration, which the
-//! synthesiser then keeps exactly), read with the SAMPA symbols of the voice that speaks them.
+//! Labels come from MBROLA's phone files (`.pho`: each phone and its duration, which the
+//! synthesiser then keeps exactly), read with the SAMPA symbols of the voice that speaks them,
+//! and from HTK label files (`.lab`) of real recordings that other tools aligned.
 
-use std::fmt;
+mod class;
+mod labels;
+
+pub use class::{MouthClass, PhoneSymbols};
+pub use labels::{Labels, PhoneSpan, parse_lab, parse_pho, read_labels};
 
 use crate::anim::lipsync::VisemeEvent;
 
@@ -21,153 +26,6 @@ pub const CLOSURE_REACH_MS: f64 = 30.0;
 /// A rounded viseme starting this close to the start of a run of rounded phones finds its
 /// onset, ms.
 pub const ROUNDING_REACH_MS: f64 = 50.0;
-
-/// The seven mouth classes the measure compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MouthClass {
-    Silence,
-    Closed,
-    Labiodental,
-    Rounded,
-    Open,
-    Spread,
-    Other,
-}
-
-impl MouthClass {
-    /// Every class, in the order of [`Score::confusion`].
-    pub const ALL: [Self; 7] = [
-        Self::Silence,
-        Self::Closed,
-        Self::Labiodental,
-        Self::Rounded,
-        Self::Open,
-        Self::Spread,
-        Self::Other,
-    ];
-
-    /// This class's place in [`Self::ALL`].
-    #[must_use]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// A vowel's mouth (rounded, open or spread).
-    #[must_use]
-    pub fn is_vowel(self) -> bool {
-        matches!(self, Self::Rounded | Self::Open | Self::Spread)
-    }
-
-    /// The class of an Azure viseme id.
-    #[must_use]
-    pub fn of_viseme(id: u8) -> Self {
-        match id {
-            0 => Self::Silence,
-            21 => Self::Closed,
-            18 => Self::Labiodental,
-            3 | 7 | 8 | 10 | 13 | 16 => Self::Rounded,
-            1 | 2 | 9 | 11 => Self::Open,
-            4..=6 => Self::Spread,
-            _ => Self::Other,
-        }
-    }
-
-    /// The class of an MBROLA voice's SAMPA phone (`_` is silence), in no language in
-    /// particular: [`Self::of_sampa_in`] with no language.
-    #[must_use]
-    pub fn of_sampa(phone: &str) -> Self {
-        Self::of_sampa_in("", phone)
-    }
-
-    /// The class of an MBROLA voice's SAMPA phone spoken in `language` (BCP 47). Phones take
-    /// the class of the viseme Azure's documented phone table gives them (ə is viseme 1, open;
-    /// j is 6, spread; English ɹ is 13, rounded; ʃ ʒ tʃ dʒ are 16, rounded; ɝ and ɜ are 5, spread;
-    /// ʊ is 4, spread), and
-    /// sounds Azure's English table lacks that of the nearest by articulation. Stress and
-    /// length marks (`:`, `/`, digits) and a glottal onset (`?a`) do not change the mouth.
-    /// The voices' own symbols: us1-3 and en1 (English), fr1-4, de1-6, es1-2 and mx1, it3-4,
-    /// pt1 and br1 (whose nasal vowels are `em`, `am`, `om`...), nl2, tr1-2 (where `y` and `@'`
-    /// are the rounded front vowels and `@` the unrounded back one).
-    #[must_use]
-    pub fn of_sampa_in(language: &str, phone: &str) -> Self {
-        let primary = language.split(['-', '_']).next().unwrap_or("");
-        let english = primary.eq_ignore_ascii_case("en");
-        let mut p = phone.trim_start_matches('?').trim_end_matches([':', '/']);
-        // A stress digit after a letter (it3's "a1"); "2", "6" and "9" are vowels themselves.
-        while let [.., before, last] = p.as_bytes()
-            && last.is_ascii_digit()
-            && before.is_ascii_alphabetic()
-        {
-            p = &p[..p.len() - 1];
-        }
-        match p {
-            "_" | "" => Self::Silence,
-            "r" if english => Self::Rounded,
-            "r=" | "3" if english => Self::Spread,
-            "U" | "U@" if english => Self::Spread,
-            "@" if primary.eq_ignore_ascii_case("tr") => Self::Spread,
-            "p" | "p_h" | "b" | "m" => Self::Closed,
-            // Azure's 16 (ʃ ʒ tʃ dʒ), a rounded viseme: the lips push forward.
-            "S" | "Z" | "tS" | "dZ" => Self::Rounded,
-            "f" | "v" | "pf" => Self::Labiodental,
-            "u" | "U" | "o" | "O" | "@U" | "OI" | "w" | "y" | "Y" | "2" | "9" | "o~" | "9~"
-            | "H" | "Q" | "U@" | "OY" | "o^" | "9^" | "@'" | "9y" | "om" | "um" | "oo" | "O2" => {
-                Self::Rounded
-            }
-            "a" | "A" | "{" | "V" | "AI" | "aI" | "aU" | "Au" | "a~" | "a^" | "6" | "E~" | "E^"
-            | "@" | "am" => Self::Open,
-            "i" | "I" | "e" | "E" | "EI" | "Ei" | "eI" | "I@" | "e@" | "e~" | "j" | "jj" | "em"
-            | "im" | "ee" | "3" | "r=" => Self::Spread,
-            _ if p.starts_with("6~") => Self::Open,
-            _ if p.len() > 1 && p.ends_with('~') => Self::of_sampa_in(language, &p[..p.len() - 1]),
-            _ => Self::Other,
-        }
-    }
-}
-
-impl fmt::Display for MouthClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
-
-/// One labelled phone, ms from the start of the sound.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PhoneSpan {
-    pub phone: String,
-    pub start_ms: f64,
-    pub end_ms: f64,
-}
-
-/// The phones of an MBROLA `.pho` file in order, placed end to end from 0 ms (as MBROLA
-/// speaks them). Comments (`;`) and flushes (`#`) are passed over.
-///
-/// # Errors
-/// A phone line without a number for its duration, with its line number.
-pub fn parse_pho(text: &str) -> Result<Vec<PhoneSpan>, String> {
-    let mut spans = Vec::new();
-    let mut t = 0.0;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split_whitespace();
-        let (Some(phone), Some(duration)) = (fields.next(), fields.next()) else {
-            return Err(format!("line {}: a phone without its duration", n + 1));
-        };
-        let ms: f64 = duration
-            .parse()
-            .map_err(|_| format!("line {}: {duration:?} is not a duration in ms", n + 1))?;
-        spans.push(PhoneSpan {
-            phone: phone.to_owned(),
-            start_ms: t,
-            end_ms: t + ms,
-        });
-        t += ms;
-    }
-    Ok(spans)
-}
 
 /// What the measure found on one or more utterances.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -358,24 +216,13 @@ mod tests {
     use super::*;
     use crate::viseme::VisemeId;
 
-    const PHO: &str =
-        "; a comment\n_\t50\nb\t80\na\t120\t0 110 100 120\nm\t70\n#\nu:\t100\n_\t200\n";
+    use labels::PHO_EXAMPLE as PHO;
 
     fn event(id: u8, offset_ms: f64) -> VisemeEvent {
         VisemeEvent {
             id: VisemeId::new(u32::from(id)).expect("id"),
             offset_ms,
         }
-    }
-
-    #[test]
-    fn a_pho_file_places_its_phones_end_to_end() {
-        let spans = parse_pho(PHO).expect("parses");
-        let names: Vec<&str> = spans.iter().map(|s| s.phone.as_str()).collect();
-        assert_eq!(names, ["_", "b", "a", "m", "u:", "_"]);
-        assert_eq!((spans[2].start_ms, spans[2].end_ms), (130.0, 250.0));
-        assert_eq!(spans[5].end_ms, 620.0);
-        assert!(parse_pho("a\tlong").is_err());
     }
 
     #[test]
@@ -416,34 +263,5 @@ mod tests {
         // Rounding 60 ms late misses the onset.
         let late = [event(0, 0.0), event(7, 380.0)];
         assert_eq!(score(&late, &labels, MouthClass::of_sampa).rounded, 0);
-    }
-
-    #[test]
-    fn classes_follow_the_measures_table() {
-        assert_eq!(MouthClass::of_viseme(21), MouthClass::Closed);
-        assert_eq!(MouthClass::of_viseme(18), MouthClass::Labiodental);
-        assert_eq!(MouthClass::of_viseme(13), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_viseme(11), MouthClass::Open);
-        assert_eq!(MouthClass::of_viseme(6), MouthClass::Spread);
-        assert_eq!(MouthClass::of_viseme(15), MouthClass::Other);
-        assert_eq!(MouthClass::of_sampa("y:"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa("pf"), MouthClass::Labiodental);
-        assert_eq!(MouthClass::of_sampa("S"), MouthClass::Rounded, "Azure's 16");
-        assert_eq!(MouthClass::of_sampa("tS"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa("s"), MouthClass::Other);
-        // Azure's table: ə open, j spread; English ɹ rounded, elsewhere a tongue sound.
-        assert_eq!(MouthClass::of_sampa("@"), MouthClass::Open);
-        assert_eq!(MouthClass::of_sampa("j"), MouthClass::Spread);
-        assert_eq!(MouthClass::of_sampa_in("en-US", "r"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa_in("es-ES", "r"), MouthClass::Other);
-        assert_eq!(MouthClass::of_sampa_in("tr-TR", "@"), MouthClass::Spread);
-        // Marks pass over; vowels named by digits stay vowels.
-        assert_eq!(MouthClass::of_sampa("o/"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa("a1"), MouthClass::Open);
-        assert_eq!(MouthClass::of_sampa("?E:"), MouthClass::Spread);
-        assert_eq!(MouthClass::of_sampa("2:"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa("6"), MouthClass::Open);
-        assert_eq!(MouthClass::of_sampa("u~"), MouthClass::Rounded);
-        assert_eq!(MouthClass::of_sampa("6~j~"), MouthClass::Open);
     }
 }
