@@ -112,6 +112,13 @@ fn real_sentences_labelled_elsewhere_are_lip_synced_above_their_floors() {
             line(&alone),
             line(&scripted)
         );
+        eprintln!(
+            "  labelled (rows) against heard (columns), sound alone: {MouthClass:?}",
+            MouthClass = MouthClass::ALL
+        );
+        for row in &alone.confusion {
+            eprintln!("  {row:?}");
+        }
         let [alone_floor, scripted_floor, closed_floor] = sentence.floors;
         assert!(
             alone.frame_share() >= alone_floor,
