@@ -1,5 +1,5 @@
 //! Offline speech in many languages: espeak-ng reports each phoneme in IPA, and every one of
-//! them maps to a viseme by articulation: in each of twelve languages no phoneme of the test
+//! them maps to a viseme by articulation: in each of thirteen languages no phoneme of the test
 //! sentence falls through, every bilabial closes the lips (viseme 21), rounded vowels round.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
@@ -8,7 +8,7 @@ use npc_core::project::Voice;
 use npc_core::speech::{OfflineEngine, SpeechEngine, Stress, Utterance, visemes_for_ipa};
 
 /// (espeak-ng language, a sentence with lips closing and rounding in it)
-const SENTENCES: [(&str, &str); 12] = [
+const SENTENCES: [(&str, &str); 13] = [
     ("en-US", "Bob may pour some blue paint."),
     ("de", "Peter mag Bücher über Bonn."),
     ("fr", "Papa boit un peu de bonne soupe."),
@@ -21,6 +21,8 @@ const SENTENCES: [(&str, &str); 12] = [
     ("nl", "Mijn broer poetst de boot."),
     ("sv", "Pappa bor på ön med mamma."),
     ("cs", "Maminka peče buchty pro Bobu."),
+    // Kana: espeak-ng reads no kanji. "Every day I eat bread and beans."
+    ("ja", "まいにち ぱんと まめを たべます。"),
 ];
 
 const BILABIAL: [char; 6] = ['p', 'b', 'm', 'β', 'ɸ', 'ɓ'];

@@ -29,7 +29,9 @@ struct Sentence {
 
 const SENTENCES: [Sentence; 2] = [
     // Measured 69.9% of 143 frames from the sound alone (1 of 2 m closed: the first, after
-    // silence, closes 64 ms before its label), 70.6% with the script (1 of 2), 2026-12-06. The
+    // silence, closes 64 ms before its label), 69.9% with the script (1 of 2; 5 of 6 rounding
+    // onsets), 2026-12-06. (70.6% and 4 of 6 before espeak-ng's Japanese ä and ɯᵝ were read as
+    // a and a compressed u instead of falling through to the tongue tip.) The
     // script is in kana: espeak-ng reads no kanji, and JSUT's text is "水をマレーシアから買わなくて
     // はならないのです".
     Sentence {

@@ -2,8 +2,11 @@
 //! lips close (bilabials), where the lower lip meets the teeth (labiodentals), where the tongue
 //! is (dental, alveolar, postalveolar, palatal, velar), and for vowels how open and how
 //! rounded the mouth is. Length marks, stress, tones and diacritics do not change the mouth's
-//! shape and are passed over; a diphthong or affricate gives one viseme per part, as Azure's
-//! events do.
+//! shape and are passed over (a precomposed letter such as espeak-ng's Japanese ä is read as
+//! its letter and its diacritic), except the compressed lips of Japanese ɯᵝ, which round it; a
+//! diphthong or affricate gives one viseme per part, as Azure's events do.
+
+use unicode_normalization::UnicodeNormalization;
 
 use crate::viseme::VisemeId;
 
@@ -27,6 +30,15 @@ impl PhonemeVisemes {
     #[must_use]
     pub fn as_slice(&self) -> &[VisemeId] {
         &self.ids[..usize::from(self.len)]
+    }
+
+    /// The last viseme made with the lips compressed (`ᵝ`): a close spread vowel (ɯ) takes the
+    /// rounded u's viseme; the rest keep theirs.
+    fn compress_last(&mut self) {
+        let len = usize::from(self.len);
+        if len > 0 && self.ids[len - 1].get() == 6 {
+            self.ids[len - 1] = VisemeId::new_or_silence(7);
+        }
     }
 
     fn push(&mut self, id: VisemeId) {
@@ -137,6 +149,10 @@ pub fn visemes_for_ipa_in(language: &str, phoneme: &str) -> Option<PhonemeViseme
     visemes_for_ipa(phoneme)
 }
 
+/// Lips compressed (pressed together at the corners, not pushed forward), as espeak-ng writes
+/// Japanese u: ɯᵝ.
+const COMPRESSED: char = 'ᵝ';
+
 /// The visemes of an IPA phoneme as espeak-ng reports it (`"tʃ"`, `"aɪ"`, `"ɛː"`, `"œ̃"`).
 /// An empty phoneme is a pause; `None` when it holds a letter that is not an IPA sound.
 #[must_use]
@@ -145,7 +161,21 @@ pub fn visemes_for_ipa(phoneme: &str) -> Option<PhonemeVisemes> {
         ids: [VisemeId::SILENCE; MOST],
         len: 0,
     };
-    for c in phoneme.chars().filter(|&c| !is_modifier(c) && c != '_') {
+    // A letter the chart lacks is read decomposed (ä as a and its diaeresis); letters it has
+    // stay whole (ç is a palatal fricative, not c with a cedilla).
+    let mut letters = String::with_capacity(phoneme.len());
+    for c in phoneme.chars() {
+        if viseme_of(c).is_some() {
+            letters.push(c);
+        } else {
+            letters.extend(std::iter::once(c).nfd());
+        }
+    }
+    for c in letters.chars().filter(|&c| !is_modifier(c) && c != '_') {
+        if c == COMPRESSED {
+            out.compress_last();
+            continue;
+        }
         out.push(VisemeId::new_or_silence(viseme_of(c)?));
     }
     if out.len == 0 {
@@ -180,6 +210,11 @@ mod tests {
         assert_eq!(raw("y"), [7], "a rounded front vowel rounds");
         assert_eq!(raw("œ̃"), [8], "nasal vowels keep their mouth");
         assert_eq!(raw("ll"), [14]);
+        assert_eq!(raw("ä"), [2], "a precomposed letter is its letter");
+        assert_eq!(raw("ç"), [6], "a letter of the chart stays whole");
+        assert_eq!(raw("o̞"), [8]);
+        assert_eq!(raw("ɯ"), [6], "Korean and Turkish ɯ spread the lips");
+        assert_eq!(raw("ɯᵝ"), [7], "Japanese u compresses them");
         assert_eq!(raw("ma5"), [21, 2], "tones are passed over");
         assert_eq!(raw(""), [0]);
         assert!(visemes_for_ipa("Q").is_none());
