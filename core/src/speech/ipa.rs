@@ -149,6 +149,21 @@ pub fn visemes_for_ipa_in(language: &str, phoneme: &str) -> Option<PhonemeViseme
     visemes_for_ipa(phoneme)
 }
 
+/// `phoneme` with each letter that `known` does not know decomposed (Unicode's canonical
+/// decomposition: espeak-ng's Japanese ä as a and its diaeresis); known letters stay whole (ç
+/// is a palatal fricative, not c with a cedilla).
+pub(crate) fn decomposed_unless(phoneme: &str, known: impl Fn(char) -> bool) -> String {
+    let mut letters = String::with_capacity(phoneme.len());
+    for c in phoneme.chars() {
+        if known(c) {
+            letters.push(c);
+        } else {
+            letters.extend(std::iter::once(c).nfd());
+        }
+    }
+    letters
+}
+
 /// Lips compressed (pressed together at the corners, not pushed forward), as espeak-ng writes
 /// Japanese u: ɯᵝ.
 const COMPRESSED: char = 'ᵝ';
@@ -161,16 +176,7 @@ pub fn visemes_for_ipa(phoneme: &str) -> Option<PhonemeVisemes> {
         ids: [VisemeId::SILENCE; MOST],
         len: 0,
     };
-    // A letter the chart lacks is read decomposed (ä as a and its diaeresis); letters it has
-    // stay whole (ç is a palatal fricative, not c with a cedilla).
-    let mut letters = String::with_capacity(phoneme.len());
-    for c in phoneme.chars() {
-        if viseme_of(c).is_some() {
-            letters.push(c);
-        } else {
-            letters.extend(std::iter::once(c).nfd());
-        }
-    }
+    let letters = decomposed_unless(phoneme, |c| viseme_of(c).is_some());
     for c in letters.chars().filter(|&c| !is_modifier(c) && c != '_') {
         if c == COMPRESSED {
             out.compress_last();

@@ -1,6 +1,8 @@
 //! The offline engine's English phonemes (IPA) in the phone set of the CMU acoustic models
 //! (ARPAbet, 39 phones): what the aligner asks the model to find.
 
+use crate::speech::ipa::decomposed_unless;
+
 /// The model's phones.
 pub(super) const PHONES: [&str; 39] = [
     "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH",
@@ -23,8 +25,10 @@ pub(super) fn ipa_of(phone: &str) -> Option<&'static str> {
 }
 
 /// Sounds of two or more symbols, matched before single ones.
-const CLUSTERS: [(&str, &[&str]); 12] = [
+const CLUSTERS: [(&str, &[&str]); 13] = [
     ("tʃ", &["CH"]),
+    // Japanese u, the lips compressed: nearer English u than the spread ɯ.
+    ("ɯᵝ", &["UW"]),
     ("dʒ", &["JH"]),
     ("aɪ", &["AY"]),
     ("aʊ", &["AW"]),
@@ -56,7 +60,7 @@ fn single(c: char) -> Option<&'static str> {
         'p' => "P",
         'b' | 'β' => "B",
         't' | 'ʔ' | 'ʈ' => "T",
-        'd' | 'ɾ' | 'ɖ' => "D",
+        'd' | 'ɾ' | 'ɽ' | 'ɖ' => "D",
         'k' | 'x' | 'c' | 'q' => "K",
         'ɡ' | 'g' | 'ɣ' | 'ɟ' | 'ɢ' => "G",
         'f' | 'ɸ' => "F",
@@ -87,7 +91,10 @@ fn is_mark(c: char) -> bool {
 /// The model's phones for one phoneme of the engine (`"aɪ"`, `"ɔːɹ"`, `"əl"`), in order; empty
 /// for a pause or a sound the model has no phone for.
 pub(super) fn phones_for_ipa(ipa: &str) -> Vec<&'static str> {
-    let symbols: String = ipa.chars().filter(|&c| !is_mark(c)).collect();
+    let symbols: String = decomposed_unless(ipa, |c| single(c).is_some())
+        .chars()
+        .filter(|&c| !is_mark(c))
+        .collect();
     let mut rest = symbols.as_str();
     let mut out = Vec::new();
     while let Some(c) = rest.chars().next() {
@@ -116,6 +123,11 @@ mod tests {
         assert_eq!(phones_for_ipa("tʃ"), ["CH"]);
         assert_eq!(phones_for_ipa("ˈiː"), ["IY"]);
         assert_eq!(phones_for_ipa("n̩"), ["N"]);
+        // espeak-ng's Japanese: a precomposed ä, the retroflex flap, the compressed u.
+        assert_eq!(phones_for_ipa("ä"), ["AE"]);
+        assert_eq!(phones_for_ipa("ɽ"), ["D"]);
+        assert_eq!(phones_for_ipa("ɯᵝ"), ["UW"]);
+        assert_eq!(phones_for_ipa("ç"), ["HH"]);
         assert!(phones_for_ipa("_").is_empty());
         // Each phone's IPA is that phone again.
         for p in PHONES {
