@@ -10,6 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use espeakng_sys as sys;
 
 use super::ipa::{PhonemeVisemes, visemes_for_ipa, visemes_for_ipa_in};
+use super::letters::unreadable_letters;
 use super::{PhonemeTiming, StressMarks};
 use super::{SpeechChunk, SpeechEngine, SpeechError, WordTiming};
 use crate::anim::lipsync::VisemeEvent;
@@ -410,6 +411,13 @@ impl SpeechEngine for OfflineEngine {
         let text = text.trim();
         if text.is_empty() {
             return Err(SpeechError::EmptyText);
+        }
+        // The voice named ("ja", "en-us+f3") speaks, else the language's.
+        let speaks = voice.name.as_deref().map_or(voice.language.as_str(), |n| {
+            n.split('+').next().unwrap_or(n)
+        });
+        if let Some(why) = unreadable_letters(speaks, text) {
+            tracing::warn!("{why}");
         }
         let library = library()?;
         let guard = library

@@ -16,6 +16,7 @@ pub mod formants;
 pub mod growing_wav;
 mod heard_closures;
 pub mod ipa;
+mod letters;
 mod line_source;
 mod loudness;
 pub mod mbrola;
@@ -37,6 +38,7 @@ use crate::project::Voice;
 #[cfg(feature = "espeak")]
 pub use espeak::OfflineEngine;
 pub use ipa::{PhonemeVisemes, visemes_for_ipa, visemes_for_ipa_in};
+pub use letters::unreadable_letters;
 pub use line_source::{LineSource, LineSourceError, read_track};
 pub use resample::{StreamResampler, resample};
 pub use stress::StressMarks;
