@@ -20,7 +20,7 @@ use npc_player::World;
 use npc_player::{draw_world, open_offscreen};
 use npc_render::Headless;
 use npc_render::deformed_positions;
-use npc_render::{Camera, DrawList, MeshStoreBuilder};
+use npc_render::{Camera, DepthPrepass, DrawList, MeshStoreBuilder, Surface};
 
 /// A temp folder holding the demo project and its generated assets.
 struct Demo {
@@ -238,6 +238,53 @@ fn the_demo_renders_a_scene_not_a_blank_frame() {
             changed >= 4,
             "{} not drawn at ({x}, {y}): {changed} pixels differ",
             npc.id
+        );
+    }
+}
+
+#[test]
+fn laying_the_depth_down_first_draws_the_same_frame() {
+    let demo = demo();
+    let (mut world, mut headless) = open(&demo.project, 320, 180);
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let view = world.frame_view(world.overview_camera(), true);
+    let mut list = DrawList::default();
+    world.draw(
+        &headless.renderer.store.primitives,
+        &view,
+        320.0 / 180.0,
+        &mut list,
+    );
+    let primitives = &headless.renderer.store.primitives;
+    let masked = list
+        .batches
+        .iter()
+        .filter(|b| b.passes.main && primitives[b.primitive as usize].surface == Surface::Masked)
+        .count();
+    assert!(masked > 0, "no alpha-masked surface in view");
+    let mut frames = Vec::new();
+    for prepass in [DepthPrepass::Off, DepthPrepass::Masked, DepthPrepass::All] {
+        headless
+            .renderer
+            .set_depth_prepass(&headless.gpu.device, prepass);
+        // The target keeps what the last frame left where nothing is drawn: the sky alone
+        // first, so a surface left unshaded shows.
+        headless.draw_list(&DrawList::default(), &view).unwrap();
+        frames.push((prepass, draw_world(&mut headless, &world, &view).unwrap()));
+    }
+    let (_, off) = &frames[0];
+    for (prepass, image) in &frames[1..] {
+        // Shading tested `Equal` against depth another pipeline wrote: a vertex placed even a
+        // little differently leaves surfaces unshaded (the masked grass alone is a few hundred
+        // pixels of this frame).
+        let differ = off
+            .pixels()
+            .zip(image.pixels())
+            .filter(|(a, b)| (0..3).any(|c| a[c].abs_diff(b[c]) > 24))
+            .count();
+        assert!(
+            differ <= 16,
+            "{prepass:?}: {differ} pixels differ from the frame drawn without a depth prepass"
         );
     }
 }

@@ -144,7 +144,9 @@ const GROUND_ALBEDO: f32 = 0.2;
 const SKY_COLOUR: f32 = 0.35;
 
 struct VsOut {
-    @builtin(position) clip: vec4<f32>,
+    // Invariant: the main pass's depth-only pipelines and the shading ones compute the same
+    // depth for a vertex, so shading tests it `Equal`.
+    @builtin(position) @invariant clip: vec4<f32>,
     @location(0) world: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
@@ -258,6 +260,21 @@ fn fs_shadow_masked(in: VsOut) {
     }
 }
 
+// The main pass's depth laid down before shading (pipelines.rs, `DepthPrepass`): nothing
+// written but depth, the holes of masked surfaces cut.
+@fragment
+fn fs_depth() -> @location(0) vec4<f32> {
+    return vec4<f32>(0.0);
+}
+
+@fragment
+fn fs_depth_masked(in: VsOut) -> @location(0) vec4<f32> {
+    if albedo(in.uv).a < material.emissive.a {
+        discard;
+    }
+    return vec4<f32>(0.0);
+}
+
 // 1 in full light, 0 fully shadowed: four bilinear comparisons half a texel apart (each one
 // already filters 2x2 texels), a smooth edge for little sampling.
 fn sun_visibility(world: vec3<f32>, normal: vec3<f32>) -> f32 {
@@ -298,13 +315,24 @@ fn fs_masked(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4
 }
 
 // MToon's outline: its colour, tinted by the surface's lit colour as much as the material
-// says; holes where the surface has them.
+// says. An opaque surface's outline has no discard, so the depth test runs first: most of the
+// grown surface is hidden behind the surface itself.
 @fragment
 fn fs_outline(in: VsOut) -> @location(0) vec4<f32> {
+    return outline(in, albedo(in.uv));
+}
+
+// A masked surface's outline has its holes.
+@fragment
+fn fs_outline_masked(in: VsOut) -> @location(0) vec4<f32> {
     let base = albedo(in.uv);
     if base.a < material.emissive.a {
         discard;
     }
+    return outline(in, base);
+}
+
+fn outline(in: VsOut, base: vec4<f32>) -> vec4<f32> {
     // Shaded as the outside of the surface it grows from.
     let surface = lit(in, true, base);
     let color = material.toon_outline.rgb * mix(vec3<f32>(1.0), surface, material.toon_outline.a);

@@ -48,6 +48,7 @@ pub use mesh_store::{
 pub use object_blocks::{ObjectBlock, ObjectPlacement};
 pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse_size};
 pub use palette_changes::{PaletteChanges, PaletteStamp, PaletteUpload};
+pub use pipelines::DepthPrepass;
 pub use renderer::{Renderer, RendererError, Target};
 pub use shaders::all as shader_modules;
 pub use shading::Shading;

@@ -172,6 +172,39 @@ impl Layouts {
     }
 }
 
+/// Which surfaces the main pass lays down depth for before it shades them: with their depth
+/// in place first, each pixel of them is shaded once (the depth test `Equal`, the shading
+/// without discard, so the test runs before it), where an alpha-masked surface's discard
+/// otherwise keeps the depth test after the shading and every hidden layer is shaded too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthPrepass {
+    Off,
+    Masked,
+    All,
+}
+
+impl DepthPrepass {
+    /// Whether `surface` has its depth laid down first.
+    #[must_use]
+    pub fn covers(self, surface: Surface) -> bool {
+        match self {
+            Self::Off => false,
+            Self::Masked => surface == Surface::Masked,
+            Self::All => surface != Surface::Blended,
+        }
+    }
+
+    /// The setting `NPC_DEPTH_PREPASS` names (`off`, `masked`, `all`); masked by default.
+    #[must_use]
+    pub fn from_env() -> Self {
+        match std::env::var("NPC_DEPTH_PREPASS").as_deref() {
+            Ok("off") => Self::Off,
+            Ok("all") => Self::All,
+            _ => Self::Masked,
+        }
+    }
+}
+
 /// The render pipelines.
 #[derive(Debug)]
 pub struct Pipelines {
@@ -183,8 +216,12 @@ pub struct Pipelines {
     /// What making a specialized main pipeline takes.
     maker: MainMaker,
     pub shadow: MeshPipelines,
-    /// The main pass's MToon outlines (opaque and masked surfaces').
-    pub outline: wgpu::RenderPipeline,
+    /// The main pass's depth-only pipelines for the surfaces [`Self::prepass`] covers.
+    pub depth: MeshPipelines,
+    pub prepass: DepthPrepass,
+    /// The main pass's MToon outlines: opaque surfaces' (no discard, so the depth test
+    /// rejects the hidden inside of the grown surface before shading) and masked ones'.
+    pub outline: MeshPipelines,
     pub sky: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
     pub samples: u32,
@@ -217,6 +254,7 @@ struct MainMaker {
     layout: wgpu::PipelineLayout,
     color_format: wgpu::TextureFormat,
     samples: u32,
+    prepass: DepthPrepass,
 }
 
 impl MainMaker {
@@ -230,6 +268,7 @@ impl MainMaker {
         constants: &[(&str, f64)],
     ) -> wgpu::RenderPipeline {
         let blended = surface == Surface::Blended;
+        let prepassed = self.prepass.covers(surface);
         let color = [Some(wgpu::ColorTargetState {
             format: self.color_format,
             blend: blended.then_some(wgpu::BlendState::ALPHA_BLENDING),
@@ -245,12 +284,19 @@ impl MainMaker {
                 buffers: &[],
             },
             primitive: mesh_primitive(),
-            // See-through surfaces test depth but do not hide what is drawn after them.
-            depth_stencil: Some(depth_test(
-                DEPTH_FORMAT,
-                wgpu::DepthBiasState::default(),
-                !blended,
-            )),
+            // See-through surfaces test depth but do not hide what is drawn after them; a
+            // surface whose depth is already laid down is shaded where it is the nearest.
+            depth_stencil: Some(if prepassed {
+                wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(false),
+                    depth_compare: Some(wgpu::CompareFunction::Equal),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }
+            } else {
+                depth_test(DEPTH_FORMAT, wgpu::DepthBiasState::default(), !blended)
+            }),
             multisample: wgpu::MultisampleState {
                 count: self.samples,
                 ..wgpu::MultisampleState::default()
@@ -259,6 +305,8 @@ impl MainMaker {
                 module: &self.module,
                 entry_point: Some(match surface {
                     Surface::Opaque => "fs_main",
+                    // Its holes are already in the depth: no discard, so the test comes first.
+                    Surface::Masked if prepassed => "fs_main",
                     Surface::Masked => "fs_masked",
                     Surface::Blended => "fs_blended",
                 }),
@@ -275,12 +323,80 @@ impl MainMaker {
 }
 
 impl MainMaker {
+    /// The main pass's pipelines for every material.
+    fn make_main(&self, device: &wgpu::Device) -> MeshPipelines {
+        MeshPipelines {
+            opaque: self.make(device, "main opaque", Surface::Opaque, &[]),
+            masked: self.make(device, "main masked", Surface::Masked, &[]),
+            blended: Some(self.make(device, "main blended", Surface::Blended, &[])),
+        }
+    }
+
+    /// The main pass's depth-only pipeline for `surface`: no colour written, the holes of
+    /// masked surfaces cut as the shadow pass cuts them.
+    fn make_depth(&self, device: &wgpu::Device, surface: Surface) -> wgpu::RenderPipeline {
+        let masked = surface != Surface::Opaque;
+        let color = [Some(wgpu::ColorTargetState {
+            format: self.color_format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::empty(),
+        })];
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(if masked {
+                "depth masked"
+            } else {
+                "depth opaque"
+            }),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_main"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[],
+            },
+            primitive: mesh_primitive(),
+            depth_stencil: Some(depth_test(
+                DEPTH_FORMAT,
+                wgpu::DepthBiasState::default(),
+                true,
+            )),
+            multisample: wgpu::MultisampleState {
+                count: self.samples,
+                ..wgpu::MultisampleState::default()
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some(if masked {
+                    "fs_depth_masked"
+                } else {
+                    "fs_depth"
+                }),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &color,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+
     /// The outline pipeline: the grown surface's inside faces only (glTF's front faces wind
     /// counter-clockwise), pushed back one depth step and its slope so it never covers the
     /// surface it grows from.
-    fn make_outline(&self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+    fn make_outline(&self, device: &wgpu::Device, surface: Surface) -> wgpu::RenderPipeline {
+        let masked = surface != Surface::Opaque;
+        // Shaded as a toon material with none of the other parts: the band's light is the
+        // surface's toon light (its normal map, metal and such make no visible difference).
+        let toon = Shading {
+            toon: true,
+            ..Shading::MIN
+        }
+        .constants();
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("main outline"),
+            label: Some(if masked {
+                "main outline masked"
+            } else {
+                "main outline opaque"
+            }),
             layout: Some(&self.layout),
             vertex: wgpu::VertexState {
                 module: &self.module,
@@ -308,8 +424,15 @@ impl MainMaker {
             },
             fragment: Some(wgpu::FragmentState {
                 module: &self.module,
-                entry_point: Some("fs_outline"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                entry_point: Some(if masked {
+                    "fs_outline_masked"
+                } else {
+                    "fs_outline"
+                }),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &toon,
+                    ..wgpu::PipelineCompilationOptions::default()
+                },
                 targets: &[Some(self.color_format.into())],
             }),
             multiview_mask: None,
@@ -438,13 +561,19 @@ impl Pipelines {
             layout: main_layout,
             color_format,
             samples,
+            prepass: DepthPrepass::from_env(),
         };
-        let outline = maker.make_outline(device);
-        let main = MeshPipelines {
-            opaque: maker.make(device, "main opaque", Surface::Opaque, &[]),
-            masked: maker.make(device, "main masked", Surface::Masked, &[]),
-            blended: Some(maker.make(device, "main blended", Surface::Blended, &[])),
+        let depth = MeshPipelines {
+            opaque: maker.make_depth(device, Surface::Opaque),
+            masked: maker.make_depth(device, Surface::Masked),
+            blended: None,
         };
+        let outline = MeshPipelines {
+            opaque: maker.make_outline(device, Surface::Opaque),
+            masked: maker.make_outline(device, Surface::Masked),
+            blended: None,
+        };
+        let main = maker.make_main(device);
         let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some("sky"),
             layout: Some(&sky_layout),
@@ -476,8 +605,10 @@ impl Pipelines {
             deform,
             main,
             specialized: BTreeMap::new(),
+            prepass: maker.prepass,
             maker,
             shadow,
+            depth,
             outline,
             sky,
             color_format,
@@ -499,6 +630,18 @@ impl Pipelines {
             let pipeline = self.maker.make(device, &label, key.0, &key.1.constants());
             self.specialized.insert(key, pipeline);
         }
+    }
+
+    /// Rebuilds the main pass's pipelines to shade after `prepass` (the same needs as before).
+    pub fn set_prepass(&mut self, device: &wgpu::Device, prepass: DepthPrepass) {
+        if prepass == self.prepass {
+            return;
+        }
+        self.prepass = prepass;
+        self.maker.prepass = prepass;
+        self.main = self.maker.make_main(device);
+        let keys: Vec<_> = std::mem::take(&mut self.specialized).into_keys().collect();
+        self.specialize(device, keys);
     }
 
     /// The main-pass pipeline for `surface` and the needs `shading`: its own where one was

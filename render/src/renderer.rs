@@ -7,7 +7,7 @@ use super::frame_buffers::FrameBuffers;
 use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, Surface};
-use super::pipelines::{DEPTH_FORMAT, Layouts, MAIN_PASS_TEXTURES, Pipelines};
+use super::pipelines::{DEPTH_FORMAT, DepthPrepass, Layouts, MAIN_PASS_TEXTURES, Pipelines};
 use super::shading::Shading;
 use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
@@ -255,11 +255,39 @@ impl Renderer {
         }
     }
 
+    /// Which surfaces the main pass lays down depth for before shading them.
+    #[must_use]
+    pub fn depth_prepass(&self) -> DepthPrepass {
+        self.pipelines.prepass
+    }
+
+    /// Shades after laying down the depth of the surfaces `prepass` covers (the pipelines are
+    /// made again).
+    pub fn set_depth_prepass(&mut self, device: &wgpu::Device, prepass: DepthPrepass) {
+        self.pipelines.set_prepass(device, prepass);
+    }
+
+    /// Lays down the depth of the surfaces the depth prepass covers (masked ones' holes cut),
+    /// before they are shaded.
+    fn lay_depth(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList) {
+        let prepass = self.pipelines.prepass;
+        for surface in [Surface::Masked, Surface::Opaque] {
+            if !prepass.covers(surface) {
+                continue;
+            }
+            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.set_pipeline(self.pipelines.depth.for_surface(surface));
+            let drawn = |p: &GpuPrimitive| p.surface == surface;
+            self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+        }
+    }
+
     /// Draws the MToon outlines of the list's `surface` primitives that have one, at the
     /// levels of detail up to [`OUTLINE_LODS`] (farther, a world-sized outline is below a
     /// pixel).
     fn draw_outlines(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList, surface: Surface) {
-        pass.set_pipeline(&self.pipelines.outline);
+        pass.set_pipeline(self.pipelines.outline.for_surface(surface));
         let near = list
             .batches
             .iter()
@@ -381,6 +409,7 @@ impl Renderer {
             multiview_mask: None,
         });
         pass.set_bind_group(2, &self.light_group, &[]);
+        self.lay_depth(&mut pass, list);
         self.draw_meshes(&mut pass, list, false, &[Surface::Opaque, Surface::Masked]);
         pass.set_pipeline(&self.pipelines.sky);
         pass.set_bind_group(0, &self.frame.render, &[]);
