@@ -29,7 +29,8 @@ struct Sentence {
 
 const SENTENCES: [Sentence; 2] = [
     // Measured 69.9% of 143 frames from the sound alone (1 of 2 m closed: the first, after
-    // silence, closes 64 ms before its label), 83.2% with the script (1 of 2, the first m shut
+    // silence, closes 64 ms before its label; 71.3% once closures begin where the network's
+    // belief nears its peak), 83.2% with the script (1 of 2, the first m shut
     // 32 ms early; 6 of 6 rounding onsets), 2026-12-06. Before espeak-ng's Japanese ä, ɽ and ɯᵝ
     // were read (as a, a flap and a compressed u) the script's path put 70.6% right: the
     // aligner asked the acoustic model for no phone at all for every a.

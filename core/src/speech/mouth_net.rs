@@ -13,7 +13,7 @@
 //! the network found, its own viseme; elsewhere the class's plainest viseme.
 
 use super::eval::MouthClass;
-pub use super::heard_closures::with_heard_closures;
+pub use super::heard_closures::{with_closure_onsets_at_belief, with_heard_closures};
 use super::mfcc::{self, HOP_MS};
 use crate::anim::lipsync::VisemeEvent;
 use crate::viseme::VisemeId;
@@ -42,6 +42,9 @@ pub struct Decoding {
     /// Lips shut wherever the network's probability of a closure peaks at this or more,
     /// though the decoding chose another class there (0: never; [`with_heard_closures`]).
     pub closure_peak: f32,
+    /// Each closure begins where the network's belief in it first reaches this share of its
+    /// peak (0: where the decoding put it; [`with_closure_onsets_at_belief`]).
+    pub closure_onset: f32,
 }
 
 impl Default for Decoding {
@@ -50,6 +53,7 @@ impl Default for Decoding {
             switch_cost: 0.5,
             bias: [0.0; CLASSES],
             closure_peak: 0.0,
+            closure_onset: 0.0,
         }
     }
 }
@@ -294,6 +298,7 @@ pub fn classes(log_probs: &[[f32; CLASSES]], decoding: &Decoding) -> Vec<MouthCl
         .collect();
     let mut path = decode(&scores, decoding.switch_cost);
     with_heard_closures(&mut path, log_probs, decoding.closure_peak);
+    with_closure_onsets_at_belief(&mut path, log_probs, decoding.closure_onset);
     path
 }
 
