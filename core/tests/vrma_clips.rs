@@ -63,6 +63,47 @@ fn a_vrma_clip_file_names_its_bones_by_its_humanoid_table() {
     }
 }
 
+#[test]
+fn a_vrma_files_expression_and_look_at_tracks_are_named_in_one_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = npc_core::procedural::generate::generate(dir.path()).unwrap();
+    let body = files.iter().find(|p| p.ends_with("avatar.glb")).unwrap();
+    let bytes = fs::read(body).unwrap();
+    let map = HumanoidMap::of(&Skeleton::of(&Asset::load(body).unwrap()));
+    let plain = dir.path().join("plain.vrma");
+    fs::write(&plain, renamed(&bytes, &map, true)).unwrap();
+    let said = |asset: &Asset| {
+        asset
+            .warnings
+            .iter()
+            .filter(|w| w.contains("not played"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert!(said(&Asset::load(&plain).unwrap()).is_empty());
+
+    let named = renamed(&bytes, &map, true);
+    let (json, bin) = split_glb(&named).unwrap();
+    let mut doc: Value = serde_json::from_slice(json).unwrap();
+    let animation = &mut doc["extensions"]["VRMC_vrm_animation"];
+    animation["expressions"] = json!({"preset": {"happy": {"node": 1}, "blink": {"node": 2}}, "custom": {"smug": {"node": 3}}});
+    animation["lookAt"] = json!({"node": 4});
+    let tracked = dir.path().join("tracked.vrma");
+    fs::write(
+        &tracked,
+        join_glb(&serde_json::to_vec(&doc).unwrap(), bin.unwrap()),
+    )
+    .unwrap();
+    let asset = Asset::load(&tracked).unwrap();
+    let warnings = said(&asset);
+    assert_eq!(warnings.len(), 1, "{:?}", asset.warnings);
+    for name in ["blink", "happy", "smug", "look-at"] {
+        assert!(warnings[0].contains(name), "{}", warnings[0]);
+    }
+    // The humanoid motion still loads.
+    assert!(!asset.clips.is_empty());
+}
+
 /// A real VRM animation file (VRMA_01.vrma, 11.8 s, written by three-vrm's exporter; fetched
 /// by scripts/setup.sh) named as an idle clip plays on a VRM 1.0 avatar (AliciaSolid.vrm) and
 /// on the project's own body: its one clip, which three.js calls "animation", takes the file's

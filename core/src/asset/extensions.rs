@@ -127,7 +127,7 @@ pub const EXTENSIONS: &[Extension] = &[
         "VRMC_vrm_animation",
         Support::Part,
         "a .vrma file's humanoid clips, played on any humanoid; its expression and look-at \
-         tracks are not read",
+         tracks are not played, and a warning names them",
     ),
     ext(
         "KHR_lights_punctual",

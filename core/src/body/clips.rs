@@ -92,6 +92,10 @@ impl ClipLibrary {
             return Ok(Arc::clone(rig));
         }
         let asset = Asset::load(path)?;
+        // Said once per file: the library reads each file once.
+        for w in &asset.warnings {
+            tracing::warn!("{}: {w}", path.display());
+        }
         let rig = Arc::new(ClipRig::new(Skeleton::of(&asset), asset.clips));
         self.files.insert(path.to_owned(), Arc::clone(&rig));
         Ok(rig)
