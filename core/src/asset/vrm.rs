@@ -194,18 +194,15 @@ fn vrma_tracks_not_played(animation: &Value) -> Option<String> {
         .is_some_and(|l| l.get("node").is_some());
     let mut parts = Vec::new();
     if !expressions.is_empty() {
-        parts.push(format!(
-            "its expression tracks ({})",
-            expressions.join(", ")
-        ));
+        parts.push(format!("expression tracks ({})", expressions.join(", ")));
     }
     if look_at {
-        parts.push("its look-at track".to_owned());
+        parts.push("look-at track".to_owned());
     }
     (!parts.is_empty()).then(|| {
         format!(
-            "this VRM animation's {} are not played: only its humanoid motion is",
-            parts.join(" and ")
+            "this VRM animation plays its humanoid motion only; not played: {}",
+            parts.join(", ")
         )
     })
 }
