@@ -133,7 +133,9 @@ fn detail_error(
             let pb = mb.transform_point3(nb.node_world[j].w_axis.truncate());
             foot = foot.max(pa.distance(pb));
         }
-        for (wa, wb) in na.weights.iter().flatten().zip(nb.weights.iter().flatten()) {
+        for (wa, wb) in
+            (na.weights.per_mesh().iter().flatten()).zip(nb.weights.per_mesh().iter().flatten())
+        {
             weight = weight.max((wa - wb).abs());
         }
         // A joint's place in the world, seen from its hand (turned with it, in metres).

@@ -37,7 +37,7 @@ fn seven_equal_skins_pose_one_palette_that_deforms_every_primitive() {
     assert_eq!(npc.palettes.len(), 1);
     assert_eq!(npc.palettes[0].len(), skins[0].joints.len());
     let pose = Pose::from_pairs(&[(ArkitTarget::JawOpen, 0.8), (ArkitTarget::MouthFunnel, 0.4)]);
-    avatar.face_rig().apply(&pose, &mut npc.weights);
+    npc.weights.edit(|w| avatar.face_rig().apply(&pose, w));
     let mut list = DrawList::default();
     let view = world.frame_view(world.closeup_camera("Elara").unwrap(), true);
     world.draw(&headless.renderer.store.primitives, &view, 1.0, &mut list);
@@ -54,7 +54,7 @@ fn seven_equal_skins_pose_one_palette_that_deforms_every_primitive() {
         let Some(skin) = group.skin else { continue };
         let mut palette = Vec::new();
         asset.skins[skin].palette_into(&npc.node_world, &mut palette);
-        let weights = &npc.weights[group.mesh];
+        let weights = &npc.weights.per_mesh()[group.mesh];
         for (i, (p, &id)) in asset.meshes[group.mesh]
             .primitives
             .iter()

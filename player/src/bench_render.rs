@@ -162,15 +162,17 @@ fn animate(
     }
     if let Some(k) = options.active_targets {
         for npc in &mut world.npcs {
-            for weights in &mut npc.weights {
-                for (t, w) in weights.iter_mut().enumerate() {
-                    *w = if t < k {
-                        0.3 + 0.2 * ((t_ms * 0.001 + t as f64).sin() as f32)
-                    } else {
-                        0.0
-                    };
+            npc.weights.edit(|meshes| {
+                for weights in meshes {
+                    for (t, w) in weights.iter_mut().enumerate() {
+                        *w = if t < k {
+                            0.3 + 0.2 * ((t_ms * 0.001 + t as f64).sin() as f32)
+                        } else {
+                            0.0
+                        };
+                    }
                 }
-            }
+            });
         }
     }
     let view = world.frame_view(camera, options.shadows);

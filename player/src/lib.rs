@@ -47,4 +47,4 @@ pub use screen::{
     ScreenChoice, SubtitleLine, help as help_window, menu as menu_window, overlay_frame,
     paint as paint_screen,
 };
-pub use world::{AvatarModel, Ground, NpcActor, World, WorldContent};
+pub use world::{AvatarModel, FaceWeights, Ground, NpcActor, World, WorldContent};

@@ -123,7 +123,7 @@ fn gpu_morphing_and_skinning_match_the_cpu() {
         (ArkitTarget::EyeBlinkRight, 1.0),
         (ArkitTarget::MouthFunnel, 0.3),
     ]);
-    avatar.face_rig().apply(&pose, &mut npc.weights);
+    npc.weights.edit(|w| avatar.face_rig().apply(&pose, w));
     let mut list = DrawList::default();
     let view = world.frame_view(world.closeup_camera("Elara").unwrap(), true);
     world.draw(&headless.renderer.store.primitives, &view, 1.0, &mut list);
@@ -164,7 +164,7 @@ fn gpu_morphing_and_skinning_match_the_cpu() {
 
     // CPU reference straight from the asset.
     let p = &mesh.primitives[0];
-    let weights = &npc.weights[mesh_index];
+    let weights = &npc.weights.per_mesh()[mesh_index];
     let palette = &npc.palettes[0];
     let model = npc.model();
     assert_eq!(gpu.len(), p.positions.len());
@@ -301,7 +301,7 @@ fn a_closeup_with_the_jaw_open_differs_in_the_mouth_region() {
         let npc = &mut world.npcs[0];
         let avatar = &world.content.avatars[npc.avatar];
         let pose = Pose::from_pairs(&[(ArkitTarget::JawOpen, jaw)]);
-        avatar.face_rig().apply(&pose, &mut npc.weights);
+        npc.weights.edit(|w| avatar.face_rig().apply(&pose, w));
         draw_world(&mut headless, world, &view).unwrap()
     };
     let closed = frame(0.0, &mut world);

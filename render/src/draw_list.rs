@@ -110,38 +110,26 @@ impl Room<'_> {
         self.palette_offset + at as u32
     }
 
-    /// Writes the active targets of `weights` (as [`DrawList::push_morphs`] picks them) from
-    /// entry `at` of the room's target list; returns their range for
-    /// [`DrawList::push_object`]. What does not fit is left out.
-    pub fn put_morphs(&mut self, at: usize, weights: &[f32]) -> MorphRange {
+    /// Copies `active` (targets picked by [`crate::ActiveMorphs`]) from entry `at` of the
+    /// room's target list; returns their range for [`DrawList::push_object`]. What does not
+    /// fit is left out.
+    pub fn put_active(&mut self, at: usize, active: &[GpuMorph]) -> MorphRange {
         let room = self.morphs.get_mut(at..).unwrap_or_default();
-        let mut count = 0;
-        for (out, (t, &w)) in room.iter_mut().zip(active(weights)) {
-            *out = GpuMorph {
-                target: t as u32,
-                weight: w,
-            };
-            count += 1;
-        }
+        let count = room.len().min(active.len());
+        room[..count].copy_from_slice(&active[..count]);
         MorphRange {
             offset: self.morph_offset + at as u32,
-            count,
+            count: count as u32,
         }
     }
 }
 
 /// The targets of `weights` worth deforming: those above [`ACTIVE_WEIGHT`] in magnitude.
-fn active(weights: &[f32]) -> impl Iterator<Item = (usize, &f32)> {
+pub(super) fn active(weights: &[f32]) -> impl Iterator<Item = (usize, &f32)> {
     weights
         .iter()
         .enumerate()
         .filter(|&(_, w)| w.abs() > ACTIVE_WEIGHT)
-}
-
-/// How many targets of `weights` [`DrawList::push_morphs`] keeps.
-#[must_use]
-pub fn active_targets(weights: &[f32]) -> usize {
-    active(weights).count()
 }
 
 /// `items` cut into consecutive pieces of `lengths` (shorter where `items` runs out): parts of
@@ -391,6 +379,7 @@ pub fn deformed_count(primitive: &GpuPrimitive, lod: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ActiveMorphs;
     use crate::palette_changes::PaletteUpload;
     use glam::Vec3;
 
@@ -415,7 +404,7 @@ mod tests {
             .zip(&weights)
             .map(|(p, w)| RoomSize {
                 joints: p.len(),
-                active_targets: active_targets(w),
+                active_targets: ActiveMorphs::of(std::slice::from_ref(w)).len(),
                 pose: 0,
             })
             .collect();
@@ -425,7 +414,13 @@ mod tests {
             .into_iter()
             .zip(palettes.iter().zip(&weights))
             .rev()
-            .map(|(mut room, (p, w))| (room.put_palette(0, p), room.put_morphs(0, w)))
+            .map(|(mut room, (p, w))| {
+                let active = ActiveMorphs::of(std::slice::from_ref(w));
+                (
+                    room.put_palette(0, p),
+                    room.put_active(0, active.of_mesh(0)),
+                )
+            })
             .collect();
         got.reverse();
         assert_eq!(got, expected);

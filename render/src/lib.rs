@@ -6,6 +6,7 @@
 //! What it draws is a [`DrawList`] of primitives from a [`MeshStore`]: the player's world and
 //! the studio's head fill one each frame; the renderer knows nothing of NPCs.
 
+mod active_morphs;
 mod bind_shape;
 mod deform_check;
 mod draw_list;
@@ -33,10 +34,10 @@ mod timer;
 mod uploads;
 mod view;
 
+pub use active_morphs::ActiveMorphs;
 pub use deform_check::deformed_positions;
 pub use draw_list::{
-    Batch, DrawList, MorphRange, Passes, Room, RoomSize, active_targets, deformed_count,
-    split_lengths,
+    Batch, DrawList, MorphRange, Passes, Room, RoomSize, deformed_count, split_lengths,
 };
 pub use frustum::Frustum;
 pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};

@@ -9,7 +9,7 @@ use super::content::AvatarModel;
 use npc_render::Frustum;
 use npc_render::{
     Batch, DrawList, FrameView, MorphRange, ObjectBlock, ObjectPlacement, Passes, RoomSize,
-    active_targets, deformed_count, split_lengths,
+    deformed_count, split_lengths,
 };
 use npc_render::{GpuPrimitive, LOD_COUNT};
 use rayon::prelude::*;
@@ -313,8 +313,8 @@ impl World {
                     head: model * joint,
                     joints: npc.palettes.iter().map(Vec::len).sum(),
                     pose: npc.pose(),
-                    meshes: npc.weights.len(),
-                    active_targets: npc.weights.iter().map(|w| active_targets(w)).sum(),
+                    meshes: npc.weights.per_mesh().len(),
+                    active_targets: npc.weights.active().len(),
                     palette: 0,
                     ranges: 0,
                 })
@@ -357,9 +357,10 @@ impl World {
                         joint += palette.len();
                     }
                 }
+                let active = npc.weights.active();
                 let mut target = 0;
-                for (range, weights) in out.iter_mut().zip(&npc.weights) {
-                    *range = room.put_morphs(target, weights);
+                for (mesh, range) in out.iter_mut().enumerate() {
+                    *range = room.put_active(target, active.of_mesh(mesh));
                     target += range.count as usize;
                 }
             });

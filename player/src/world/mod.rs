@@ -5,6 +5,7 @@
 mod animation_rate;
 mod content;
 mod draw;
+mod face_weights;
 mod npc;
 mod speakers;
 
@@ -20,6 +21,7 @@ use npc_core::project::Project;
 use rayon::prelude::*;
 
 pub use content::{AvatarModel, Ground, WorldContent};
+pub use face_weights::FaceWeights;
 pub use npc::NpcActor;
 use npc_render::{Camera, FrameView, MeshStoreBuilder, ShadowReach};
 

@@ -8,6 +8,7 @@ use npc_core::asset::FaceRig;
 
 use super::animation_rate::AnimationBeat;
 use super::content::{AvatarModel, Ground};
+use super::face_weights::FaceWeights;
 use crate::runtime::LineId;
 use npc_core::agent::cues::{Behaviour, GestureName, Target};
 use npc_core::body::talk::{SpokenBody, TalkMoment, TalkPlan};
@@ -83,7 +84,7 @@ pub struct NpcActor {
     springs: npc_core::body::spring::SpringState,
     springs_on: bool,
     /// Morph weights per mesh of the face part.
-    pub weights: Vec<Vec<f32>>,
+    pub weights: FaceWeights,
     /// When it animates (far NPCs less often than every frame).
     pub(super) beat: AnimationBeat,
     /// What it attended to and pointed at in its last update.
@@ -160,7 +161,7 @@ impl NpcActor {
             node_world: Vec::new(),
             springs: npc_core::body::spring::SpringState::default(),
             springs_on: body.spring_bones,
-            weights,
+            weights: FaceWeights::new(weights),
         }
     }
 
@@ -466,10 +467,13 @@ impl NpcActor {
         {
             Ok(frame) => {
                 let pose = *frame.final_pose();
-                avatar.face_rig().apply(&pose, &mut self.weights);
-                if let Some(own) = self.face.own() {
-                    FaceRig::apply_own(&avatar.own_refs, own.weights(), &mut self.weights);
-                }
+                let own = self.face.own();
+                self.weights.edit(|weights| {
+                    avatar.face_rig().apply(&pose, weights);
+                    if let Some(own) = own {
+                        FaceRig::apply_own(&avatar.own_refs, own.weights(), weights);
+                    }
+                });
             }
             Err(e) => {
                 tracing::warn!(
