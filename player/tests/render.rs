@@ -864,8 +864,16 @@ fn draw_nodes(asset: &Asset, w: u32, h: u32) -> (Headless, DrawList) {
 /// (toward it; the ground the sun lights would light the plane more from above than below),
 /// seen head-on from 3 m.
 fn plane_brightness(asset: &Asset, light: Vec3) -> f64 {
+    plane_brightness_at(asset, light, 0)
+}
+
+/// [`plane_brightness`] with the plane drawn at level of detail `lod`.
+fn plane_brightness_at(asset: &Asset, light: Vec3, lod: u8) -> f64 {
     let (w, h) = (96, 96);
-    let (mut headless, list) = draw_nodes(asset, w, h);
+    let (mut headless, mut list) = draw_nodes(asset, w, h);
+    for batch in &mut list.batches {
+        batch.lod = lod;
+    }
     let mut view = cube_view(Camera::looking_at(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
     view.shadows = false;
     view.sky_light = 0.0;
@@ -931,6 +939,43 @@ fn a_normal_map_turns_the_shading_toward_the_light() {
              {mapped_against}, bare {bare_with}"
         );
     }
+}
+
+#[test]
+fn far_away_a_normal_map_is_left_out() {
+    // At the far levels of detail the map's texels are smaller than a pixel and the coarse
+    // surface is not the one it was baked on: the plane is shaded as if it had none, and
+    // nearer it still leans toward the light.
+    let tilt = 40f32.to_radians();
+    let (lean, out) = (
+        (128.0 + 127.0 * tilt.sin()).round() as u8,
+        (128.0 + 127.0 * tilt.cos()).round() as u8,
+    );
+    let matte = Material {
+        base_color: [0.6, 0.6, 0.6, 1.0],
+        ..Material::default()
+    };
+    let bumped = Material {
+        surface: npc_core::asset::material::Surface {
+            normal_texture: Some(npc_core::asset::material::TextureRef::plain(0)),
+            ..matte.surface.clone()
+        },
+        ..matte.clone()
+    };
+    let bare = plane(&matte, &[]);
+    let mapped = plane(&bumped, &[Some(flat_texture(8, [128, lean, out, 255]))]);
+    let light = Vec3::Y + Vec3::Z * 0.6;
+    let bare_lit = plane_brightness(&bare, light);
+    let near = plane_brightness_at(&mapped, light, npc_render::FAR_LOD - 1);
+    let far = plane_brightness_at(&mapped, light, npc_render::FAR_LOD);
+    assert!(
+        near > bare_lit + 10.0,
+        "one level nearer the map still bends the plane: {near} against {bare_lit} bare"
+    );
+    assert!(
+        (far - bare_lit).abs() < 1.0,
+        "at the far level the plane is shaded as the bare one: {far} against {bare_lit}"
+    );
 }
 
 #[test]

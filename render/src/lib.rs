@@ -52,7 +52,7 @@ pub use palette_changes::{PaletteChanges, PaletteStamp, PaletteUpload};
 pub use pipelines::DepthPrepass;
 pub use renderer::{Renderer, RendererError, Target};
 pub use shaders::all as shader_modules;
-pub use shading::Shading;
+pub use shading::{FAR_LOD, Shading};
 pub use sky_textures::CubeFaces;
 pub use timer::{GpuTimer, PassTimes};
 pub use view::{Camera, FrameView, ShadowReach};

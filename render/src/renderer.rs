@@ -8,7 +8,7 @@ use super::gpu::Gpu;
 use super::gpu_types::DEFORM_ROW;
 use super::mesh_store::{GpuPrimitive, MeshStore, MeshStoreBuilder, StoreError, Surface};
 use super::pipelines::{DEPTH_FORMAT, DepthPrepass, Layouts, MAIN_PASS_TEXTURES, Pipelines};
-use super::shading::Shading;
+use super::shading::{Shading, far_lod_from_env};
 use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
 use super::timer::GpuTimer;
@@ -48,6 +48,8 @@ pub struct Renderer {
     pub store: MeshStore,
     layouts: Layouts,
     pipelines: Pipelines,
+    /// The level of detail from which materials are shaded as [`Shading::far`].
+    far_lod: u8,
     frame: FrameBuffers,
     /// Chunks of the deform pass in the last prepared list.
     chunk_count: u32,
@@ -85,7 +87,10 @@ impl Renderer {
         let store = meshes.build(gpu, &layouts.material)?;
         pipelines.specialize(
             device,
-            store.primitives.iter().map(|p| (p.surface, p.shading)),
+            store
+                .primitives
+                .iter()
+                .flat_map(|p| [(p.surface, p.shading), (p.surface, p.shading.far())]),
         );
         let frame = FrameBuffers::new(device, &layouts, &store);
         let shadow = ShadowMap::new(device, shadow_size);
@@ -97,6 +102,7 @@ impl Renderer {
             store,
             layouts,
             pipelines,
+            far_lod: far_lod_from_env(),
             frame,
             chunk_count: 0,
             shadow,
@@ -213,20 +219,21 @@ impl Renderer {
         for &surface in surfaces {
             if shadow {
                 pass.set_pipeline(self.pipelines.shadow.for_surface(surface));
-                let drawn = |p: &GpuPrimitive| {
+                let drawn = |p: &GpuPrimitive, _| {
                     p.surface == surface
                         || (surface == Surface::Masked && p.surface == Surface::Blended)
                 };
-                self.draw_surfaces(pass, list.batches.iter(), true, drawn, |_, _| {});
+                self.draw_surfaces(pass, list.batches.iter(), true, drawn, |_, _, _| {});
             } else if surface == Surface::Blended {
                 let mut current = None;
-                let switch = |pass: &mut wgpu::RenderPass<'_>, p: &GpuPrimitive| {
-                    if current != Some(p.shading) {
-                        current = Some(p.shading);
-                        pass.set_pipeline(self.pipelines.main_for(surface, p.shading));
+                let switch = |pass: &mut wgpu::RenderPass<'_>, p: &GpuPrimitive, lod| {
+                    let shading = p.shading.at_lod(lod, self.far_lod);
+                    if current != Some(shading) {
+                        current = Some(shading);
+                        pass.set_pipeline(self.pipelines.main_for(surface, shading));
                     }
                 };
-                let drawn = |p: &GpuPrimitive| p.surface == surface;
+                let drawn = |p: &GpuPrimitive, _| p.surface == surface;
                 self.draw_surfaces(pass, list.batches.iter().rev(), false, drawn, switch);
             } else {
                 for (&(_, shading), pipeline) in self
@@ -235,19 +242,21 @@ impl Renderer {
                     .range((surface, Shading::MIN)..=(surface, Shading::FULL))
                 {
                     pass.set_pipeline(pipeline);
-                    let drawn = |p: &GpuPrimitive| p.surface == surface && p.shading == shading;
-                    self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+                    let drawn = |p: &GpuPrimitive, lod| {
+                        p.surface == surface && p.shading.at_lod(lod, self.far_lod) == shading
+                    };
+                    self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _, _| {});
                 }
                 // Whatever has no pipeline of its own: the one for every material.
                 pass.set_pipeline(self.pipelines.main.for_surface(surface));
-                let drawn = |p: &GpuPrimitive| {
+                let drawn = |p: &GpuPrimitive, lod| {
                     p.surface == surface
                         && !self
                             .pipelines
                             .specialized
-                            .contains_key(&(surface, p.shading))
+                            .contains_key(&(surface, p.shading.at_lod(lod, self.far_lod)))
                 };
-                self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+                self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _, _| {});
                 if self.store.has_outlines {
                     self.draw_outlines(pass, list, surface);
                 }
@@ -267,6 +276,12 @@ impl Renderer {
         self.pipelines.set_prepass(device, prepass);
     }
 
+    /// Shades materials as [`Shading::far`] from level of detail `lod` on (4 or more: never).
+    /// Their pipelines are made with the meshes.
+    pub fn set_far_lod(&mut self, lod: u8) {
+        self.far_lod = lod;
+    }
+
     /// Lays down the depth of the surfaces the depth prepass covers (masked ones' holes cut),
     /// before they are shaded.
     fn lay_depth(&self, pass: &mut wgpu::RenderPass<'_>, list: &DrawList) {
@@ -278,8 +293,8 @@ impl Renderer {
             pass.set_bind_group(0, &self.frame.render, &[]);
             pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.set_pipeline(self.pipelines.depth.for_surface(surface));
-            let drawn = |p: &GpuPrimitive| p.surface == surface;
-            self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _| {});
+            let drawn = |p: &GpuPrimitive, _| p.surface == surface;
+            self.draw_surfaces(pass, list.batches.iter(), false, drawn, |_, _, _| {});
         }
     }
 
@@ -292,19 +307,19 @@ impl Renderer {
             .batches
             .iter()
             .filter(|b| usize::from(b.lod) < OUTLINE_LODS);
-        let drawn = |p: &GpuPrimitive| p.outline && p.surface == surface;
-        self.draw_surfaces(pass, near, false, drawn, |_, _| {});
+        let drawn = |p: &GpuPrimitive, _| p.outline && p.surface == surface;
+        self.draw_surfaces(pass, near, false, drawn, |_, _, _| {});
     }
 
-    /// Draws the batches whose primitives are `drawn`, calling `before` with each one drawn
-    /// first (to switch pipelines).
+    /// Draws the batches whose primitives are `drawn` at the pass's level of detail, calling
+    /// `before` with each one drawn and its level first (to switch pipelines).
     fn draw_surfaces<'b>(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         batches: impl Iterator<Item = &'b Batch>,
         shadow: bool,
-        drawn: impl Fn(&GpuPrimitive) -> bool,
-        mut before: impl FnMut(&mut wgpu::RenderPass<'_>, &GpuPrimitive),
+        drawn: impl Fn(&GpuPrimitive, u8) -> bool,
+        mut before: impl FnMut(&mut wgpu::RenderPass<'_>, &GpuPrimitive, u8),
     ) {
         let mut material = u32::MAX;
         for batch in batches {
@@ -317,10 +332,10 @@ impl Renderer {
                 continue;
             };
             let range = p.lods[usize::from(lod).min(p.lods.len() - 1)];
-            if !wanted || !drawn(p) || range.count == 0 || batch.count == 0 {
+            if !wanted || !drawn(p, lod) || range.count == 0 || batch.count == 0 {
                 continue;
             }
-            before(pass, p);
+            before(pass, p, lod);
             if p.material != material {
                 material = p.material;
                 if let Some(group) = self.store.materials.get(material as usize) {

@@ -7,6 +7,20 @@
 
 use crate::gpu_types::GpuMaterial;
 
+/// The level of detail from which materials are shaded as [`Shading::far`]: the silhouette
+/// level, which NPCs take beyond about 20 m, where a standing one is under 90 pixels tall.
+pub const FAR_LOD: u8 = 3;
+
+/// The level [`FAR_LOD`] or the setting `NPC_FAR_SHADING_LOD` names (a level; 4 or more: never),
+/// for timing.
+#[must_use]
+pub fn far_lod_from_env() -> u8 {
+    std::env::var("NPC_FAR_SHADING_LOD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FAR_LOD)
+}
+
 /// A material's shading needs: its texture maps and the optional parts of the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shading {
@@ -72,6 +86,24 @@ impl Shading {
             toon: m.role[2] == 1.0,
             unlit: m.role[2] == 2.0,
         }
+    }
+
+    /// The needs of the same material drawn at a far level of detail ([`FAR_LOD`] or
+    /// coarser): no normal map. Its texels are smaller than a pixel there, and the coarse
+    /// level's surface is no longer the one the map was baked on.
+    #[must_use]
+    pub fn far(self) -> Self {
+        Self {
+            normal_map: false,
+            ..self
+        }
+    }
+
+    /// The needs of a primitive with needs `self` drawn at level of detail `lod`, where the
+    /// far shading begins at `far_lod`.
+    #[must_use]
+    pub fn at_lod(self, lod: u8, far_lod: u8) -> Self {
+        if lod >= far_lod { self.far() } else { self }
     }
 
     /// The shader's override constants for these needs (mesh.wgsl).
