@@ -54,6 +54,9 @@ const BRDF_SAMPLES: u32 = 128u;
 
 @group(0) @binding(9) var brdf_table: texture_storage_2d<rgba16float, write>;
 
+// The blended diffuse light straight up (cs_above).
+@group(0) @binding(10) var<storage, read_write> sky_above: vec4<f32>;
+
 // The direction through texel `id` (x, y, face) of a face `size` texels wide.
 fn texel_direction(id: vec3<u32>, size: u32) -> vec3<f32> {
     let st = (vec2<f32>(id.xy) + 0.5) / f32(size) * 2.0 - 1.0;
@@ -215,21 +218,43 @@ fn cs_brdf_table(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(brdf_table, vec2<u32>(id.xy), vec4<f32>(scale / n_samples, bias / n_samples, 0.0, 1.0));
 }
 
-@compute @workgroup_size(8, 8, 1)
-fn cs_blend(@builtin(global_invocation_id) id: vec3<u32>) {
-    let size = textureDimensions(blended).x;
-    if id.x >= size || id.y >= size || id.z >= 6u {
-        return;
-    }
+// Texel `id` (x, y, face) of the skies' level `size` texels wide, blended by the weights.
+fn blended_texel(id: vec3<u32>, size: u32) -> vec3<f32> {
     let w = blend.weights;
     let at = vec2<u32>(id.xy);
-    var color = w.x * textureLoad(per_sky, at, id.z, 0).rgb
+    let color = w.x * textureLoad(per_sky, at, id.z, 0).rgb
         + w.y * textureLoad(per_sky, at, id.z + 6u, 0).rgb
         + w.z * textureLoad(per_sky, at, id.z + 12u, 0).rgb
         + blend.uniform_light.rgb;
     // The sky pass's warm band near the horizon at sunrise and sunset.
     let dir = texel_direction(id, size);
     let low = 1.0 - clamp(abs(dir.y) * 3.0, 0.0, 1.0);
-    color = mix(color, color * vec3<f32>(1.35, 0.85, 0.6), w.w * low);
-    textureStore(blended, at, i32(id.z), vec4<f32>(color, 1.0));
+    return mix(color, color * vec3<f32>(1.35, 0.85, 0.6), w.w * low);
+}
+
+@compute @workgroup_size(8, 8, 1)
+fn cs_blend(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(blended).x;
+    if id.x >= size || id.y >= size || id.z >= 6u {
+        return;
+    }
+    textureStore(blended, vec2<u32>(id.xy), i32(id.z), vec4<f32>(blended_texel(id, size), 1.0));
+}
+
+// The blended diffuse light straight up, as a linear sampler reads the cubemap there: the
+// mean of the four middle texels of the +Y face (face 2). The light the ground bounces is the
+// same for every pixel, so the main pass reads it here once a blend instead of sampling it
+// in every fragment.
+@compute @workgroup_size(1, 1, 1)
+fn cs_above() {
+    let size = textureDimensions(per_sky).x;
+    let first = max(size / 2u, 1u) - 1u;
+    let last = min(size / 2u, size - 1u);
+    var sum = vec3<f32>(0.0);
+    for (var i = 0u; i < 4u; i++) {
+        let x = select(first, last, (i & 1u) == 1u);
+        let y = select(first, last, i >= 2u);
+        sum += blended_texel(vec3<u32>(x, y, 2u), size);
+    }
+    sky_above = vec4<f32>(sum * 0.25, 1.0);
 }

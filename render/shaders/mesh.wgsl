@@ -134,6 +134,9 @@ struct DeformedVertex {
 @group(2) @binding(3) var sky_specular: texture_cube<f32>;
 @group(2) @binding(4) var brdf_table: texture_2d<f32>;
 @group(2) @binding(5) var environment_sampler: sampler;
+// The diffuse light straight up (rgb), as sampling `sky_irradiance` there gives it: worked out
+// once a blend (environment.wgsl, cs_above), not in every fragment.
+@group(2) @binding(6) var<uniform> sky_above: vec4<f32>;
 
 // Levels of the specular cubemap, roughness 0 to 1 (mirrors environment::SPECULAR_LEVELS).
 const SPECULAR_LEVELS: f32 = 6.0;
@@ -452,7 +455,7 @@ fn sky_diffuse(n: vec3<f32>) -> vec3<f32> {
     let level = dot(globals.ambient.rgb, luminance);
     let light = textureSampleLevel(sky_irradiance, environment_sampler, n, 0.0).rgb;
     let from_sky = mix(globals.ambient.rgb * dot(light, luminance), light * level, SKY_COLOUR);
-    let above = textureSampleLevel(sky_irradiance, environment_sampler, vec3<f32>(0.0, 1.0, 0.0), 0.0).rgb;
+    let above = sky_above.rgb;
     let sky_above = mix(globals.ambient.rgb * dot(above, luminance), above * level, SKY_COLOUR);
     let sun_on_ground = globals.light_color.rgb * max(globals.light_direction.y, 0.0);
     let ground = GROUND_ALBEDO * (sun_on_ground + sky_above);

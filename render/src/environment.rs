@@ -1,7 +1,8 @@
 //! Image-based light from the skies: each sky's prefiltered specular cubemap and diffuse light
 //! made on the GPU once, when the skies are uploaded, the split-sum table beside them, and the
 //! three blended by the time of day into the cubemaps the main pass reads, again only when
-//! the sky's weights change (shaders: `environment.wgsl`).
+//! the sky's weights change, with the diffuse light straight up beside them (shaders:
+//! `environment.wgsl`).
 
 use wgpu::util::DeviceExt;
 
@@ -29,11 +30,18 @@ pub struct Environment {
     pub specular: wgpu::TextureView,
     /// The blended diffuse light.
     pub irradiance: wgpu::TextureView,
+    /// Its texture, six layers (read back by the tests).
+    #[cfg(test)]
+    irradiance_texture: wgpu::Texture,
     /// The split-sum table.
     pub brdf_table: wgpu::TextureView,
     /// Trilinear, clamped.
     pub sampler: wgpu::Sampler,
+    /// The blended diffuse light straight up (rgba, 16 bytes): what the ground bounces.
+    pub above: wgpu::Buffer,
     blend_pipeline: wgpu::ComputePipeline,
+    above_pipeline: wgpu::ComputePipeline,
+    above_group: wgpu::BindGroup,
     /// A bind group per blended level (specular levels, then the diffuse light) and its size.
     blend_groups: Vec<(wgpu::BindGroup, u32)>,
     /// The blend's uniform for the specular levels and for the diffuse light.
@@ -92,7 +100,9 @@ fn layered(
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: FORMAT,
-        usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+        usage: wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     })
 }
@@ -264,6 +274,7 @@ impl Environment {
         let irradiance_pipeline = compute(device, &module, "cs_irradiance");
         let table_pipeline = compute(device, &module, "cs_brdf_table");
         let blend_pipeline = compute(device, &module, "cs_blend");
+        let above_pipeline = compute(device, &module, "cs_above");
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("environment"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -358,12 +369,44 @@ impl Environment {
                 (group, (out.width() >> level).max(1))
             })
             .collect();
+        let above = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("diffuse light straight up"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::UNIFORM
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let irradiance_per_sky = level_view(&per_sky_irradiance, 0);
+        let above_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("diffuse light straight up"),
+            layout: &above_pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: diffuse_weights.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: wgpu::BindingResource::TextureView(&irradiance_per_sky),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 10,
+                    resource: above.as_entire_binding(),
+                },
+            ],
+        });
         Self {
             specular: cube_view(&specular),
             irradiance: cube_view(&irradiance),
+            #[cfg(test)]
+            irradiance_texture: irradiance.clone(),
             brdf_table: table.create_view(&wgpu::TextureViewDescriptor::default()),
             sampler,
+            above,
             blend_pipeline,
+            above_pipeline,
+            above_group,
             blend_groups,
             specular_weights,
             diffuse_weights,
@@ -400,12 +443,117 @@ impl Environment {
             pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups(groups(*size), groups(*size), 6);
         }
+        pass.set_pipeline(&self.above_pipeline);
+        pass.set_bind_group(0, &self.above_group, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used, clippy::unwrap_used)]
+
     use super::*;
+    use npc_core::procedural::sky::{SkyKind, cubemap};
+
+    /// Copies `bytes` of `source` into a buffer the CPU reads.
+    fn read_back(
+        gpu: &Gpu,
+        bytes: u64,
+        copy: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Buffer),
+    ) -> Vec<u8> {
+        let back = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        copy(&mut encoder, &back);
+        gpu.queue.submit([encoder.finish()]);
+        back.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .unwrap();
+        back.slice(..).get_mapped_range().unwrap().to_vec()
+    }
+
+    /// An IEEE half-precision float's value (normal and zero values; the light has no others).
+    fn from_half(bits: u16) -> f32 {
+        let sign = if bits >> 15 == 1 { -1.0 } else { 1.0 };
+        let exponent = i32::from((bits >> 10) & 0x1f);
+        let fraction = f32::from(bits & 0x3ff) / 1024.0;
+        if exponent == 0 {
+            return sign * fraction * 2f32.powi(-14);
+        }
+        sign * (1.0 + fraction) * 2f32.powi(exponent - 15)
+    }
+
+    #[test]
+    fn the_light_straight_up_is_what_the_blended_light_gives_there() {
+        // The main pass reads the ground's bounced light from the buffer the blend fills; it
+        // must be what a linear sampler reads from the blended cubemap straight up: the mean
+        // of the +Y face's four middle texels (stored in half floats, so within their step).
+        let gpu = Gpu::headless().expect("a Vulkan adapter (mesa-vulkan-drivers in CI)");
+        let skies = [SkyKind::Day, SkyKind::Noon, SkyKind::Night].map(|k| cubemap(k, 32));
+        let cubes = SkyCubes::new(&gpu, &skies).unwrap();
+        let mut environment = Environment::new(&gpu, &cubes);
+        for weights in [[0.2, 0.7, 0.1, 0.3], [0.0, 0.0, 1.0, 0.0]] {
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            environment.blend(&gpu.queue, &mut encoder, weights);
+            gpu.queue.submit([encoder.finish()]);
+            let above = read_back(&gpu, 16, |encoder, back| {
+                encoder.copy_buffer_to_buffer(&environment.above, 0, back, 0, 16);
+            });
+            let above: Vec<f32> = above
+                .chunks(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            let size = IRRADIANCE_SIZE;
+            let row = 256;
+            let texels = read_back(&gpu, u64::from(row * size), |encoder, back| {
+                encoder.copy_texture_to_buffer(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &environment.irradiance_texture,
+                        mip_level: 0,
+                        origin: wgpu::Origin3d { x: 0, y: 0, z: 2 },
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::TexelCopyBufferInfo {
+                        buffer: back,
+                        layout: wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(row),
+                            rows_per_image: Some(size),
+                        },
+                    },
+                    wgpu::Extent3d {
+                        width: size,
+                        height: size,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            });
+            let texel = |x: u32, y: u32, c: usize| {
+                let at = (y * row + x * 8) as usize + 2 * c;
+                from_half(u16::from_le_bytes([texels[at], texels[at + 1]]))
+            };
+            let middle = [size / 2 - 1, size / 2];
+            for c in 0..3 {
+                let sampled: f32 = middle
+                    .iter()
+                    .flat_map(|&y| middle.iter().map(move |&x| (x, y)))
+                    .map(|(x, y)| texel(x, y, c))
+                    .sum::<f32>()
+                    / 4.0;
+                assert!(
+                    sampled > 0.0 && (above[c] - sampled).abs() <= sampled * 2e-3,
+                    "weights {weights:?}, channel {c}: {} in the buffer, {sampled} sampled",
+                    above[c]
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_diffuse_blend_divides_each_sky_by_its_mean_and_a_black_sky_is_uniform() {

@@ -106,8 +106,8 @@ pub struct Layouts {
     /// Group 1 of the mesh passes.
     pub material: MaterialLayout,
     /// Group 2 of the main pass, the scene's light: the shadow map and its comparison
-    /// sampler, the sky's diffuse light, its prefiltered specular cubemap, the split-sum table
-    /// and their sampler.
+    /// sampler, the sky's diffuse light, its prefiltered specular cubemap, the split-sum table,
+    /// their sampler and the diffuse light straight up.
     pub light: wgpu::BindGroupLayout,
     /// Group 1 of the sky pass: three cubemaps and a sampler.
     pub sky: wgpu::BindGroupLayout,
@@ -145,6 +145,7 @@ impl Layouts {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                uniform(6, wgpu::ShaderStages::FRAGMENT),
             ],
         });
         let sky = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

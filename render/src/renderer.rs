@@ -471,6 +471,10 @@ fn light_bind_group(
                 binding: 5,
                 resource: wgpu::BindingResource::Sampler(&environment.sampler),
             },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: environment.above.as_entire_binding(),
+            },
         ],
     })
 }
