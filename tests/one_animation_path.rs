@@ -51,6 +51,7 @@ fn cli_bake_equals_the_core_bake_byte_for_byte() {
         speaking: true,
         duration_ms: None,
         emotion: None,
+        clip_faces: Vec::new(),
     };
     let baked = bake(&settings, &cue, &options).unwrap();
     let expected =

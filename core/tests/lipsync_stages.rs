@@ -20,6 +20,7 @@ fn options(fps: f64) -> BakeOptions {
         speaking: true,
         duration_ms: None,
         emotion: None,
+        clip_faces: Vec::new(),
     }
 }
 

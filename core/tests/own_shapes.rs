@@ -216,7 +216,7 @@ fn own_weight_at(
     t_ms: f64,
 ) -> f32 {
     let i = shapes
-        .viseme_targets()
+        .own_targets()
         .iter()
         .position(|n| n == name)
         .unwrap_or_else(|| panic!("{name} is not driven"));
@@ -284,6 +284,68 @@ fn a_vroid_studio_export_talks_and_blinks_on_its_vrm_expressions() {
     assert!(at("Fcl_MTH_A", 420.0) < 0.05, "p shuts it");
     assert!(at("Fcl_MTH_U", 560.0) > 0.6, "u rounds");
     assert!(at("Fcl_MTH_A", 1300.0) < 0.01, "at rest after the line");
+}
+
+/// A VRoid export's own expression faces (its VRM `happy`, ...) show the character's emotion
+/// and a clip's expression tracks instead of the ARKit faces it has no targets for; without
+/// them, nothing of the avatar's moves.
+#[test]
+fn a_vroid_avatar_shows_emotions_and_clip_expressions_on_its_own_faces() {
+    use npc_core::anim::emotion::Emotion;
+    use npc_core::asset::clip_face::{ClipFace, Expression};
+
+    let Some(asset) = vrm("suzuha.vrm") else {
+        return;
+    };
+    let (_, shapes) = OwnShapes::for_asset(None, &asset);
+    let happy = shapes.expressions.get("happy").expect("a VRM happy face");
+    let (joy, bind) = happy
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(n, w)| (n.clone(), *w))
+        .unwrap();
+    assert!(bind > 0.5, "{happy:?}");
+    assert!(
+        shapes.expressions.contains_key("sad"),
+        "{:?}",
+        shapes.expressions.keys()
+    );
+    let slot = shapes.own_targets().iter().position(|n| *n == joy).unwrap();
+    let steady = |shapes: &OwnShapes, emotion: Option<(Emotion, f32)>, clips: ClipFace| {
+        let mut face = FaceAnimator::new(FaceSettings::default(), 3);
+        face.set_own_shapes(shapes);
+        face.set_emotion(emotion);
+        face.set_clip_face(clips);
+        for _ in 0..180 {
+            face.update(0.0, 1000.0 / 60.0).unwrap();
+        }
+        let smile = face.frame().final_pose().get(ArkitTarget::MouthSmileLeft);
+        let own = face.own().map(|o| o.weights().to_vec()).unwrap_or_default();
+        (own, smile)
+    };
+    let (at_rest, _) = steady(&shapes, None, ClipFace::NONE);
+    assert!(at_rest[slot] < 1e-4, "{joy} at rest: {}", at_rest[slot]);
+    let (felt, smile) = steady(&shapes, Some((Emotion::Happy, 1.0)), ClipFace::NONE);
+    assert!(felt[slot] > 0.9 * bind, "{joy}: {}", felt[slot]);
+    assert!(
+        smile < 1e-4,
+        "the ARKit smile is not added as well: {smile}"
+    );
+    let mut clip = ClipFace::NONE;
+    clip.expressions[Expression::Happy.index()] = 0.6;
+    let (played, _) = steady(&shapes, None, clip);
+    assert!(
+        (played[slot] - 0.6 * bind).abs() < 1e-3,
+        "{joy}: {}",
+        played[slot]
+    );
+
+    // Without its own faces the emotion goes to the ARKit face, which this avatar lacks.
+    let mut bare = shapes.clone();
+    bare.expressions.clear();
+    assert!(!bare.own_targets().contains(&joy));
+    let (_, arkit_smile) = steady(&bare, Some((Emotion::Happy, 1.0)), ClipFace::NONE);
+    assert!(arkit_smile > 0.2, "{arkit_smile}");
 }
 
 #[test]

@@ -63,45 +63,187 @@ fn a_vrma_clip_file_names_its_bones_by_its_humanoid_table() {
     }
 }
 
+/// Appends `floats` to a GLB's binary chunk `bin` as an accessor of `kind` (`SCALAR`, `VEC3`,
+/// `VEC4`) in `doc`, and returns its index.
+fn accessor(doc: &mut Value, bin: &mut Vec<u8>, floats: &[f32], kind: &str) -> usize {
+    let width = match kind {
+        "SCALAR" => 1,
+        "VEC3" => 3,
+        _ => 4,
+    };
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let offset = bin.len();
+    bin.extend(floats.iter().flat_map(|f| f.to_le_bytes()));
+    let views = doc["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": floats.len() * 4}));
+    let view = views.len() - 1;
+    let mut entry = json!({
+        "bufferView": view, "componentType": 5126, "count": floats.len() / width, "type": kind
+    });
+    if kind == "SCALAR" {
+        let (lo, hi) = floats
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(a, b), &f| (a.min(f), b.max(f)));
+        entry["min"] = json!([lo]);
+        entry["max"] = json!([hi]);
+    }
+    let accessors = doc["accessors"].as_array_mut().unwrap();
+    accessors.push(entry);
+    accessors.len() - 1
+}
+
+/// The project's body as a VRM animation file whose idle clip also animates the expressions
+/// "happy" (0 at 0 s, 1 from 1 s on) and "smug" (custom), and the eyes: 20 degrees to the
+/// avatar's left and 10 degrees up throughout.
+fn with_face_tracks(bytes: &[u8], map: &HumanoidMap) -> Vec<u8> {
+    let named = renamed(bytes, map, true);
+    let (json, bin) = split_glb(&named).unwrap();
+    let mut doc: Value = serde_json::from_slice(json).unwrap();
+    let mut bin = bin.unwrap().to_vec();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    nodes.extend([
+        json!({"name": "happy"}),
+        json!({"name": "smug"}),
+        json!({"name": "lookAt"}),
+    ]);
+    let [happy, smug, look_at] = [nodes.len() - 3, nodes.len() - 2, nodes.len() - 1];
+    let times = accessor(&mut doc, &mut bin, &[0.0, 1.0, 2.0], "SCALAR");
+    let weights = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+    let weight = accessor(&mut doc, &mut bin, &weights, "VEC3");
+    let eyes = glam::Quat::from_rotation_y(20f32.to_radians())
+        * glam::Quat::from_rotation_x(-10f32.to_radians());
+    let turn = accessor(&mut doc, &mut bin, &[eyes.to_array(); 3].concat(), "VEC4");
+    let idle = doc["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a["name"].as_str().unwrap_or_default().contains("idle"))
+        .unwrap();
+    let animation = &mut doc["animations"][idle];
+    let samplers = animation["samplers"].as_array_mut().unwrap();
+    samplers.push(json!({"input": times, "output": weight}));
+    samplers.push(json!({"input": times, "output": turn}));
+    let (weight_sampler, turn_sampler) = (samplers.len() - 2, samplers.len() - 1);
+    let channels = animation["channels"].as_array_mut().unwrap();
+    for (node, sampler, path) in [
+        (happy, weight_sampler, "translation"),
+        (smug, weight_sampler, "translation"),
+        (look_at, turn_sampler, "rotation"),
+    ] {
+        channels.push(json!({"sampler": sampler, "target": {"node": node, "path": path}}));
+    }
+    let extension = &mut doc["extensions"]["VRMC_vrm_animation"];
+    extension["expressions"] = json!({
+        "preset": {"happy": {"node": happy}}, "custom": {"smug": {"node": smug}}
+    });
+    extension["lookAt"] = json!({"node": look_at, "offsetFromHeadBone": [0.0, 0.06, 0.0]});
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    doc["buffers"][0]["byteLength"] = json!(bin.len());
+    join_glb(&serde_json::to_vec(&doc).unwrap(), &bin)
+}
+
+/// A VRM animation's expression and look-at tracks play: read as the clip's face tracks, kept
+/// through retargeting onto another body, blended by the clip layer, and on the face (the
+/// happy face's smile, the eyes turned as the track turns them). A custom expression is named
+/// in one warning as not played.
 #[test]
-fn a_vrma_files_expression_and_look_at_tracks_are_named_in_one_warning() {
+fn a_vrma_files_expression_and_look_at_tracks_play_on_the_face() {
+    use npc_core::anim::face::{FaceAnimator, FaceSettings, Stage};
+    use npc_core::arkit::ArkitTarget;
+    use npc_core::asset::clip_face::Expression;
+
     let dir = tempfile::tempdir().unwrap();
     let files = npc_core::procedural::generate::generate(dir.path()).unwrap();
     let body = files.iter().find(|p| p.ends_with("avatar.glb")).unwrap();
     let bytes = fs::read(body).unwrap();
-    let map = HumanoidMap::of(&Skeleton::of(&Asset::load(body).unwrap()));
+    let asset = Asset::load(body).unwrap();
+    let skeleton = Skeleton::of(&asset);
+    let map = HumanoidMap::of(&skeleton);
     let plain = dir.path().join("plain.vrma");
     fs::write(&plain, renamed(&bytes, &map, true)).unwrap();
-    let said = |asset: &Asset| {
-        asset
-            .warnings
-            .iter()
-            .filter(|w| w.contains("not played"))
-            .cloned()
-            .collect::<Vec<_>>()
-    };
-    assert!(said(&Asset::load(&plain).unwrap()).is_empty());
+    let plain = Asset::load(&plain).unwrap();
+    assert!(plain.clips.iter().all(|c| c.face.is_empty()));
+    assert!(!plain.warnings.iter().any(|w| w.contains("not played")));
 
-    let named = renamed(&bytes, &map, true);
-    let (json, bin) = split_glb(&named).unwrap();
-    let mut doc: Value = serde_json::from_slice(json).unwrap();
-    let animation = &mut doc["extensions"]["VRMC_vrm_animation"];
-    animation["expressions"] = json!({"preset": {"happy": {"node": 1}, "blink": {"node": 2}}, "custom": {"smug": {"node": 3}}});
-    animation["lookAt"] = json!({"node": 4});
     let tracked = dir.path().join("tracked.vrma");
-    fs::write(
-        &tracked,
-        join_glb(&serde_json::to_vec(&doc).unwrap(), bin.unwrap()),
-    )
-    .unwrap();
-    let asset = Asset::load(&tracked).unwrap();
-    let warnings = said(&asset);
-    assert_eq!(warnings.len(), 1, "{:?}", asset.warnings);
-    for name in ["blink", "happy", "smug", "look-at"] {
-        assert!(warnings[0].contains(name), "{}", warnings[0]);
+    fs::write(&tracked, with_face_tracks(&bytes, &map)).unwrap();
+    let loaded = Asset::load(&tracked).unwrap();
+    let said: Vec<_> = loaded
+        .warnings
+        .iter()
+        .filter(|w| w.contains("not played"))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", loaded.warnings);
+    assert!(
+        said[0].contains("smug") && !said[0].contains("happy"),
+        "{}",
+        said[0]
+    );
+    let idle = loaded
+        .clips
+        .iter()
+        .find(|c| c.name.contains("idle"))
+        .unwrap();
+    let half = idle.face.sample(0.5);
+    assert!((half.get(Expression::Happy) - 0.5).abs() < 1e-5, "{half:?}");
+    assert!((half.look.yaw_deg - 20.0).abs() < 0.01, "{half:?}");
+    assert!((half.look.pitch_deg + 10.0).abs() < 0.01, "{half:?}");
+
+    // Retargeted onto the body, played as idle from its start.
+    let rig = ClipLibrary::default().file(&tracked).unwrap();
+    let made = RetargetedClips::new(&rig, &skeleton, &map);
+    let mut clips = Clips::new(ClipSource::Retargeted(&made), &map, 0.0);
+    let mut locals = skeleton.rest.clone();
+    let settings = FaceSettings::default();
+    let mut face = FaceAnimator::new(settings.clone(), 7);
+    let mut without = FaceAnimator::new(settings, 7);
+    let dt = 1.0 / 30.0;
+    for frame in 0..45 {
+        let input = LayerInput {
+            dt_s: dt,
+            time_s: 0.0,
+            clip_pose: true,
+            inhale: false,
+            activity: Activity::Idle,
+            attention: None,
+            talk: None,
+            bearing: Bearing::default(),
+            detail: npc_core::body::BodyDetail::Full,
+            ground: None,
+        };
+        clips.apply(&skeleton, &input, &mut locals);
+        let played = *clips.face();
+        let t = (frame + 1) as f32 * dt;
+        let want = (t.min(1.0)).clamp(0.0, 1.0);
+        assert!(
+            (played.get(Expression::Happy) - want).abs() < 1e-3,
+            "{t}: {played:?}"
+        );
+        face.set_clip_face(played);
+        let ms = f64::from(dt) * 1000.0;
+        let with = *face.update(0.0, ms).unwrap().final_pose();
+        let own = *without.update(0.0, ms).unwrap().final_pose();
+        if t >= 1.0 {
+            let smile = with.get(ArkitTarget::MouthSmileLeft);
+            assert!(
+                smile > own.get(ArkitTarget::MouthSmileLeft) + 0.2,
+                "{t}: {smile}"
+            );
+            let expressed = face
+                .frame()
+                .stage(Stage::Expressions)
+                .get(ArkitTarget::MouthSmileLeft);
+            assert!((expressed - smile).abs() < 1e-6);
+            // The eyes as the track turns them: to the avatar's left and up.
+            let eyes = npc_core::take::eye_turns(&with.0);
+            assert!((eyes.left.yaw_deg - 20.0).abs() < 0.5, "{eyes:?}");
+            assert!((eyes.left.pitch_deg + 10.0).abs() < 0.5, "{eyes:?}");
+        }
     }
-    // The humanoid motion still loads.
-    assert!(!asset.clips.is_empty());
 }
 
 /// A real VRM animation file (VRMA_01.vrma, 11.8 s, written by three-vrm's exporter; fetched

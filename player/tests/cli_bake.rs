@@ -65,6 +65,7 @@ fn bake_writes_every_stage_for_every_frame() {
             "blink",
             "brows",
             "emotion",
+            "expressions",
             "final",
             "gaze",
             "smoothed",

@@ -364,7 +364,7 @@ impl StudioApp {
         if let Some((label, n, missing)) = head_info {
             ui.horizontal_wrapped(|ui| {
                 ui.label(format!("{label}: ARKit coverage {n}/52"));
-                let own = self.studio.shapes.shapes.viseme_targets().len();
+                let own = self.studio.shapes.shapes.own_targets().len();
                 if n == 0 && own > 0 {
                     let set = self
                         .studio

@@ -183,7 +183,7 @@ impl HeadScene {
             .clone()
             .with_aliases(&self.asset.meshes, &shapes.targets);
         self.own_refs =
-            npc_core::asset::face_rig::own_refs(&self.asset.meshes, &shapes.viseme_targets());
+            npc_core::asset::face_rig::own_refs(&self.asset.meshes, &shapes.own_targets());
     }
 
     /// Poses the body by `locals` (one per node, as a body bake's frame has them), or rests

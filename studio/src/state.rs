@@ -246,10 +246,10 @@ impl Studio {
     }
 
     /// The own shapes' weights the 3D view shows now, in the order of
-    /// `shapes.shapes.viseme_targets()`.
+    /// `shapes.shapes.own_targets()`.
     #[must_use]
     pub fn view_own(&self) -> Vec<f32> {
-        let names = self.shapes.shapes.viseme_targets();
+        let names = self.shapes.shapes.own_targets();
         match self.view {
             ViewSource::Timeline => self
                 .timeline
@@ -305,6 +305,15 @@ impl Studio {
             cue.map(|c| (c, &self.timeline.behaviour)),
             self.timeline.seed,
         );
+        // What the body's clips do to the face (a VRM animation's expressions) is in the face's
+        // bake, as the player plays it.
+        let faces = self.timeline.clip_faces_from(self.body.bake.as_ref());
+        if faces != self.timeline.clip_faces {
+            self.timeline.clip_faces = faces;
+            let id = self.character().map(|n| n.id.clone());
+            self.timeline
+                .rebake(&self.doc.project, id.as_deref(), &self.shapes.shapes);
+        }
     }
 
     pub fn apply(&mut self, command: Command) {

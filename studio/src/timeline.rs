@@ -11,6 +11,8 @@ use npc_core::agent::cues::Behaviour;
 use npc_core::anim::OwnShapes;
 use npc_core::anim::face::FaceFrame;
 use npc_core::anim::timeline::{Bake, BakeOptions, bake_with_shapes};
+use npc_core::asset::clip_face::ClipFace;
+use npc_core::body::BodyBake;
 use npc_core::hearing::{ListenBake, ListenBakeOptions, bake_listening};
 use npc_core::project::Project;
 use npc_core::speech::LineSource;
@@ -51,6 +53,9 @@ pub struct Timeline {
     pub comparison: Option<Comparison>,
     /// A recording of the person the character listens to, instead of a line.
     pub person: Option<PersonRecording>,
+    /// What the body's clips do to the face at each frame of the line (from the body's bake;
+    /// empty when they do nothing).
+    pub clip_faces: Vec<ClipFace>,
 }
 
 /// The person's voice the character listens to, and how it listened.
@@ -86,6 +91,7 @@ impl Default for Timeline {
             error: None,
             comparison: None,
             person: None,
+            clip_faces: Vec::new(),
         }
     }
 }
@@ -185,6 +191,7 @@ impl Timeline {
             speaking: self.speaking,
             duration_ms: None,
             emotion: self.behaviour.emotion,
+            clip_faces: self.clip_faces.clone(),
         };
         let face = self
             .npc
@@ -201,6 +208,28 @@ impl Timeline {
             }
         }
         self.bake_ms = start.elapsed().as_secs_f64() * 1000.0;
+    }
+
+    /// What `body`'s clips do to the face at each frame of the baked line (the body's frame at
+    /// or before each, as the body is baked at its own rate); empty when they do nothing.
+    #[must_use]
+    pub fn clip_faces_from(&self, body: Option<&BodyBake>) -> Vec<ClipFace> {
+        let (Some(body), Some(bake)) = (body, &self.bake) else {
+            return Vec::new();
+        };
+        if body.faces.iter().all(ClipFace::is_none) {
+            return Vec::new();
+        }
+        bake.times_ms
+            .iter()
+            .map(|&t| {
+                let frame = (t * body.fps / 1000.0 + 1e-6).floor().max(0.0) as usize;
+                body.faces
+                    .get(frame.min(body.faces.len().saturating_sub(1)))
+                    .copied()
+                    .unwrap_or(ClipFace::NONE)
+            })
+            .collect()
     }
 
     /// Length of the timeline, ms: the baked line's, or the comparison's when longer.

@@ -207,7 +207,7 @@ fn a_head_of_its_own_shapes_plays_and_edits_them() {
     let visemes = dir.path().join("line.json");
     std::fs::write(&visemes, VISEMES).unwrap();
     studio.apply(Command::OpenVisemes(visemes));
-    let targets = studio.shapes.shapes.viseme_targets();
+    let targets = studio.shapes.shapes.own_targets();
     let mpb = targets
         .iter()
         .position(|t| t == "h_expressions.MPB_Up_h")
@@ -233,7 +233,7 @@ fn a_head_of_its_own_shapes_plays_and_edits_them() {
     let shout_at = studio
         .shapes
         .shapes
-        .viseme_targets()
+        .own_targets()
         .iter()
         .position(|t| *t == shout)
         .unwrap();

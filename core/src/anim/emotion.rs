@@ -204,19 +204,25 @@ impl EmotionState {
         if !settings.enabled || self.shown <= 0.0 {
             return;
         }
-        let closed = table
-            .pose(VisemeId::BILABIAL)
-            .get(ArkitTarget::MouthClose)
-            .max(1e-3);
-        let closure = (pose.get(ArkitTarget::MouthClose) / closed).clamp(0.0, 1.0);
-        for (target, weight) in face.active() {
-            let keep = if OPENING.contains(&target) {
-                1.0 - closure
-            } else {
-                1.0
-            };
-            pose.set(target, pose.get(target) + self.shown * weight * keep);
-        }
+        add_keeping_closures(face, self.shown, table, pose);
+    }
+}
+
+/// Adds `amount` of `face` under `pose`, the channels that open the mouth scaled down by how
+/// closed its lips are (`table`'s p/b/m pose): what an emotion's face does to a finished mouth.
+pub fn add_keeping_closures(face: &Pose, amount: f32, table: &VisemeTable, pose: &mut Pose) {
+    let closed = table
+        .pose(VisemeId::BILABIAL)
+        .get(ArkitTarget::MouthClose)
+        .max(1e-3);
+    let closure = (pose.get(ArkitTarget::MouthClose) / closed).clamp(0.0, 1.0);
+    for (target, weight) in face.active() {
+        let keep = if OPENING.contains(&target) {
+            1.0 - closure
+        } else {
+            1.0
+        };
+        pose.set(target, pose.get(target) + amount * weight * keep);
     }
 }
 

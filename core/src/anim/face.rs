@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::anim::LineCue;
 use crate::anim::blink::{BlinkSettings, Blinker};
 use crate::anim::brows::{BrowFlashes, BrowSettings};
+use crate::anim::clip_face;
 use crate::anim::emotion::{Emotion, EmotionSettings, EmotionState};
 use crate::anim::gaze::{Gaze, GazeSettings, GazeState};
 use crate::anim::lipsync::{
@@ -20,6 +21,7 @@ use crate::anim::lipsync::{
 use crate::anim::own_lipsync::OwnLipSync;
 use crate::anim::own_shapes::OwnShapes;
 use crate::anim::pose::Pose;
+use crate::asset::clip_face::{ClipFace, Expression};
 use crate::viseme::{VisemeId, VisemeTable};
 
 /// Everything that shapes a face's animation; part of a project file.
@@ -61,7 +63,10 @@ pub enum Stage {
     Emotion,
     /// Plus brow flashes (the turn's start, some stressed syllables).
     Brows,
-    /// The mouth plus the eyes' gaze.
+    /// Plus the expressions the body's clips play (VRM animations' expression tracks).
+    Expressions,
+    /// The mouth plus the eyes' gaze (turned where a clip's look-at track says, as far as
+    /// the clips own the eyes).
     Gaze,
     /// The mouth, gaze and blinks.
     Blink,
@@ -70,13 +75,14 @@ pub enum Stage {
 }
 
 impl Stage {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Target,
         Self::Smoothed,
         Self::Bilabial,
         Self::Anticipation,
         Self::Emotion,
         Self::Brows,
+        Self::Expressions,
         Self::Gaze,
         Self::Blink,
         Self::Final,
@@ -91,6 +97,7 @@ impl Stage {
             Self::Anticipation => "anticipation",
             Self::Emotion => "emotion",
             Self::Brows => "brows",
+            Self::Expressions => "expressions",
             Self::Gaze => "gaze",
             Self::Blink => "blink",
             Self::Final => "final",
@@ -167,6 +174,8 @@ pub struct FaceAnimator {
     emotion: EmotionState,
     /// When (on the face's own clock) it was last spoken to: its brows flash.
     addressed_ms: Option<f64>,
+    /// What the body's clips do to the face this frame.
+    clip_face: ClipFace,
     seed: u64,
 }
 
@@ -193,6 +202,7 @@ impl FaceAnimator {
             brows: BrowFlashes::with_capacity(BROW_CAPACITY),
             emotion: EmotionState::default(),
             addressed_ms: None,
+            clip_face: ClipFace::NONE,
             seed,
         }
     }
@@ -264,6 +274,12 @@ impl FaceAnimator {
     /// that ends eases its emotion out.
     pub fn set_emotion(&mut self, emotion: Option<(Emotion, f32)>) {
         self.emotion.set(emotion);
+    }
+
+    /// Plays what the body's clips do to the face from the next update on (their expressions'
+    /// weights and look-at): the player and the bakes give it the body's every frame.
+    pub fn set_clip_face(&mut self, face: ClipFace) {
+        self.clip_face = face;
     }
 
     /// Someone starts speaking to this face: its brows flash, as a listener's do.
@@ -427,8 +443,18 @@ impl FaceAnimator {
         let after_bilabial = pose;
         anticipation(&mut pose, track, table, &lipsync.anticipation, track_ms);
         let after_anticipation = pose;
-        self.emotion
-            .apply(&settings.emotions, table, dt_ms, &mut pose);
+        // An emotion the avatar has a face of its own for shows on that face (below), not on
+        // the ARKit one.
+        let own_face = |e: Option<Expression>| {
+            e.is_some_and(|e| self.own.as_ref().is_some_and(|o| o.covers(e)))
+        };
+        let shown = self.emotion.shown();
+        if own_face(shown.and_then(|(e, _)| clip_face::expression_of(e))) {
+            self.emotion.ease(dt_ms, settings.emotions.ease_ms);
+        } else {
+            self.emotion
+                .apply(&settings.emotions, table, dt_ms, &mut pose);
+        }
         let after_emotion = pose;
         self.life_ms += dt_ms;
         let mut up = self.brows.at(&settings.brows, audio_ms);
@@ -438,10 +464,25 @@ impl FaceAnimator {
         }
         BrowFlashes::apply(&settings.brows, up, &mut pose);
         let after_brows = pose;
+        clip_face::express(&self.clip_face, settings, |e| own_face(Some(e)), &mut pose);
+        let after_expressions = pose;
+        if let Some(own) = &mut self.own {
+            let shown = self
+                .emotion
+                .shown()
+                .filter(|_| settings.emotions.enabled)
+                .and_then(|(e, w)| Some((clip_face::expression_of(e)?, w)));
+            let clips = &self.clip_face;
+            own.express(|e| {
+                let felt = shown.filter(|(s, _)| *s == e).map_or(0.0, |(_, w)| w);
+                felt + clips.get(e)
+            });
+        }
 
         self.gaze
             .advance(&settings.gaze, self.life_ms, self.speaking);
         self.gaze.apply(&mut pose);
+        clip_face::look(&self.clip_face.look, &mut pose);
         let after_gaze = pose;
         let closure = self.blinker.advance(&settings.blink, self.life_ms);
         Blinker::apply(closure, &mut pose);
@@ -455,6 +496,7 @@ impl FaceAnimator {
         frame.set(Stage::Anticipation, after_anticipation);
         frame.set(Stage::Emotion, after_emotion);
         frame.set(Stage::Brows, after_brows);
+        frame.set(Stage::Expressions, after_expressions);
         frame.set(Stage::Gaze, after_gaze);
         frame.set(Stage::Blink, after_blink);
         frame.set(Stage::Final, pose);

@@ -5,6 +5,7 @@
 
 pub mod blink;
 pub mod brows;
+pub mod clip_face;
 pub mod emotion;
 pub mod face;
 pub mod gaze;

@@ -4,7 +4,9 @@
 //! own shapes [`OwnShapes`] gives each viseme. Loudness scales the shapes that open the jaw
 //! and anticipation moves the ones that round the lips ([`Role`]), as jawOpen and
 //! mouthPucker/mouthFunnel are on an ARKit face. Every stage is linear in the table's poses,
-//! so a viseme set on own shapes moves exactly as it would on ARKit ones.
+//! so a viseme set on own shapes moves exactly as it would on ARKit ones. The avatar's own
+//! expression faces ([`OwnShapes::expressions`]) are added over the mouth at the weights the
+//! face gives them ([`OwnLipSync::express`]).
 
 use super::lipsync::{
     LipSyncSettings, Loudness, Smoother, SmoothingSettings, VisemeTrack, anticipation_of, bilabial,
@@ -14,6 +16,7 @@ use super::own_roles::Role;
 use super::own_shapes::OwnShapes;
 use super::pose::Pose;
 use crate::arkit::ARKIT_TARGET_COUNT;
+use crate::asset::clip_face::Expression;
 use crate::viseme::{VISEME_COUNT, VisemeId, VisemeTable};
 
 /// The own shapes' lip sync of one face.
@@ -27,14 +30,17 @@ pub struct OwnLipSync {
     jaw_slots: Vec<Vec<usize>>,
     rounding_slots: Vec<Vec<usize>>,
     smoothers: Vec<Smoother>,
+    /// Each expression the avatar has a face of its own for, and that face: (target, weight).
+    expressions: Vec<(Expression, Vec<(usize, f32)>)>,
     weights: Vec<f32>,
 }
 
 impl OwnLipSync {
-    /// The lip sync of `shapes`' viseme targets; `None` when the visemes set none.
+    /// The lip sync of `shapes`' viseme targets, with its expression faces; `None` when they
+    /// set no target.
     #[must_use]
     pub fn new(shapes: &OwnShapes) -> Option<Self> {
-        let names = shapes.viseme_targets();
+        let names = shapes.own_targets();
         if names.is_empty() {
             return None;
         }
@@ -68,7 +74,23 @@ impl OwnLipSync {
                 })
                 .collect()
         };
+        let expressions = shapes
+            .expressions
+            .iter()
+            .filter_map(|(expression, face)| {
+                let binds: Vec<(usize, f32)> = face
+                    .iter()
+                    .filter_map(|(name, &w)| {
+                        let slot = names.binary_search(name).ok()?;
+                        Some((slot, w.clamp(0.0, 1.0)))
+                    })
+                    .collect();
+                let expression = Expression::from_name(expression)?;
+                (!binds.is_empty()).then_some((expression, binds))
+            })
+            .collect();
         Some(Self {
+            expressions,
             weights: vec![0.0; names.len()],
             jaw_slots: slots(Role::Jaw),
             rounding_slots: slots(Role::Rounding),
@@ -82,6 +104,28 @@ impl OwnLipSync {
     #[must_use]
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+
+    /// Whether the avatar has a face of its own for `expression` (happy, sad, ...).
+    #[must_use]
+    pub fn covers(&self, expression: Expression) -> bool {
+        self.expressions.iter().any(|(e, _)| *e == expression)
+    }
+
+    /// Adds each expression's own face at its weight (`amount(expression)`, 0-1) over the
+    /// mouth of the last step.
+    pub(crate) fn express(&mut self, amount: impl Fn(Expression) -> f32) {
+        for (expression, binds) in &self.expressions {
+            let a = amount(*expression).clamp(0.0, 1.0);
+            if a <= 0.0 {
+                continue;
+            }
+            for &(slot, w) in binds {
+                if let Some(out) = self.weights.get_mut(slot) {
+                    *out = (*out + a * w).min(1.0);
+                }
+            }
+        }
     }
 
     /// Each target's weight after the last step.

@@ -2,7 +2,9 @@
 //! `viseme_*`, VRoid `Fcl_MTH_A`, a DAZ-style `h_expressions.AE_AA_h`) still talk. A viseme may
 //! set any of the avatar's targets by its name in the file, and an ARKit target may be played
 //! on targets of other names (eyeBlinkLeft on `LeyeClose_h`). Known sets get a starting table
-//! made from the names alone ([`OwnShapes::starting_for`]).
+//! made from the names alone ([`OwnShapes::starting_for`]). An expression (happy, sad, ...) may
+//! be played on the avatar's own faces for it (a VRM's `happy`, by its binds): the character's
+//! emotions and the clips' expressions then show as the avatar's author made them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,7 +24,15 @@ pub struct OwnShapes {
     /// ARKit target -> the avatar's targets that play it, by name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub targets: BTreeMap<ArkitTarget, Vec<String>>,
+    /// Expression ([`EXPRESSIONS`]: happy, angry, sad, relaxed, surprised) -> {the avatar's
+    /// target name: weight}: its own face for the emotion and for clips' expression tracks,
+    /// played instead of the emotion's ARKit face.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub expressions: BTreeMap<String, BTreeMap<String, f32>>,
 }
+
+/// The expressions an avatar may play on faces of its own (VRM's preset names).
+pub const EXPRESSIONS: [&str; 5] = ["happy", "angry", "sad", "relaxed", "surprised"];
 
 /// A known set of shapes a starting table was made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,13 +161,28 @@ impl OwnShapes {
     /// Whether there is nothing to do.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.visemes.values().all(BTreeMap::is_empty) && self.targets.is_empty()
+        self.visemes.values().all(BTreeMap::is_empty)
+            && self.targets.is_empty()
+            && self.expressions.values().all(BTreeMap::is_empty)
     }
 
-    /// Every target the visemes set, sorted: the order of the animator's own weights.
+    /// Every target the visemes set, sorted.
     #[must_use]
     pub fn viseme_targets(&self) -> Vec<String> {
         let names: BTreeSet<&String> = self.visemes.values().flat_map(BTreeMap::keys).collect();
+        names.into_iter().cloned().collect()
+    }
+
+    /// Every target the visemes and expressions set, sorted: the order of the animator's own
+    /// weights.
+    #[must_use]
+    pub fn own_targets(&self) -> Vec<String> {
+        let names: BTreeSet<&String> = self
+            .visemes
+            .values()
+            .chain(self.expressions.values())
+            .flat_map(BTreeMap::keys)
+            .collect();
         names.into_iter().cloned().collect()
     }
 
@@ -167,6 +192,7 @@ impl OwnShapes {
         let used: BTreeSet<&String> = self
             .visemes
             .values()
+            .chain(self.expressions.values())
             .flat_map(BTreeMap::keys)
             .chain(self.targets.values().flatten())
             .collect();
@@ -187,6 +213,21 @@ impl OwnShapes {
                 if !(0.0..=1.0).contains(&w) {
                     out.push(format!(
                         "shapes.visemes {id}: {name} has weight {w}, outside 0-1"
+                    ));
+                }
+            }
+        }
+        for (expression, pose) in &self.expressions {
+            if !EXPRESSIONS.contains(&expression.as_str()) {
+                out.push(format!(
+                    "shapes.expressions: {expression} is not one of {}",
+                    EXPRESSIONS.join(", ")
+                ));
+            }
+            for (name, &w) in pose {
+                if !(0.0..=1.0).contains(&w) {
+                    out.push(format!(
+                        "shapes.expressions {expression}: {name} has weight {w}, outside 0-1"
                     ));
                 }
             }
@@ -249,6 +290,13 @@ impl OwnShapes {
                     .or_insert_with(|| binds.iter().map(|(n, _)| n.clone()).collect());
             }
         }
+        for expression in EXPRESSIONS {
+            if let Some(binds) = vrm.get(expression) {
+                shapes
+                    .expressions
+                    .insert(expression.to_owned(), binds.iter().cloned().collect());
+            }
+        }
         Some((set, shapes))
     }
 }
@@ -277,7 +325,7 @@ fn vrm_expression_vowels(vrm: &VrmExpressions) -> Option<(ShapeSet, OwnShapes)> 
         ShapeSet::VrmVowels,
         OwnShapes {
             visemes: vowel_table(&vowels),
-            targets: BTreeMap::new(),
+            ..OwnShapes::default()
         },
     ))
 }
@@ -310,7 +358,7 @@ fn oculus(names: &[String]) -> Option<(ShapeSet, OwnShapes)> {
         ShapeSet::Oculus,
         OwnShapes {
             visemes,
-            targets: BTreeMap::new(),
+            ..OwnShapes::default()
         },
     ))
 }
@@ -340,7 +388,14 @@ fn vrm_vowels(names: &[String]) -> Option<(ShapeSet, OwnShapes)> {
     if let Some(r) = blink("R") {
         targets.insert(ArkitTarget::EyeBlinkRight, vec![r]);
     }
-    Some((ShapeSet::VrmVowels, OwnShapes { visemes, targets }))
+    Some((
+        ShapeSet::VrmVowels,
+        OwnShapes {
+            visemes,
+            targets,
+            ..OwnShapes::default()
+        },
+    ))
 }
 
 fn daz(names: &[String]) -> Option<(ShapeSet, OwnShapes)> {
@@ -380,7 +435,14 @@ fn daz(names: &[String]) -> Option<(ShapeSet, OwnShapes)> {
             (!found.is_empty()).then_some((*arkit, found))
         })
         .collect();
-    Some((ShapeSet::DazExpressions, OwnShapes { visemes, targets }))
+    Some((
+        ShapeSet::DazExpressions,
+        OwnShapes {
+            visemes,
+            targets,
+            ..OwnShapes::default()
+        },
+    ))
 }
 
 #[cfg(test)]

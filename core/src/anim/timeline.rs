@@ -13,6 +13,7 @@ use crate::anim::lipsync::{VisemeEvent, VisemeTrack};
 use crate::anim::own_shapes::OwnShapes;
 use crate::anim::pose::Pose;
 use crate::arkit::ArkitTarget;
+use crate::asset::clip_face::ClipFace;
 use crate::viseme::{VisemeId, VisemeTable};
 /// Highest frame rate a bake accepts.
 pub const MAX_FPS: f64 = 10_000.0;
@@ -30,6 +31,9 @@ pub struct BakeOptions {
     pub duration_ms: Option<f64>,
     /// The emotion the line is spoken in, and its intensity (0-1).
     pub emotion: Option<(Emotion, f32)>,
+    /// What the body's clips do to the face at each frame (a body bake's
+    /// [`crate::body::BodyBake::faces`] over the same frames); empty: nothing.
+    pub clip_faces: Vec<ClipFace>,
 }
 
 impl Default for BakeOptions {
@@ -40,6 +44,7 @@ impl Default for BakeOptions {
             speaking: true,
             duration_ms: None,
             emotion: None,
+            clip_faces: Vec::new(),
         }
     }
 }
@@ -165,9 +170,12 @@ fn run(
     }
     let mut frames = Vec::with_capacity(times_ms.len());
     let mut previous = times_ms.first().copied().unwrap_or(0.0);
-    for &t in &times_ms {
+    for (i, &t) in times_ms.iter().enumerate() {
         let dt = t - previous;
         previous = t;
+        if let Some(&clips) = options.clip_faces.get(i) {
+            face.set_clip_face(clips);
+        }
         // A complete track has no stream to report on, so the update cannot fail.
         let _ = face.update(t, dt);
         frames.push(*face.frame());

@@ -8,6 +8,7 @@ use gltf::json;
 use gltf::json::validation::Checked;
 
 use super::accessor::Reader;
+use super::clip_face::FaceTracks;
 use super::error::{AssetError, Result};
 use super::scene::Node;
 use super::transform::Transform;
@@ -58,6 +59,9 @@ pub struct Clip {
     /// The latest last key time over all channels; 0 without channels.
     pub duration_s: f32,
     pub channels: Vec<Channel>,
+    /// What it does to the face (a VRM animation's expression and look-at tracks; empty for
+    /// clips of other files).
+    pub face: FaceTracks,
 }
 
 /// Whether a clip's name says nothing of what it is: none, or what tools write when no one
@@ -130,6 +134,7 @@ fn read_clip(
             .unwrap_or_else(|| format!("clip {index}")),
         duration_s,
         channels,
+        face: FaceTracks::default(),
     })
 }
 
@@ -313,6 +318,18 @@ fn unit_quat(q: Quat) -> Quat {
 }
 
 impl Channel {
+    /// Component `c` of the value at `t_s` seconds (clamped to the keys).
+    #[must_use]
+    pub fn component_at(&self, t_s: f32, c: usize) -> f32 {
+        self.sample_component(locate(&self.times, t_s), c)
+    }
+
+    /// The rotation at `t_s` seconds (clamped to the keys), for a rotation channel.
+    #[must_use]
+    pub fn rotation_at(&self, t_s: f32) -> Quat {
+        self.sample_rotation(locate(&self.times, t_s))
+    }
+
     /// Component `c` of key `key`'s value (the middle group for cubic splines); 0 when absent.
     fn value(&self, key: usize, c: usize) -> f32 {
         let at = if self.interpolation == Interpolation::CubicSpline {
@@ -402,6 +419,19 @@ impl Channel {
 }
 
 impl Clip {
+    /// Where `t_s` seconds fall in the clip: wrapped into it when `looped`, else as given (the
+    /// keys clamp it).
+    #[must_use]
+    pub fn time_in(&self, t_s: f32, looped: bool) -> f32 {
+        if !t_s.is_finite() {
+            if looped || t_s.is_nan() { 0.0 } else { t_s }
+        } else if looped && self.duration_s > 0.0 {
+            t_s.rem_euclid(self.duration_s)
+        } else {
+            t_s
+        }
+    }
+
     /// Samples the clip at `t_s` seconds (wrapped into the clip when `looped`, else clamped to
     /// its keys) into `locals` (one per node) and `weights` (morph weights per node).
     ///
@@ -415,13 +445,7 @@ impl Clip {
         locals: &mut [Transform],
         weights: &mut [Vec<f32>],
     ) {
-        let t = if !t_s.is_finite() {
-            if looped || t_s.is_nan() { 0.0 } else { t_s }
-        } else if looped && self.duration_s > 0.0 {
-            t_s.rem_euclid(self.duration_s)
-        } else {
-            t_s
-        };
+        let t = self.time_in(t_s, looped);
         for channel in &self.channels {
             let span = locate(&channel.times, t);
             if channel.property == Property::Weights {
@@ -477,6 +501,7 @@ impl Clip {
                     })
                 })
                 .collect(),
+            face: self.face.clone(),
         }
     }
 
@@ -577,6 +602,7 @@ mod tests {
                 values: values.into(),
                 width: 3,
             }],
+            face: FaceTracks::default(),
         }
     }
 
@@ -1012,6 +1038,7 @@ mod tests {
                     width: 3,
                 },
             ],
+            face: FaceTracks::default(),
         };
         let mut locals = vec![Transform::IDENTITY; 2];
         let mut weights = vec![Vec::new(); 2];

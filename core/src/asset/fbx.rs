@@ -235,6 +235,7 @@ fn read_take(
         name,
         duration_s: times.last().copied().unwrap_or(0.0),
         channels,
+        face: super::clip_face::FaceTracks::default(),
     }
 }
 

@@ -106,6 +106,13 @@ impl Asset {
         let roots = scene_roots(root, &nodes);
         let target_counts = |m: usize| meshes.get(m).map_or(0, Mesh::target_count);
         let mut clips = read_clips(&reader, &nodes, &target_counts)?;
+        if let Some(animation) = root
+            .extensions
+            .as_ref()
+            .and_then(|e| e.others.get("VRMC_vrm_animation"))
+        {
+            super::clip_face::attach(animation, &mut clips, &mut warnings);
+        }
         let turned_to_face_forward = super::vrm::faces_back(root);
         if turned_to_face_forward {
             super::vrm::turn_around(&mut nodes, &roots, &mut clips);

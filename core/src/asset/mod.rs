@@ -8,6 +8,7 @@ pub mod amend;
 pub mod animation;
 mod animation_pointer;
 mod bin_chunk;
+pub mod clip_face;
 pub mod collision;
 mod compression;
 mod draco;

@@ -180,42 +180,12 @@ fn vrm0_preset(name: &str) -> Option<&'static str> {
     })
 }
 
-/// What a VRM animation file (`VRMC_vrm_animation`) holds beyond its humanoid motion, which
-/// is not played: its expression tracks (by name) and its look-at track, said in one warning.
-fn vrma_tracks_not_played(animation: &Value) -> Option<String> {
-    let mut expressions: Vec<&str> = ["/expressions/preset", "/expressions/custom"]
-        .iter()
-        .filter_map(|p| animation.pointer(p).and_then(Value::as_object))
-        .flat_map(|o| o.keys().map(String::as_str))
-        .collect();
-    expressions.sort_unstable();
-    let look_at = animation
-        .get("lookAt")
-        .is_some_and(|l| l.get("node").is_some());
-    let mut parts = Vec::new();
-    if !expressions.is_empty() {
-        parts.push(format!("expression tracks ({})", expressions.join(", ")));
-    }
-    if look_at {
-        parts.push("look-at track".to_owned());
-    }
-    (!parts.is_empty()).then(|| {
-        format!(
-            "this VRM animation plays its humanoid motion only; not played: {}",
-            parts.join(", ")
-        )
-    })
-}
-
 /// The VRM humanoid table of a file, when it has one; entries naming a node the file lacks
 /// are left out, with a warning.
 pub fn humanoid_table(root: &json::Root, warnings: &mut Vec<String>) -> Vec<(String, usize)> {
     let Some(extensions) = root.extensions.as_ref().map(|e| &e.others) else {
         return Vec::new();
     };
-    if let Some(animation) = extensions.get("VRMC_vrm_animation") {
-        warnings.extend(vrma_tracks_not_played(animation));
-    }
     let mut table: Vec<(String, usize)> = Vec::new();
     // VRM 1.0 avatars and VRM animation files (`.vrma`) write the same table.
     if let Some(bones) = ["VRMC_vrm", "VRMC_vrm_animation"]

@@ -16,6 +16,7 @@ use crate::agent::cues::GestureCue;
 use crate::anim::LineCue;
 use crate::anim::emotion::Emotion;
 use crate::asset::Transform;
+use crate::asset::clip_face::ClipFace;
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +65,10 @@ pub struct BodyBake {
     /// Every frame's node transforms after the last layer (what the player would draw).
     #[serde(skip)]
     pub poses: Vec<Vec<Transform>>,
+    /// What the clips do to the face in every frame (a VRM animation's expressions and
+    /// look-at): what the face bake of the same frames plays.
+    #[serde(skip)]
+    pub faces: Vec<ClipFace>,
 }
 
 impl BodyBake {
@@ -137,6 +142,7 @@ pub fn bake_body(
         None => (Inhales::default(), None, Vec::new()),
     };
     let mut emotion = Vec::with_capacity(frames);
+    let mut faces = Vec::with_capacity(frames);
     let mut spring_state = super::spring::SpringState::default();
     let mut world = Vec::new();
     for i in 0..frames {
@@ -187,6 +193,7 @@ pub fn bake_body(
         emotion.push(body.emotion().map_or(0.0, |e| e.1));
         rotations.push(layers);
         poses.push(body.locals.clone());
+        faces.push(*body.clips.face());
     }
     BodyBake {
         fps,
@@ -199,5 +206,6 @@ pub fn bake_body(
         talk: plan,
         warnings,
         poses,
+        faces,
     }
 }

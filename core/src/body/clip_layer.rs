@@ -1,12 +1,14 @@
 //! The clips of the three activities (idle, walk, talk), cross-blended when the activity
 //! changes; an activity without a clip falls back to idle, and idle to the rest pose. A clip
 //! an agent asked for as a gesture (the line's plan says which and when) is blended over
-//! them.
+//! them. What the clips playing do to the face (a VRM animation's expressions and look) is
+//! blended alike and read by the face ([`ClipLayer::face`]).
 
 use super::layer::{Activity, BodyLayer, LayerInput};
 use super::skeleton::Skeleton;
 use crate::asset::Transform;
 use crate::asset::animation::{Clip, blend};
+use crate::asset::clip_face::ClipFace;
 
 /// Cross-blend length between clips, seconds.
 pub const CROSS_BLEND_S: f32 = 0.3;
@@ -29,6 +31,8 @@ pub struct ClipLayer {
     scratch_a: Vec<Transform>,
     scratch_b: Vec<Transform>,
     weights: Vec<Vec<f32>>,
+    /// What the clips did to the face in the last frame.
+    face: ClipFace,
 }
 
 fn index(a: Activity) -> usize {
@@ -62,11 +66,27 @@ impl ClipLayer {
             scratch_a: Vec::new(),
             scratch_b: Vec::new(),
             weights: Vec::new(),
+            face: ClipFace::NONE,
         }
     }
 
     fn clip(clips: &[Option<Clip>; 3], a: Activity) -> Option<&Clip> {
         clips[index(a)].as_ref().or(clips[0].as_ref())
+    }
+
+    /// What `clip` (if any) does to the face `t_s` seconds in.
+    fn face_of(clip: Option<&Clip>, t_s: f32, looped: bool) -> ClipFace {
+        match clip {
+            Some(clip) if !clip.face.is_empty() => clip.face.sample(clip.time_in(t_s, looped)),
+            _ => ClipFace::NONE,
+        }
+    }
+
+    /// What the clips played in the last frame do to the face: their expressions' weights
+    /// and where their look-at tracks turn the eyes, blended as their poses are.
+    #[must_use]
+    pub fn face(&self) -> &ClipFace {
+        &self.face
     }
 
     /// Takes `hips`' travel out of the walk clip (root motion made in place: the player moves
@@ -131,12 +151,12 @@ impl ClipLayer {
             }
             self.scratch_b.clear();
             self.scratch_b.extend_from_slice(&skeleton.rest);
-            clip.sample(
-                stroke.clip_time_s(talk.at_ms),
-                false,
-                &mut self.scratch_b,
-                &mut self.weights,
-            );
+            let t_s = stroke.clip_time_s(talk.at_ms);
+            clip.sample(t_s, false, &mut self.scratch_b, &mut self.weights);
+            if !clip.face.is_empty() || !self.face.is_none() {
+                self.face =
+                    ClipFace::mix(&self.face, &Self::face_of(Some(clip), t_s, false), weight);
+            }
             self.scratch_a.clear();
             self.scratch_a.extend_from_slice(locals);
             blend(&self.scratch_a, &self.scratch_b, weight, locals);
@@ -174,13 +194,16 @@ impl BodyLayer for ClipLayer {
         self.scratch_a.clear();
         self.scratch_a.extend_from_slice(&skeleton.rest);
         self.weights.resize(skeleton.len(), Vec::new());
-        if let Some(clip) = Self::clip(&self.clips, self.current) {
+        let current = Self::clip(&self.clips, self.current);
+        if let Some(clip) = current {
             clip.sample(self.t_current, true, &mut self.scratch_a, &mut self.weights);
         }
+        self.face = Self::face_of(current, self.t_current, true);
         if self.blend < 1.0 {
             self.scratch_b.clear();
             self.scratch_b.extend_from_slice(&skeleton.rest);
-            if let Some(clip) = Self::clip(&self.clips, self.previous) {
+            let previous = Self::clip(&self.clips, self.previous);
+            if let Some(clip) = previous {
                 clip.sample(
                     self.t_previous,
                     true,
@@ -190,12 +213,12 @@ impl BodyLayer for ClipLayer {
             }
             // Smooth in and out of the blend.
             let b = self.blend;
-            blend(
-                &self.scratch_b,
-                &self.scratch_a,
-                b * b * (3.0 - 2.0 * b),
-                locals,
-            );
+            let eased = b * b * (3.0 - 2.0 * b);
+            blend(&self.scratch_b, &self.scratch_a, eased, locals);
+            let before = Self::face_of(previous, self.t_previous, true);
+            if !before.is_none() || !self.face.is_none() {
+                self.face = ClipFace::mix(&before, &self.face, eased);
+            }
         } else {
             for (out, t) in locals.iter_mut().zip(&self.scratch_a) {
                 *out = *t;

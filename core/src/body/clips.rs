@@ -176,6 +176,12 @@ impl Clips {
         self.0.all()
     }
 
+    /// What the clips played in the last frame do to the face.
+    #[must_use]
+    pub fn face(&self) -> &crate::asset::clip_face::ClipFace {
+        self.0.face()
+    }
+
     /// Poses `locals` for this frame.
     pub fn apply(&mut self, skeleton: &Skeleton, input: &LayerInput, locals: &mut [Transform]) {
         self.0.apply(skeleton, input, locals);

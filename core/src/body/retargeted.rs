@@ -123,6 +123,7 @@ fn made_on_avatar(
         name: clip.name.clone(),
         duration_s: clip.duration_s,
         channels,
+        face: clip.face.clone(),
     }
 }
 

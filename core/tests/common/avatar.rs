@@ -174,6 +174,7 @@ pub fn avatar_glb() -> Vec<u8> {
         name: "idle".into(),
         duration_s: 2.0,
         channels,
+        face: npc_core::asset::clip_face::FaceTracks::default(),
     });
     w.set_roots(roots);
     w.to_glb()

@@ -112,12 +112,49 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let voice = npc.map_or_else(|| args.voice.voice(), |n| n.voice.clone());
     let (line, audio) = read_source(args, &voice)?;
     let cue = line.cue;
+    // The NPC's body plays its clips over the same frames: what they do to the face (a VRM
+    // animation's expressions and look) is in the face's bake, as the player plays it.
+    let body = match (&project, npc, &args.project) {
+        (Some(project), Some(npc), Some(path)) => {
+            let last_ms = timeline::frame_times(args.fps, cue.baked_ms())?
+                .last()
+                .copied()
+                .unwrap_or(0.0);
+            let baked = bake_body_of(
+                project,
+                path,
+                npc,
+                &BodyBakeOptions {
+                    fps: args.fps,
+                    duration_ms: last_ms,
+                    talking_ms: cue.baked_ms() - npc_core::TAIL_MS,
+                    seed,
+                    line: Some(cue.clone()),
+                    emotion: args.emotion,
+                    gestures: args.gestures.clone(),
+                },
+            );
+            match baked {
+                Ok(body) => Some(body),
+                Err(e) if args.body => return Err(e),
+                Err(e) => {
+                    tracing::warn!(
+                        "{}: {e:#}; the face is baked without its body's clips",
+                        npc.id
+                    );
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
     let options = BakeOptions {
         fps: args.fps,
         seed,
         speaking: args.speaking,
         duration_ms: None,
         emotion: args.emotion,
+        clip_faces: body.as_ref().map(|b| b.faces.clone()).unwrap_or_default(),
     };
     let shapes = match (&project, npc, &args.project) {
         (Some(_), Some(npc), Some(path)) => own_shapes_of(path, npc),
@@ -127,22 +164,8 @@ pub(super) fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let mut report = BakeReport::new(&bake, &cue.track, &settings.table, &options);
     report.audio = audio.as_ref().map(|p| p.display().to_string());
     report.npc = npc.map(|n| n.id.clone());
-    if let (true, Some(project), Some(npc), Some(path)) = (args.body, &project, npc, &args.project)
-    {
-        report.body = Some(bake_body_of(
-            project,
-            path,
-            npc,
-            &BodyBakeOptions {
-                fps: args.fps,
-                duration_ms: report.duration_ms,
-                talking_ms: cue.baked_ms() - npc_core::TAIL_MS,
-                seed,
-                line: Some(cue.clone()),
-                emotion: args.emotion,
-                gestures: args.gestures.clone(),
-            },
-        )?);
+    if args.body {
+        report.body = body;
     }
     let json = serde_json::to_vec(&report).context("could not encode the bake as JSON")?;
     write_atomically(&args.out, &json)?;

@@ -393,7 +393,7 @@ impl WorldContent {
                 .clone()
                 .with_aliases(face_meshes, &own_shapes.targets);
             let own_refs =
-                npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.viseme_targets());
+                npc_core::asset::face_rig::own_refs(face_meshes, &own_shapes.own_targets());
             let rest_bounds = head.is_none().then(|| body.asset.rest_bounds()).flatten();
             let (spring_bones, problems) = npc_core::body::avatar_springs(
                 &body.asset.spring_bones,

@@ -436,6 +436,7 @@ impl NpcActor {
             ground: Some(&ground_below),
         };
         self.body.update(&avatar.skeleton, &input);
+        self.face.set_clip_face(*self.body.clips.face());
         avatar
             .skeleton
             .world_into(&self.body.locals, &mut self.node_world);

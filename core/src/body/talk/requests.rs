@@ -213,6 +213,7 @@ mod tests {
                 values: Arc::from([raised.to_array(), raised.to_array()].concat()),
                 width: 4,
             }],
+            face: crate::asset::clip_face::FaceTracks::default(),
         });
         ClipRig::new(rig.skeleton.clone(), clips)
     }

@@ -92,6 +92,7 @@ pub(super) fn bake(
         name: name.to_owned(),
         duration_s: duration,
         channels,
+        face: crate::asset::clip_face::FaceTracks::default(),
     }
 }
 
