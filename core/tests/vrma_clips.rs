@@ -71,7 +71,7 @@ fn accessor(doc: &mut Value, bin: &mut Vec<u8>, floats: &[f32], kind: &str) -> u
         "VEC3" => 3,
         _ => 4,
     };
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let offset = bin.len();
@@ -139,7 +139,7 @@ fn with_face_tracks(bytes: &[u8], map: &HumanoidMap) -> Vec<u8> {
         "preset": {"happy": {"node": happy}}, "custom": {"smug": {"node": smug}}
     });
     extension["lookAt"] = json!({"node": look_at, "offsetFromHeadBone": [0.0, 0.06, 0.0]});
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     doc["buffers"][0]["byteLength"] = json!(bin.len());

@@ -126,8 +126,11 @@ pub const EXTENSIONS: &[Extension] = &[
     ext(
         "VRMC_vrm_animation",
         Support::Part,
-        "a .vrma file's humanoid clips, played on any humanoid; its expression and look-at \
-         tracks are not played, and a warning names them",
+        "a .vrma file's humanoid clips, played on any humanoid; its preset expression tracks \
+         play on the face (happy, sad, angry, surprised as the character's emotion faces or the \
+         avatar's own, relaxed as half of happy, aa/ih/ou/ee/oh as the viseme table's mouths, \
+         blinks as eyeBlink) and its look-at track turns the eyes, blended as the clips are; \
+         custom expression tracks are not played, and a warning names them",
     ),
     ext(
         "KHR_lights_punctual",

@@ -128,22 +128,20 @@ pub fn labelled_speech() -> Option<std::path::PathBuf> {
     fetched("NPC_LABELLED_SPEECH", "labelled")
 }
 
-/// The intervals of tier `tier` of a Praat TextGrid in its short text form: (start ms, end
-/// ms, text).
+/// festvox-ru's 620 Russian sentences with their phone labels (`NPC_RUSSIAN_SPEECH`, else where
+/// `scripts/setup.sh` caches them), or None when they have not been fetched (a failure under
+/// CI).
+#[allow(dead_code)]
+pub fn russian_speech() -> Option<std::path::PathBuf> {
+    fetched("NPC_RUSSIAN_SPEECH", "russian")
+}
+
+/// The intervals of tier `tier` of a Praat TextGrid: (start ms, end ms, text).
 #[allow(dead_code, clippy::unwrap_used)]
 pub fn textgrid_tier(grid: &str, tier: &str) -> Vec<(f64, f64, String)> {
-    let mut lines = grid.lines().map(str::trim);
-    let name = format!("\"{tier}\"");
-    lines.find(|l| *l == name).unwrap();
-    let mut next = || lines.next().unwrap();
-    let (_, _) = (next(), next());
-    let n: usize = next().parse().unwrap();
-    (0..n)
-        .map(|_| {
-            let start: f64 = next().parse().unwrap();
-            let end: f64 = next().parse().unwrap();
-            let text = next().trim_matches('"').to_owned();
-            (start * 1000.0, end * 1000.0, text)
-        })
+    npc_core::speech::eval::parse_textgrid_tier(grid, &[tier])
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.start_ms, s.end_ms, s.phone))
         .collect()
 }

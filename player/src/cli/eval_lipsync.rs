@@ -17,8 +17,9 @@ use npc_core::speech::eval::{
 #[derive(Debug, clap::Args)]
 pub(super) struct EvalLipsyncArgs {
     /// Lines of `WAV<TAB>LABELS<TAB>LANGUAGE[<TAB>SCRIPT]`: a recording, its phone labels (an
-    /// MBROLA phone file, `.pho`, in SAMPA; or an HTK label file, `.lab`, in ARPAbet or, for
-    /// Japanese, HTS's phones), its language (BCP 47) and what is said; paths relative to the
+    /// MBROLA phone file, `.pho`, in SAMPA; an HTK or Festival label file, `.lab`, in ARPAbet,
+    /// for Japanese HTS's phones, for Russian festvox's msu_ru phones; or a Praat TextGrid's
+    /// phone tier in ARPAbet), its language (BCP 47) and what is said; paths relative to the
     /// list. `#` starts a comment.
     #[arg(value_name = "LIST")]
     list: PathBuf,

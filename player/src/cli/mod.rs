@@ -37,8 +37,8 @@ enum Command {
     /// Align a recording's script to its sound: viseme events, words and phones with their
     /// times, as JSON.
     Align(align::AlignArgs),
-    /// Grade lip sync against phone labels made elsewhere (MBROLA phone files, HTK label
-    /// files), per language: frames in the right mouth class, p/b/m closed, false closures,
+    /// Grade lip sync against phone labels made elsewhere (MBROLA phone files, HTK and
+    /// Festival label files, Praat TextGrids), per language: frames in the right mouth class, p/b/m closed, false closures,
     /// rounding onsets, speed.
     EvalLipsync(eval_lipsync::EvalLipsyncArgs),
     /// Write a baked or recorded line as Live Link Face CSV, or into an avatar as a glTF clip.

@@ -143,6 +143,27 @@ impl MouthClass {
     }
 }
 
+impl MouthClass {
+    /// The class of a phone of festvox's Russian phone set (msu_ru, as the festvox-ru voice
+    /// labels its utterances), from the features the set gives each: its labials (`p b m`,
+    /// palatalised `pp bb mm`) closed, its labio-dentals (`f v ff vv`) labiodental, its rounded
+    /// vowels (`uu oo u ur`) rounded, `aa a` and the reduced `ae ay` (ə-like) open, `ii yy i y
+    /// ee e` (ɨ among them) and `j` spread; ʂ ʐ ɕː tɕ (`sh zh sch ch`) take Azure's 16 as ʃ ʒ tʃ
+    /// do, rounded; the trill (`r rr`) is the tongue tip's, other.
+    #[must_use]
+    pub fn of_festvox_russian(phone: &str) -> Self {
+        match phone {
+            "pau" | "" => Self::Silence,
+            "p" | "pp" | "b" | "bb" | "m" | "mm" => Self::Closed,
+            "f" | "ff" | "v" | "vv" => Self::Labiodental,
+            "uu" | "oo" | "u" | "ur" | "sh" | "zh" | "sch" | "ch" => Self::Rounded,
+            "aa" | "a" | "ae" | "ay" => Self::Open,
+            "ii" | "yy" | "i" | "y" | "ee" | "e" | "j" => Self::Spread,
+            _ => Self::Other,
+        }
+    }
+}
+
 /// The symbol set a label file names its phones in, which decides each phone's class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PhoneSymbols {
@@ -154,16 +175,21 @@ pub enum PhoneSymbols {
     /// The romaji-like phones of Japanese HTS labels (JSUT, Open JTalk):
     /// [`MouthClass::of_japanese`].
     Japanese,
+    /// The Russian phones of festvox's msu_ru phone set (`pau`, `pp`, `oo`, `sch`, ...):
+    /// [`MouthClass::of_festvox_russian`].
+    FestvoxRussian,
 }
 
 impl PhoneSymbols {
-    /// The symbols of an HTK label file (`.lab`) in `language`: Japanese's HTS phones for
-    /// Japanese, else ARPAbet.
+    /// The symbols of an HTK or Festival label file (`.lab`) in `language`: Japanese's HTS
+    /// phones for Japanese, festvox's msu_ru phones for Russian, else ARPAbet.
     #[must_use]
     pub fn of_lab_in(language: &str) -> Self {
         let primary = language.split(['-', '_']).next().unwrap_or("");
         if primary.eq_ignore_ascii_case("ja") {
             Self::Japanese
+        } else if primary.eq_ignore_ascii_case("ru") {
+            Self::FestvoxRussian
         } else {
             Self::Arpabet
         }
@@ -176,6 +202,7 @@ impl PhoneSymbols {
             Self::Sampa(language) => MouthClass::of_sampa_in(language, phone),
             Self::Arpabet => MouthClass::of_arpabet(phone),
             Self::Japanese => MouthClass::of_japanese(phone),
+            Self::FestvoxRussian => MouthClass::of_festvox_russian(phone),
         }
     }
 }

@@ -13,7 +13,10 @@ mod class;
 mod labels;
 
 pub use class::{MouthClass, PhoneSymbols};
-pub use labels::{Labels, PhoneSpan, parse_lab, parse_pho, read_labels};
+pub use labels::{
+    Labels, PHONE_TIERS, PhoneSpan, parse_lab, parse_pho, parse_textgrid_tier, parse_xlabel,
+    read_labels,
+};
 
 use crate::anim::lipsync::VisemeEvent;
 
