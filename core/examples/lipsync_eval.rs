@@ -1,11 +1,12 @@
-//! Grades lip sync from the sound alone on a list of labelled sounds (lines `WAV PHO
-//! LANGUAGE`, as `scripts/mouth_net/make_data.py` writes them) by the measure, per
+//! Grades lip sync from the sound alone on a list of labelled sounds (lines `WAV LABELS
+//! LANGUAGE`, as `scripts/mouth_net/make_data.py` writes them with MBROLA phone files; any
+//! labels `npc_core::speech::eval::read_labels` reads) by the measure, per
 //! language: the phones recognised alone (with the closures the network on the sound alone
 //! hears, peaking at CLOSURE_PEAK), and decoded by the mouth network with the given
 //! switch cost and closure bias. For choosing the decoding on voices that are not graded.
 //! With `--sound-only`, the network that hears the sound alone, without a recogniser.
 //!
-//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK]]`
+//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK [CLOSURE_ONSET]]]`
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -13,10 +14,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use npc_core::speech::eval::{MouthClass, Score, parse_pho, score};
+use npc_core::speech::eval::{MouthClass, Score, read_labels, score};
 use npc_core::speech::mouth_net::Decoding;
 use npc_core::speech::unscripted::{
-    by_sound_alone_decoded, recognised, visemes_by_net, with_closures_heard,
+    SOUND_ALONE_DECODING, by_sound_alone_decoded, recognised, visemes_by_net, with_closures_heard,
 };
 use npc_core::speech::wav;
 
@@ -32,12 +33,20 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
-    let mut decoding = Decoding::default();
+    // From the sound alone, the decoding the product uses unless the arguments say otherwise.
+    let mut decoding = if sound_only {
+        SOUND_ALONE_DECODING
+    } else {
+        Decoding::default()
+    };
     if let [_, cost, bias, rest @ ..] = &args[..] {
         decoding.switch_cost = cost.parse().unwrap_or(decoding.switch_cost);
         decoding.bias[MouthClass::Closed.index()] = bias.parse().unwrap_or(0.0);
-        if let [peak] = rest {
+        if let [peak, rest @ ..] = rest {
             decoding.closure_peak = peak.parse().unwrap_or(0.0);
+            if let [onset] = rest {
+                decoding.closure_onset = onset.parse().unwrap_or(0.0);
+            }
         }
     }
     let Ok(text) = std::fs::read_to_string(list) else {
@@ -54,24 +63,25 @@ fn main() -> ExitCode {
             eprintln!("cannot read {wav_path}");
             continue;
         };
-        let Some(labels) = std::fs::read_to_string(pho_path)
-            .ok()
-            .and_then(|t| parse_pho(&t).ok())
-        else {
-            eprintln!("cannot read {pho_path}");
-            continue;
+        let labels = match read_labels(Path::new(pho_path), language) {
+            Ok(labels) => labels,
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
         };
-        let class_of = |p: &str| MouthClass::of_sampa_in(language, p);
+        let class_of = |p: &str| labels.symbols.class(p);
+        let labels = &labels.spans;
         let (alone, by_net) = if sound_only {
             let by_net = by_sound_alone_decoded(&samples, rate, &decoding);
             (Score::default(), by_net)
         } else {
             let heard = recognised(&samples, rate, language);
             let heard = with_closures_heard(&samples, rate, heard, decoding.closure_peak);
-            let alone = score(&heard.visemes, &labels, class_of);
+            let alone = score(&heard.visemes, labels, class_of);
             (alone, visemes_by_net(&samples, rate, heard, &decoding))
         };
-        let netted = score(&by_net.visemes, &labels, class_of);
+        let netted = score(&by_net.visemes, labels, class_of);
         let entry = by_language.entry(language.to_owned()).or_default();
         entry[0] = entry[0].plus(alone);
         entry[1] = entry[1].plus(netted);
