@@ -4,9 +4,11 @@
 //! language: the phones recognised alone (with the closures the network on the sound alone
 //! hears, peaking at CLOSURE_PEAK), and decoded by the mouth network with the given
 //! switch cost and closure bias. For choosing the decoding on voices that are not graded.
-//! With `--sound-only`, the network that hears the sound alone, without a recogniser.
+//! With `--sound-only`, the network that hears the sound alone, without a recogniser; with
+//! `--net FILE` too, that network read from FILE (one `scripts/mouth_net/train.py` wrote)
+//! instead of the committed one.
 //!
-//! `cargo run --example lipsync_eval -- [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK [CLOSURE_ONSET]]]`
+//! `cargo run --example lipsync_eval -- [--sound-only [--net FILE]] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK [CLOSURE_ONSET]]]`
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -15,9 +17,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use npc_core::speech::eval::{MouthClass, Score, read_labels, score};
-use npc_core::speech::mouth_net::Decoding;
+use npc_core::speech::mouth_net::{Decoding, MouthNet};
 use npc_core::speech::unscripted::{
-    SOUND_ALONE_DECODING, by_sound_alone_decoded, recognised, visemes_by_net, with_closures_heard,
+    SOUND_ALONE_DECODING, by_sound_alone_with, recognised, visemes_by_net, with_closures_heard,
 };
 use npc_core::speech::wav;
 
@@ -27,6 +29,22 @@ fn main() -> ExitCode {
     if sound_only {
         args.remove(0);
     }
+    let net = if args.first().is_some_and(|a| a == "--net") && args.len() > 1 {
+        let path = args.remove(1);
+        args.remove(0);
+        match std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| MouthNet::from_bytes(&bytes))
+        {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("cannot read the network {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        MouthNet::sound_only().clone()
+    };
     let Some(list) = args.first() else {
         eprintln!(
             "usage: lipsync_eval [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK]]"
@@ -73,7 +91,7 @@ fn main() -> ExitCode {
         let class_of = |p: &str| labels.symbols.class(p);
         let labels = &labels.spans;
         let (alone, by_net) = if sound_only {
-            let by_net = by_sound_alone_decoded(&samples, rate, &decoding);
+            let by_net = by_sound_alone_with(&net, &samples, rate, &decoding);
             (Score::default(), by_net)
         } else {
             let heard = recognised(&samples, rate, language);

@@ -1,6 +1,7 @@
-//! Writes the mouth network's training frames: for each line `WAV PHO OUT LANGUAGE` of a
+//! Writes the mouth network's training frames: for each line `WAV LABELS OUT LANGUAGE` of a
 //! list file, OUT gets one CSV row per 10 ms frame of WAV: the class of the phone labelled at
-//! the frame's centre in PHO (an MBROLA phone file, read in LANGUAGE; an index into
+//! the frame's centre in LABELS (an MBROLA phone file or any label file
+//! `npc_core::speech::eval::read_labels` reads, in LANGUAGE; an index into
 //! `MouthClass::ALL`), then the frame's inputs exactly as the network reads them at run time
 //! (`npc_core::speech::mouth_net::frame_inputs`); OUT.w0.9 and OUT.w1.1 the same with the
 //! mel bands scaled as a longer and a shorter vocal tract would (more voices to learn from).
@@ -17,7 +18,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use npc_core::speech::eval::{MouthClass, parse_pho};
+use npc_core::speech::eval::{MouthClass, read_labels};
 use npc_core::speech::mouth_net::{frame_centre_ms, frame_inputs_warped};
 use npc_core::speech::unscripted::recognised;
 use npc_core::speech::wav;
@@ -33,8 +34,7 @@ fn frames(
     sound_only: bool,
 ) -> Result<Vec<String>, String> {
     let (samples, rate) = wav::read_mono(wav_path).map_err(|e| e.to_string())?;
-    let pho = std::fs::read_to_string(pho_path).map_err(|e| e.to_string())?;
-    let labels = parse_pho(&pho)?;
+    let labels = read_labels(pho_path, language)?;
     let heard = if sound_only {
         Vec::new()
     } else {
@@ -47,11 +47,10 @@ fn frames(
         for (f, inputs) in inputs.iter().enumerate() {
             let t = frame_centre_ms(f);
             let class = labels
+                .spans
                 .iter()
                 .find(|l| l.start_ms <= t && t < l.end_ms)
-                .map_or(MouthClass::Silence, |l| {
-                    MouthClass::of_sampa_in(language, &l.phone)
-                });
+                .map_or(MouthClass::Silence, |l| labels.symbols.class(&l.phone));
             let _ = write!(out, "{}", class.index());
             for v in inputs {
                 let _ = write!(out, ",{v:.5}");
@@ -67,7 +66,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sound_only = args.iter().any(|a| a == "--sound-only");
     let Some(list) = args.iter().find(|a| !a.starts_with("--")) else {
-        eprintln!("usage: mouth_frames [--sound-only] LIST (lines of WAV PHO OUT LANGUAGE)");
+        eprintln!("usage: mouth_frames [--sound-only] LIST (lines of WAV LABELS OUT LANGUAGE)");
         return ExitCode::FAILURE;
     };
     let Ok(text) = std::fs::read_to_string(list) else {
@@ -78,7 +77,7 @@ fn main() -> ExitCode {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let parts: Vec<&str> = line.split_whitespace().collect();
         let [wav_path, pho_path, out, language] = parts[..] else {
-            eprintln!("not WAV PHO OUT LANGUAGE: {line}");
+            eprintln!("not WAV LABELS OUT LANGUAGE: {line}");
             failed = true;
             continue;
         };

@@ -31,15 +31,17 @@ import numpy as np
 
 CONTEXT = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10]  # as mouth_net.rs
 CLASSES = 7
-VALIDATION = {"us3", "de6", "mx1", "it4", "fr7", "br2"}
+VALIDATION = {"us3", "de6", "mx1", "it4", "fr7", "br2", "ruval"}
 
 
 FEATURES = 26  # cepstra and deltas per frame; the recogniser's class (CLASSES one-hot) follows
 
 
-def load(data, sound_only=False):
+def load(data, sound_only=False, unwarped=()):
     sets = {"train": [], "valid": []}
     for f in sorted((data / "frames").glob("*.csv*")):
+        if f.name.split("-")[0] in unwarped and not f.name.endswith(".csv"):
+            continue
         rows = np.loadtxt(f, delimiter=",", dtype=np.float32, ndmin=2)
         y, base = rows[:, 0].astype(np.int64), rows[:, 1:]
         if sound_only:
@@ -50,6 +52,7 @@ def load(data, sound_only=False):
         if voice in VALIDATION:
             if f.name.endswith(".csv"):
                 sets["valid"].append((x, y))
+                sets.setdefault(f"valid {voice}", []).append((x, y))
         else:
             sets["train"].append((x, y))
     return {k: (np.concatenate([x for x, _ in v]), np.concatenate([y for _, y in v]))
@@ -77,6 +80,28 @@ def accuracy(params, x, y):
     return float((forward(params, x)[-1].argmax(axis=1) == y).mean())
 
 
+def read_weights(path):
+    """A network written by this script (mouth_net.rs reads the same file)."""
+    data = pathlib.Path(path).read_bytes()
+    assert data[:8] == b"NPCMOUTH", path
+    (layers,), at, params = struct.unpack_from("<I", data, 8), 12, []
+    for _ in range(layers):
+        inputs, outputs = struct.unpack_from("<II", data, at)
+        at += 8
+        w = np.frombuffer(data, "<f4", inputs * outputs, at).reshape(outputs, inputs)
+        at += 4 * inputs * outputs
+        b = np.frombuffer(data, "<f4", outputs, at)
+        at += 4 * outputs
+        params.append((w, b))
+    return params
+
+
+def by_voice(params, sets):
+    """Validation accuracy of each validation voice."""
+    return ", ".join(f"{k[6:]} {accuracy(params, *v):.3f}" for k, v in sorted(sets.items())
+                     if k.startswith("valid "))
+
+
 def main():
     a = argparse.ArgumentParser()
     a.add_argument("--data", required=True)
@@ -91,9 +116,16 @@ def main():
                    help="of a closed frame in the loss, against 1 for the others")
     a.add_argument("--sound-only", action="store_true",
                    help="read the sound alone, without the recogniser's class")
+    a.add_argument("--unwarped", nargs="*", default=[],
+                   help="voices whose frames are read only as recorded, not warped")
+    a.add_argument("--score", help="print this network's validation accuracy and stop")
     args = a.parse_args()
     rng = np.random.default_rng(args.seed)
-    sets = load(pathlib.Path(args.data), args.sound_only)
+    sets = load(pathlib.Path(args.data), args.sound_only, set(args.unwarped))
+    if args.score:
+        params = read_weights(args.score)
+        print(f"{args.score}: validation {accuracy(params, *sets['valid']):.3f} ({by_voice(params, sets)})")
+        return
     (xt, yt), (xv, yv) = sets["train"], sets["valid"]
     print(f"train {len(yt)} frames, validation {len(yv)} frames ({sorted(VALIDATION)})")
     print("class shares (train):", np.bincount(yt, minlength=CLASSES) / len(yt))
@@ -130,7 +162,7 @@ def main():
                     vh = v[k][j] / (1 - b2 ** step)
                     params[k][j][...] -= lr * mh / (np.sqrt(vh) + 1e-8)
         acc_t, acc_v = accuracy(params, xt, yt), accuracy(params, xv, yv)
-        print(f"epoch {epoch + 1}: train {acc_t:.3f}, validation {acc_v:.3f}")
+        print(f"epoch {epoch + 1}: train {acc_t:.3f}, validation {acc_v:.3f} ({by_voice(params, sets)})")
         if acc_v > best[0]:
             best = (acc_v, [(w.copy(), b.copy()) for w, b in params], epoch + 1)
     acc_v, params, epoch = best

@@ -205,8 +205,19 @@ pub fn by_sound_alone_decoded(
     sample_rate: u32,
     decoding: &Decoding,
 ) -> Unscripted {
-    let log_probs =
-        MouthNet::sound_only().frame_log_probs(&frame_inputs(samples, sample_rate, &[]));
+    by_sound_alone_with(MouthNet::sound_only(), samples, sample_rate, decoding)
+}
+
+/// [`by_sound_alone_decoded`] with another network that reads the sound alone (one being
+/// trained, `scripts/mouth_net/`).
+#[must_use]
+pub fn by_sound_alone_with(
+    net: &MouthNet,
+    samples: &[f32],
+    sample_rate: u32,
+    decoding: &Decoding,
+) -> Unscripted {
+    let log_probs = net.frame_log_probs(&frame_inputs(samples, sample_rate, &[]));
     let visemes = with_releases_within(
         track(&classes(&log_probs, decoding), &[]),
         &energy_db(samples, sample_rate),
