@@ -479,6 +479,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::unwrap_used)]
     fn networks_averaged_give_the_mean_of_their_probabilities() {
         let one = MouthNet::from_bytes(SOUND_ONLY).unwrap();
         let other = MouthNet::from_bytes(SOUND_ONLY_REAL).unwrap();
