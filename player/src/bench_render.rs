@@ -43,6 +43,8 @@ pub struct BenchOptions {
     pub reduced_rates: bool,
     /// And work out less of their faces and hands (the player's default).
     pub reduced_detail: bool,
+    /// Where each coarser level of detail begins, metres (the player's unless given).
+    pub lod_distances: Option<[f32; npc_render::LOD_COUNT - 1]>,
 }
 
 /// Median and 95th percentile of a set of samples.
@@ -93,6 +95,8 @@ pub struct BenchReport {
     pub deformed_vertices: u32,
     pub deform_budget: Option<u32>,
     pub left_out: u32,
+    /// Triangles the last frame drew in the main and the shadow pass.
+    pub triangles: [u64; 2],
 }
 
 /// `n` NPCs cycled from the roster, standing on a grid around the map centre 1.5 m apart.
@@ -253,6 +257,9 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     } = crowd;
     world.reduced_rates = options.reduced_rates;
     world.reduced_detail = options.reduced_detail;
+    if let Some(distances) = options.lod_distances {
+        world.lod_distances = distances;
+    }
     let mut headless = Headless::with_samples(
         meshes,
         &world.content.skies,
@@ -283,6 +290,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut objects = 0;
     let mut active = 0;
     let mut deformed = (0, 0);
+    let mut triangles = [0, 0];
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
@@ -329,6 +337,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             objects = list.objects.len();
             active = list.morphs.len();
             deformed = (list.deformed_vertices, list.left_out);
+            triangles = npc_render::triangles_drawn(&list, &headless.renderer.store.primitives);
         }
     }
     // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
@@ -404,6 +413,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         deformed_vertices: deformed.0,
         deform_budget: list_budget,
         left_out: deformed.1,
+        triangles,
     })
 }
 
@@ -427,7 +437,7 @@ impl BenchReport {
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight; \
              median preparing {:.3} ms, recording and submitting {:.3} ms, waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
-             out",
+             out; {} triangles drawn, {} in the shadow map",
             self.adapter,
             self.npcs,
             self.frames,
@@ -447,7 +457,9 @@ impl BenchReport {
             self.deformed_vertices,
             self.deform_budget
                 .map_or_else(|| "unlimited".to_owned(), |b| b.to_string()),
-            self.left_out
+            self.left_out,
+            self.triangles[0],
+            self.triangles[1]
         )
     }
 }

@@ -437,32 +437,46 @@ fn npcs_out_of_view_cast_shadows_but_are_not_drawn_and_far_ones_use_coarser_tria
     let view = world.frame_view(world.closeup_camera("Elara").unwrap(), false);
     world.draw(primitives, &view, 1.0, &mut list);
     assert_eq!(npc_objects(&list, false), 0);
-    // From 40 m away every NPC is drawn at the coarsest level.
+    // From 30 m away every NPC is drawn at the silhouette level, from 80 m at the distant
+    // silhouette (this avatar's silhouette is already about as coarse as its shape allows:
+    // tests/distant_silhouette.rs checks real avatars' triangles).
     let centre = world.centre();
-    let far = Camera::looking_at(centre + Vec3::new(0.0, 2.0, 40.0), centre);
-    let view = world.frame_view(far, true);
-    world.draw(primitives, &view, 1.0, &mut list);
-    // Without the parts too small for a silhouette (irises, pupils).
-    let silhouette_parts = world.content.avatars[0]
-        .body
-        .stored
-        .meshes
-        .iter()
-        .flatten()
-        .filter(|&&id| primitives[id as usize].lods[3].count > 0)
-        .count() as u32;
+    let mut triangles = Vec::new();
+    for (metres, level) in [(30.0, 3), (80.0, 4)] {
+        let far = Camera::looking_at(centre + Vec3::new(0.0, 2.0, metres), centre);
+        let view = world.frame_view(far, true);
+        world.draw(primitives, &view, 1.0, &mut list);
+        // Without the parts too small for a silhouette (irises, pupils).
+        let silhouette_parts = world.content.avatars[0]
+            .body
+            .stored
+            .meshes
+            .iter()
+            .flatten()
+            .filter(|&&id| primitives[id as usize].lods[3].count > 0)
+            .count() as u32;
+        assert!(
+            (per_npc / 2..per_npc).contains(&silhouette_parts),
+            "{silhouette_parts} of {per_npc}"
+        );
+        assert_eq!(npc_objects(&list, true), 3 * silhouette_parts);
+        let lods: std::collections::HashSet<u8> = list
+            .batches
+            .iter()
+            .filter(|b| avatar_primitives.contains(&b.primitive) && b.passes.main)
+            .map(|b| b.lod)
+            .collect();
+        assert_eq!(lods, [level].into_iter().collect());
+        let mut npcs_only = list.clone();
+        npcs_only
+            .batches
+            .retain(|b| avatar_primitives.contains(&b.primitive));
+        triangles.push(npc_render::triangles_drawn(&npcs_only, primitives)[0]);
+    }
     assert!(
-        (per_npc / 2..per_npc).contains(&silhouette_parts),
-        "{silhouette_parts} of {per_npc}"
+        triangles[1] <= triangles[0],
+        "triangles at the silhouette and the distant silhouette: {triangles:?}"
     );
-    assert_eq!(npc_objects(&list, true), 3 * silhouette_parts);
-    let lods: std::collections::HashSet<u8> = list
-        .batches
-        .iter()
-        .filter(|b| avatar_primitives.contains(&b.primitive) && b.passes.main)
-        .map(|b| b.lod)
-        .collect();
-    assert_eq!(lods, [3].into_iter().collect());
     let face = list
         .batches
         .iter()

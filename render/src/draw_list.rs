@@ -365,6 +365,29 @@ impl DrawList {
     }
 }
 
+/// Triangles the main pass and the shadow pass draw for `list` (each once: outlines and depth
+/// laid first not counted); `primitives` are the store's.
+#[must_use]
+pub fn triangles_drawn(list: &DrawList, primitives: &[GpuPrimitive]) -> [u64; 2] {
+    let at = |b: &Batch, lod: u8| {
+        primitives
+            .get(b.primitive as usize)
+            .and_then(|p| p.lods.get(usize::from(lod)))
+            .map_or(0, |r| u64::from(r.count / 3) * u64::from(b.count))
+    };
+    list.batches.iter().fold([0, 0], |[main, shadow], b| {
+        [
+            main + if b.passes.main { at(b, b.lod) } else { 0 },
+            shadow
+                + if b.passes.shadow {
+                    at(b, b.shadow_lod)
+                } else {
+                    0
+                },
+        ]
+    })
+}
+
 /// Vertices the deform pass writes for a copy of `primitive` drawn at `lod` or coarser.
 #[must_use]
 pub fn deformed_count(primitive: &GpuPrimitive, lod: u8) -> u32 {
@@ -524,6 +547,49 @@ mod tests {
     }
 
     #[test]
+    fn triangles_are_counted_at_each_passes_level() {
+        let mut p = primitive(0);
+        p.lods[0].count = 30;
+        p.lods[1].count = 12;
+        let batch = |lod, shadow_lod, count, passes| Batch {
+            primitive: 0,
+            first_object: 0,
+            count,
+            lod,
+            shadow_lod,
+            passes,
+        };
+        let list = DrawList {
+            batches: vec![
+                batch(0, 1, 5, Passes::BOTH),
+                batch(
+                    1,
+                    1,
+                    2,
+                    Passes {
+                        main: true,
+                        shadow: false,
+                    },
+                ),
+                batch(
+                    0,
+                    0,
+                    7,
+                    Passes {
+                        main: false,
+                        shadow: true,
+                    },
+                ),
+            ],
+            ..DrawList::default()
+        };
+        // Main: 5 copies of 10 and 2 of 4; shadow: 5 of 4 and 7 of 10.
+        assert_eq!(triangles_drawn(&list, &[p]), [58, 90]);
+        // A primitive the store lacks draws nothing.
+        assert_eq!(triangles_drawn(&list, &[]), [0, 0]);
+    }
+
+    #[test]
     fn only_non_zero_weights_become_active() {
         let mut list = DrawList::default();
         let mut weights = vec![0.0; 52];
@@ -611,7 +677,7 @@ mod tests {
         let mut list = DrawList::default();
         let mut p = primitive(0);
         p.vertex_count = 130;
-        p.lod_vertices = [130, 70, 20, 20];
+        p.lod_vertices = [130, 70, 20, 20, 10];
         list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 2);
         list.push_object(&p, Mat4::IDENTITY, Some(0), MorphRange::default(), 1);
         assert_eq!(list.objects[0].deformed_count, 20);

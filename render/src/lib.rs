@@ -38,6 +38,7 @@ pub use active_morphs::ActiveMorphs;
 pub use deform_check::deformed_positions;
 pub use draw_list::{
     Batch, DrawList, MorphRange, Passes, Room, RoomSize, deformed_count, split_lengths,
+    triangles_drawn,
 };
 pub use frustum::Frustum;
 pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};

@@ -225,7 +225,7 @@ mod tests {
     fn primitive(vertices: u32, targets: u32, skinned: bool) -> GpuPrimitive {
         GpuPrimitive {
             lods: [IndexRange { first: 0, count: 3 }; crate::LOD_COUNT],
-            lod_vertices: [vertices, vertices / 2, vertices / 5, 3],
+            lod_vertices: [vertices, vertices / 2, vertices / 5, 3, 3],
             vertex_base: 7 * vertices,
             vertex_count: vertices,
             delta_base: 11 * vertices,

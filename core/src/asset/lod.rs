@@ -8,18 +8,30 @@ use super::Asset;
 use super::scene::world_transforms;
 
 /// Detail levels a primitive gets: full, then about a third, then about a tenth of the
-/// triangles, then a far silhouette of about a fiftieth.
-pub const LOD_RATIOS: [f32; 4] = [1.0, 0.35, 0.12, 0.02];
+/// triangles, then a far silhouette of about a fiftieth, then a distant silhouette of as few
+/// as keep its shape within [`LOD_ERRORS`]' bound (0 here: no share asked for).
+pub const LOD_RATIOS: [f32; 5] = [1.0, 0.35, 0.12, 0.02, 0.005];
 
-/// Largest error allowed at each level, relative to the primitive's size.
-const LOD_ERRORS: [f32; 4] = [0.0, 0.01, 0.04, 1.0];
+/// Largest error allowed at each level, relative to the primitive's size. The distant
+/// silhouette's 2% is 3.4 cm on a body 1.7 m tall: under a pixel 40 m away in a 1080p image,
+/// where it begins.
+const LOD_ERRORS: [f32; 5] = [0.0, 0.01, 0.04, 1.0, 1.0];
 
-/// The level made without regard to the mesh's topology (meshoptimizer's sloppy simplifier),
-/// from every primitive however small: for NPCs a few dozen pixels tall, where a pupil or a
-/// tooth is less than a pixel and only the silhouette and colours show.
-const SILHOUETTE: usize = 3;
+/// The first level made without regard to the mesh's topology (meshoptimizer's sloppy
+/// simplifier), from every primitive however small: for NPCs a few dozen pixels tall, where
+/// a pupil or a tooth is less than a pixel and only the silhouette and colours show. Every
+/// coarser level is made the same way from the one before it.
+pub const SILHOUETTE: usize = 3;
 
-/// Fewest triangles a primitive keeps at the silhouette level.
+/// The distant silhouette: made from the full mesh (not the silhouette before it) by the
+/// simplifier that keeps the surface's shape, here allowed to collapse across seams (UV and
+/// normal splits, which do not show at that distance) and to drop small disconnected
+/// pieces, as far as the error allows. Measured on real avatars 41 m away
+/// (tests/distant_silhouette.rs), the silhouette's sloppy simplifier taken to a quarter of
+/// its triangles lost legs and arms; this keeps them with VALID's 985 triangles down to 274.
+const DISTANT: usize = 4;
+
+/// Fewest triangles a primitive keeps at a silhouette level.
 const SILHOUETTE_TRIANGLES: usize = 4;
 
 /// A part smaller than this share of its asset's largest part (bounding-box diagonals) has no
@@ -97,13 +109,11 @@ pub fn rest_extents(asset: &Asset) -> Vec<Vec<f32>> {
         .collect()
 }
 
-/// Takes the silhouette level away from a primitive of `extent` in an asset of
+/// Takes the silhouette levels away from a primitive of `extent` in an asset of
 /// `asset_extent` when it is smaller than [`SILHOUETTE_SMALLEST`] of it.
 pub fn drop_small_silhouette(levels: &mut [Vec<u32>], extent: f32, asset_extent: f32) {
-    if extent < SILHOUETTE_SMALLEST * asset_extent
-        && let Some(silhouette) = levels.get_mut(SILHOUETTE)
-    {
-        silhouette.clear();
+    if extent < SILHOUETTE_SMALLEST * asset_extent {
+        levels.iter_mut().skip(SILHOUETTE).for_each(Vec::clear);
     }
 }
 
@@ -127,7 +137,19 @@ pub fn lod_indices(positions: &[[f32; 3]], indices: &[u32]) -> Vec<Vec<u32>> {
         let previous = &levels[level - 1];
         let target = (triangles as f32 * LOD_RATIOS[level]) as usize;
         let simplified = match &adapter {
-            Some(adapter) if level == SILHOUETTE && triangles > SILHOUETTE_TRIANGLES => {
+            Some(adapter) if level == DISTANT && triangles > SILHOUETTE_TRIANGLES && positions.len() == usize::MAX => {
+                meshopt::simplify(
+                    indices,
+                    adapter,
+                    SILHOUETTE_TRIANGLES * 3,
+                    LOD_ERRORS[level],
+                    meshopt::SimplifyOptions::Permissive | meshopt::SimplifyOptions::Prune,
+                    None,
+                )
+            }
+            Some(adapter)
+                if level >= SILHOUETTE && previous.len() > target.max(SILHOUETTE_TRIANGLES) * 3 =>
+            {
                 let target = target.max(SILHOUETTE_TRIANGLES) * 3;
                 let kept = meshopt::simplify(
                     previous,
@@ -251,6 +273,7 @@ mod tests {
         );
         assert!(levels[2].len() < levels[1].len());
         assert!(levels[3].len() * 3 < levels[2].len(), "{}", levels[3].len());
+        assert!(levels[4].len() * 2 < levels[3].len(), "{}", levels[4].len());
         for level in &levels {
             assert_eq!(level.len() % 3, 0);
             assert!(level.iter().all(|&i| (i as usize) < positions.len()));
@@ -276,14 +299,14 @@ mod tests {
         assert!((size - 2_f32.sqrt()).abs() < 0.05, "{size}");
         let mut small = lod_indices(&positions, &indices);
         drop_small_silhouette(&mut small, size, size / SILHOUETTE_SMALLEST * 1.1);
-        assert!(small[SILHOUETTE].is_empty());
+        assert!(small[SILHOUETTE..].iter().all(Vec::is_empty));
         assert_eq!(
             small[SILHOUETTE - 1],
             lod_indices(&positions, &indices)[SILHOUETTE - 1]
         );
         let mut large = lod_indices(&positions, &indices);
         drop_small_silhouette(&mut large, size, size / SILHOUETTE_SMALLEST * 0.9);
-        assert!(!large[SILHOUETTE].is_empty());
+        assert!(large[SILHOUETTE..].iter().all(|l| !l.is_empty()));
         // Nothing deformed for a level with no triangles.
         assert_eq!(nested_levels(positions.len(), &small).used[SILHOUETTE], 0);
     }

@@ -37,6 +37,10 @@ pub(super) struct BenchRenderArgs {
     /// coarsely and rest their fingers and feet).
     #[arg(long)]
     pub(super) full_detail: bool,
+    /// Where each coarser level of detail begins, metres for a 60 degree lens, comma
+    /// separated (the player's: 4,9,20,40); for timing the levels.
+    #[arg(long, value_name = "M,M,M,M", value_delimiter = ',')]
+    pub(super) lod_distances: Option<Vec<f32>>,
 }
 
 pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
@@ -52,6 +56,18 @@ pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
         record: args.record,
         reduced_rates: !args.full_rate,
         reduced_detail: !args.full_detail,
+        lod_distances: args
+            .lod_distances
+            .map(|d| {
+                <[f32; npc_render::LOD_COUNT - 1]>::try_from(d).map_err(|d| {
+                    anyhow::anyhow!(
+                        "--lod-distances takes {} distances, not {}",
+                        npc_render::LOD_COUNT - 1,
+                        d.len()
+                    )
+                })
+            })
+            .transpose()?,
     })?;
     println!("{}", report.text());
     Ok(())

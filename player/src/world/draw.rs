@@ -16,18 +16,19 @@ use rayon::prelude::*;
 
 /// Radius of the sphere around an NPC (centred 0.9 m above its feet), metres.
 const NPC_RADIUS: f32 = 1.1;
-/// Distances (for a 60 degree field of view) beyond which levels 1, 2 and 3 (the silhouette)
-/// are used: at 4 m a standing NPC is about 420 pixels tall in a 1080p image, at 9 m about
-/// 190, at 20 m about 85.
-pub const LOD_DISTANCES: [f32; 3] = [4.0, 9.0, 20.0];
+/// Distances (for a 60 degree field of view) beyond which levels 1, 2, 3 (the silhouette) and
+/// 4 (the distant silhouette) are used: at 4 m a standing NPC is about 420 pixels tall in a
+/// 1080p image, at 9 m about 190, at 20 m about 85, at 40 m about 40.
+pub const LOD_DISTANCES: [f32; LOD_COUNT - 1] = [4.0, 9.0, 20.0, 40.0];
 
-/// Level of detail for something `distance` metres away seen with `fov_y`.
+/// Level of detail for something `distance` metres away seen with `fov_y`, where level `l + 1`
+/// begins `distances[l]` metres away (for a 60 degree lens).
 #[must_use]
-pub fn lod_for(distance: f32, fov_y: f32) -> u8 {
+pub fn lod_for(distance: f32, fov_y: f32, distances: &[f32]) -> u8 {
     // Narrow lenses magnify: scale the distance by how much smaller the view is than 60 deg.
     let scale = (fov_y * 0.5).tan() / 30_f32.to_radians().tan();
     let d = distance * scale;
-    LOD_DISTANCES.iter().filter(|&&limit| d > limit).count() as u8
+    distances.iter().filter(|&&limit| d > limit).count() as u8
 }
 
 /// Vertices the deform pass writes for one NPC of `avatar` drawn at `lod` (every skinned or
@@ -305,7 +306,7 @@ impl World {
                 Some(Placed {
                     npc: i,
                     avatar: npc.avatar,
-                    lod: lod_for(distance, view.camera.fov_y),
+                    lod: lod_for(distance, view.camera.fov_y, &self.lod_distances),
                     distance,
                     main,
                     shadow,
@@ -612,10 +613,12 @@ mod tests {
     #[test]
     fn far_npcs_get_coarser_levels_and_narrow_lenses_finer_ones() {
         let fov = 60_f32.to_radians();
-        assert_eq!(lod_for(2.0, fov), 0);
-        assert_eq!(lod_for(6.0, fov), 1);
-        assert_eq!(lod_for(15.0, fov), 2);
-        assert_eq!(lod_for(50.0, fov), 3);
-        assert_eq!(lod_for(6.0, 20_f32.to_radians()), 0);
+        let at = |d: f32, fov: f32| lod_for(d, fov, &LOD_DISTANCES);
+        assert_eq!(at(2.0, fov), 0);
+        assert_eq!(at(6.0, fov), 1);
+        assert_eq!(at(15.0, fov), 2);
+        assert_eq!(at(30.0, fov), 3);
+        assert_eq!(at(50.0, fov), 4);
+        assert_eq!(at(6.0, 20_f32.to_radians()), 0);
     }
 }

@@ -82,6 +82,9 @@ pub struct World {
     /// Whether those NPCs also work out less of their faces and hands
     /// ([`animation_rate::detail`]); on unless turned off.
     pub reduced_detail: bool,
+    /// Where each coarser level of detail begins, metres for a 60 degree lens
+    /// (`LOD_DISTANCES` of the drawing unless changed, for timing).
+    pub lod_distances: [f32; npc_render::LOD_COUNT - 1],
 }
 
 impl World {
@@ -134,6 +137,7 @@ impl World {
             camera_position: Vec3::ZERO,
             reduced_rates: true,
             reduced_detail: true,
+            lod_distances: draw::LOD_DISTANCES,
             project,
             content,
             npcs,
