@@ -10,12 +10,12 @@ use super::scene::world_transforms;
 /// Detail levels a primitive gets: full, then about a third, then about a tenth of the
 /// triangles, then a far silhouette of about a fiftieth, then a distant silhouette of as few
 /// as keep its shape within [`LOD_ERRORS`]' bound (0 here: no share asked for).
-pub const LOD_RATIOS: [f32; 5] = [1.0, 0.35, 0.12, 0.02, 0.005];
+pub const LOD_RATIOS: [f32; 5] = [1.0, 0.35, 0.12, 0.02, 0.0];
 
 /// Largest error allowed at each level, relative to the primitive's size. The distant
 /// silhouette's 2% is 3.4 cm on a body 1.7 m tall: under a pixel 40 m away in a 1080p image,
 /// where it begins.
-const LOD_ERRORS: [f32; 5] = [0.0, 0.01, 0.04, 1.0, 1.0];
+const LOD_ERRORS: [f32; 5] = [0.0, 0.01, 0.04, 1.0, 0.02];
 
 /// The first level made without regard to the mesh's topology (meshoptimizer's sloppy
 /// simplifier), from every primitive however small: for NPCs a few dozen pixels tall, where
@@ -137,7 +137,7 @@ pub fn lod_indices(positions: &[[f32; 3]], indices: &[u32]) -> Vec<Vec<u32>> {
         let previous = &levels[level - 1];
         let target = (triangles as f32 * LOD_RATIOS[level]) as usize;
         let simplified = match &adapter {
-            Some(adapter) if level == DISTANT && triangles > SILHOUETTE_TRIANGLES && positions.len() == usize::MAX => {
+            Some(adapter) if level == DISTANT && triangles > SILHOUETTE_TRIANGLES => {
                 meshopt::simplify(
                     indices,
                     adapter,
