@@ -10,6 +10,7 @@ use super::gpu_types::{
 };
 use super::mesh_store::{GpuPrimitive, PrimitiveId};
 use super::palette_changes::PaletteChanges;
+use super::reused_list::ReusedList;
 
 /// Weights with a smaller magnitude are left out of the active list.
 pub const ACTIVE_WEIGHT: f32 = 1e-4;
@@ -51,11 +52,11 @@ pub struct MorphRange {
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
     pub objects: Vec<GpuObject>,
-    pub morphs: Vec<GpuMorph>,
-    /// Joint palettes: the first `palette_used` entries are this frame's. The rest is last
-    /// frames' and is overwritten, never cleared (a crowd's palettes are megabytes).
-    palette: Vec<JointRows>,
-    palette_used: usize,
+    /// The active targets of every object.
+    pub morphs: ReusedList<GpuMorph>,
+    /// Joint palettes. What an earlier frame wrote beyond this frame's stays (rooms whose
+    /// pose has not changed keep it, [`Room::palette_kept`]).
+    palette: ReusedList<JointRows>,
     pub batches: Vec<Batch>,
     /// Work of the deform pass: 64-vertex pieces of the skinned or morphed objects.
     pub chunks: Vec<DeformChunk>,
@@ -155,7 +156,7 @@ impl DrawList {
     pub fn clear(&mut self) {
         self.objects.clear();
         self.morphs.clear();
-        self.palette_used = 0;
+        self.palette.clear();
         self.palette_changes.next_frame();
         self.batches.clear();
         self.chunks.clear();
@@ -166,7 +167,7 @@ impl DrawList {
     /// This frame's joint palettes.
     #[must_use]
     pub fn palette(&self) -> &[JointRows] {
-        &self.palette[..self.palette_used]
+        &self.palette
     }
 
     /// Which of this frame's palette entries were written (the rest are kept from the frame
@@ -176,25 +177,12 @@ impl DrawList {
         &self.palette_changes
     }
 
-    /// `n` more palette entries for this frame (the list grows only when they are more than
-    /// any frame before had); returns where they start.
-    fn grow_palette(&mut self, n: usize) -> usize {
-        let start = self.palette_used;
-        self.palette_used += n;
-        if self.palette.len() < self.palette_used {
-            self.palette.resize(self.palette_used, [[0.0; 4]; 3]);
-        }
-        start
-    }
-
     /// Adds a joint palette; returns its offset for [`Self::push_object`].
     pub fn push_palette(&mut self, joints: &[Mat4]) -> u32 {
-        let start = self.grow_palette(joints.len());
-        for (out, &m) in self.palette[start..].iter_mut().zip(joints) {
-            *out = joint_rows(m);
-        }
+        let start = self.palette.len();
+        self.palette.extend(joints.iter().map(|&m| joint_rows(m)));
         self.palette_changes
-            .written(start as u32..self.palette_used as u32);
+            .written(start as u32..self.palette.len() as u32);
         start as u32
     }
 
@@ -205,21 +193,11 @@ impl DrawList {
     pub fn make_room(&mut self, sizes: &[RoomSize]) -> Vec<Room<'_>> {
         let joints: usize = sizes.iter().map(|r| r.joints).sum();
         let targets: usize = sizes.iter().map(|r| r.active_targets).sum();
-        let palette_start = self.grow_palette(joints);
+        let palette_start = self.palette.len();
         let morph_start = self.morphs.len();
-        self.morphs.resize(
-            morph_start + targets,
-            GpuMorph {
-                target: 0,
-                weight: 0.0,
-            },
-        );
-        let palettes = split_lengths(
-            &mut self.palette[palette_start..self.palette_used],
-            sizes.iter().map(|r| r.joints),
-        );
+        let palettes = split_lengths(self.palette.room(joints), sizes.iter().map(|r| r.joints));
         let morphs = split_lengths(
-            &mut self.morphs[morph_start..],
+            self.morphs.room(targets),
             sizes.iter().map(|r| r.active_targets),
         );
         let made = std::mem::take(&mut self.rooms_made);

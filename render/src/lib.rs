@@ -26,6 +26,7 @@ mod offscreen;
 mod palette_changes;
 mod pipelines;
 mod renderer;
+mod reused_list;
 mod shaders;
 mod shading;
 mod shadow_map;
@@ -52,6 +53,7 @@ pub use offscreen::{OFFSCREEN_FORMAT, OFFSCREEN_OVERLAY_FORMAT, Offscreen, parse
 pub use palette_changes::{PaletteChanges, PaletteStamp, PaletteUpload};
 pub use pipelines::DepthPrepass;
 pub use renderer::{Renderer, RendererError, Target};
+pub use reused_list::ReusedList;
 pub use shaders::all as shader_modules;
 pub use shading::{FAR_LOD, Shading};
 pub use sky_textures::CubeFaces;
