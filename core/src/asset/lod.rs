@@ -17,11 +17,11 @@ pub const LOD_RATIOS: [f32; 5] = [1.0, 0.35, 0.12, 0.02, 0.0];
 /// where it begins.
 const LOD_ERRORS: [f32; 5] = [0.0, 0.01, 0.04, 1.0, 0.02];
 
-/// The first level made without regard to the mesh's topology (meshoptimizer's sloppy
-/// simplifier), from every primitive however small: for NPCs a few dozen pixels tall, where
-/// a pupil or a tooth is less than a pixel and only the silhouette and colours show. Every
-/// coarser level is made the same way from the one before it.
-pub const SILHOUETTE: usize = 3;
+/// The level made without regard to the mesh's topology (meshoptimizer's sloppy simplifier),
+/// from every primitive however small: for NPCs a few dozen pixels tall, where a pupil or a
+/// tooth is less than a pixel and only the silhouette and colours show. Parts too small for
+/// it have no coarser level either.
+const SILHOUETTE: usize = 3;
 
 /// The distant silhouette: made from the full mesh (not the silhouette before it) by the
 /// simplifier that keeps the surface's shape, here allowed to collapse across seams (UV and

@@ -61,7 +61,8 @@ pub enum BodyDetail {
     Full,
     /// The fingers stay as the clip poses them (neither relaxed nor shaped for gestures): a
     /// hand is a pixel or two wide; and the feet as the clip has them, not set on the
-    /// ground's slope (its centimetres are under a pixel).
+    /// ground's slope (its centimetres are under a pixel). The player also leaves spring bones
+    /// (hair, skirts) hanging as the clip poses them.
     Far,
 }
 

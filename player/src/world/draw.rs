@@ -567,7 +567,7 @@ mod tests {
         }
     }
 
-    /// Vertices per level: 40 at full detail, 30, 20, then 10 at the coarsest.
+    /// Vertices per level: 50 at full detail, 40, 30, 20, then 10 at the coarsest.
     fn cost(_avatar: usize, lod: u8) -> u64 {
         10 * (u64::from(COARSEST) + 1 - u64::from(lod))
     }
@@ -580,23 +580,24 @@ mod tests {
 
     #[test]
     fn the_farthest_npcs_drop_to_the_coarsest_level_before_any_is_left_out() {
+        assert_eq!(COARSEST, 4, "the costs below count five levels");
         let crowd = || vec![at(0, 9.0, 1), at(1, 2.0, 0), at(2, 5.0, 1), at(3, 1.0, 0)];
         // Everything fits: nothing changes.
         let mut all = crowd();
-        assert_eq!(fit_deform_budget(&mut all, 140, cost), 0);
+        assert_eq!(fit_deform_budget(&mut all, 180, cost), 0);
         assert_eq!(by_npc(&all), [(0, 1), (1, 0), (2, 1), (3, 0)]);
-        // 140 is needed; 120 takes the farthest to the coarsest level (-20).
+        // 180 is needed; 150 takes the farthest to the coarsest level (-30).
         let mut one = crowd();
-        assert_eq!(fit_deform_budget(&mut one, 120, cost), 0);
-        assert_eq!(by_npc(&one), [(0, 3), (1, 0), (2, 1), (3, 0)]);
-        // 100 takes the next farthest too.
+        assert_eq!(fit_deform_budget(&mut one, 150, cost), 0);
+        assert_eq!(by_npc(&one), [(0, COARSEST), (1, 0), (2, 1), (3, 0)]);
+        // 120 takes the next farthest too.
         let mut two = crowd();
-        assert_eq!(fit_deform_budget(&mut two, 100, cost), 0);
-        assert_eq!(by_npc(&two), [(0, 3), (1, 0), (2, 3), (3, 0)]);
+        assert_eq!(fit_deform_budget(&mut two, 120, cost), 0);
+        assert_eq!(by_npc(&two), [(0, COARSEST), (1, 0), (2, COARSEST), (3, 0)]);
         // Every NPC at the coarsest level takes 40: 25 holds the two nearest.
         let mut few = crowd();
         assert_eq!(fit_deform_budget(&mut few, 25, cost), 2);
-        assert_eq!(by_npc(&few), [(1, 3), (3, 3)]);
+        assert_eq!(by_npc(&few), [(1, COARSEST), (3, COARSEST)]);
     }
 
     #[test]

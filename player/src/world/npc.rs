@@ -440,7 +440,11 @@ impl NpcActor {
         avatar
             .skeleton
             .world_into(&self.body.locals, &mut self.node_world);
-        if self.springs_on && !avatar.springs.is_empty() {
+        if body_detail == BodyDetail::Far {
+            // Too far for hair to show its swing: it hangs as the clip poses it, and swings
+            // again from there (a fresh start) when the NPC comes nearer, so nothing jumps.
+            self.springs = npc_core::body::spring::SpringState::default();
+        } else if self.springs_on && !avatar.springs.is_empty() {
             // Hair and skirts trail the pose (their joints turned in the body's pose, so the
             // record and the live links carry them too).
             avatar.springs.update(
