@@ -49,7 +49,7 @@ fn steps(avatar: Option<&Path>) -> Steps {
         Some(a) => demo.with_elara_as(a),
         None => demo,
     };
-    let (mut world, mut headless) = open_offscreen(&demo.project, Some(7), W, H)
+    let (mut world, mut headless) = open_offscreen(&demo.project, Some(7), (W, H), 4)
         .expect("a Vulkan adapter (mesa-vulkan-drivers in CI)");
     let elara = world
         .project

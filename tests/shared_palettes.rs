@@ -19,7 +19,7 @@ fn seven_equal_skins_pose_one_palette_that_deforms_every_primitive() {
         return;
     };
     let demo = common::world_demo().with_elara_as(&valid);
-    let (mut world, mut headless) = open_offscreen(&demo.project, Some(7), 64, 64)
+    let (mut world, mut headless) = open_offscreen(&demo.project, Some(7), (64, 64), 4)
         .expect("a Vulkan adapter (mesa-vulkan-drivers in CI)");
     world.set_goal("Elara", 0.6, 0.6);
     for _ in 0..20 {

@@ -70,6 +70,8 @@ fn spread(samples: &mut [f64]) -> Option<Spread> {
 #[derive(Clone, Debug)]
 pub struct BenchReport {
     pub adapter: String,
+    /// Whether the main pass was drawn by visibility and the compute resolve.
+    pub resolved: bool,
     pub npcs: usize,
     pub frames: u32,
     pub cpu_ms: Spread,
@@ -80,6 +82,9 @@ pub struct BenchReport {
     pub gpu_ms: Option<Spread>,
     /// Median GPU ms of the deform, shadow and main passes.
     pub passes_ms: Option<[f64; 3]>,
+    /// Median GPU ms of the main pass's steps where it was resolved in compute: the
+    /// visibility pass, the tile sorting, the resolve, and the copy with what is drawn over.
+    pub resolve_ms: Option<[f64; 4]>,
     /// Wall time of whole frames, GPU waited for.
     pub frame_ms: Spread,
     /// Mean wall time per frame with up to two frames in flight (CPU and GPU overlapping).
@@ -280,6 +285,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut listing = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
     let mut passes: [Vec<f64>; 3] = Default::default();
+    let mut steps: [Vec<f64>; 4] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
     let mut recorder = options
         .record
@@ -332,6 +338,15 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 passes[0].push(g.deform);
                 passes[1].push(g.shadow);
                 passes[2].push(g.main);
+                if let Some(r) = g.resolve {
+                    for (all, step) in
+                        steps
+                            .iter_mut()
+                            .zip([r.visibility, r.classify, r.resolve, r.over])
+                    {
+                        all.push(step);
+                    }
+                }
             }
             wall.push(frame_ms);
             objects = list.objects.len();
@@ -394,6 +409,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         sustained_ms,
         sustained_phases_ms: phases.each_mut().map(median),
         adapter: headless.gpu.describe(),
+        resolved: headless.renderer.resolved_last_frame(),
         npcs: options.npcs,
         frames: options.frames,
         cpu_ms: spread(&mut cpu).context("no frames measured")?,
@@ -406,6 +422,13 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 (Some(d), Some(s), Some(m)) => Some([d.median, s.median, m.median]),
                 _ => None,
             }
+        },
+        resolve_ms: {
+            let medians: Vec<f64> = steps
+                .iter_mut()
+                .filter_map(|s| spread(s).map(|s| s.median))
+                .collect();
+            <[f64; 4]>::try_from(medians).ok()
         },
         frame_ms: spread(&mut wall).context("no frames measured")?,
         objects,
@@ -424,21 +447,32 @@ impl BenchReport {
         let gpu = match self.gpu_ms {
             Some(g) => {
                 let p = self.passes_ms.unwrap_or_default();
+                let steps = self.resolve_ms.map_or(String::new(), |r| {
+                    format!(
+                        ": visibility {:.3}, tiles {:.3}, resolve {:.3}, over {:.3}",
+                        r[0], r[1], r[2], r[3]
+                    )
+                });
                 format!(
-                    "gpu median {:.3} ms p95 {:.3} ms (deform {:.3}, shadow {:.3}, main {:.3})",
+                    "gpu median {:.3} ms p95 {:.3} ms (deform {:.3}, shadow {:.3}, main {:.3}{steps})",
                     g.median, g.p95, p[0], p[1], p[2]
                 )
             }
             None => "gpu: no timestamps on this adapter".to_owned(),
         };
         format!(
-            "adapter: {}\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
+            "adapter: {} (main pass {})\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
              ms, draw list median {:.3} ms); {gpu}; frame median \
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight; \
              median preparing {:.3} ms, recording and submitting {:.3} ms, waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
              out; {} triangles drawn, {} in the shadow map",
             self.adapter,
+            if self.resolved {
+                "by visibility, resolved in compute"
+            } else {
+                "shaded by the rasterizer"
+            },
             self.npcs,
             self.frames,
             self.cpu_ms.median,

@@ -45,6 +45,9 @@ pub struct RenderOptions {
     pub overlay: bool,
     /// Leave subtitles out of the screen (`--no-subtitles`).
     pub no_subtitles: bool,
+    /// Samples per pixel: 4, or 1 (the main pass then drawn by visibility and a compute
+    /// resolve where the GPU can).
+    pub samples: u32,
 }
 
 /// Draws the world's current state offscreen and reads the frame back.
@@ -114,12 +117,13 @@ pub fn parse_time_of_day(text: &str) -> Result<f64, String> {
         })
 }
 
-/// Loads the world and a headless renderer for it; `seed` replaces the project's seed.
+/// Loads the world and a headless renderer for it drawing `samples` samples per pixel;
+/// `seed` replaces the project's seed.
 pub fn open(
     project_file: &Path,
     seed: Option<u64>,
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
+    samples: u32,
 ) -> anyhow::Result<(World, Headless)> {
     let mut project = Project::load(project_file)?;
     if let Some(seed) = seed {
@@ -127,12 +131,13 @@ pub fn open(
     }
     let mut meshes = MeshStoreBuilder::default();
     let world = World::from_project(project, project_file, &mut meshes)?;
-    let headless = Headless::new(
+    let headless = Headless::with_samples(
         meshes,
         &world.content.skies,
         width,
         height,
         world.project.scene.shadow_size,
+        samples,
     )?;
     tracing::info!("rendering on {}", headless.gpu.describe());
     Ok((world, headless))
@@ -146,8 +151,8 @@ pub fn render(options: &RenderOptions) -> anyhow::Result<Vec<PathBuf>> {
     let (mut world, mut headless) = open(
         &options.project,
         options.seed,
-        options.width,
-        options.height,
+        (options.width, options.height),
+        options.samples,
     )?;
     if let Some(t) = options.time_of_day {
         world.time_of_day = t.clamp(0.0, 1.0);

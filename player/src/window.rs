@@ -246,12 +246,14 @@ impl App {
             Some(ms) => Target {
                 view: ms,
                 resolve: Some(&view),
+                texture: None,
                 width: s.config.width,
                 height: s.config.height,
             },
             None => Target {
                 view: &view,
                 resolve: None,
+                texture: None,
                 width: s.config.width,
                 height: s.config.height,
             },

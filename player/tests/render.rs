@@ -37,7 +37,8 @@ fn demo() -> Demo {
 }
 
 fn open(project: &Path, w: u32, h: u32) -> (World, Headless) {
-    open_offscreen(project, Some(7), w, h).expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
+    open_offscreen(project, Some(7), (w, h), 4)
+        .expect("a Vulkan adapter (mesa-vulkan-drivers in CI)")
 }
 
 fn luminance(p: &image::Rgba<u8>) -> f64 {

@@ -21,17 +21,33 @@ fn vs_sky(@builtin(vertex_index) i: u32) -> SkyOut {
     return out;
 }
 
-@fragment
-fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
-    let far = globals.inverse_view_proj * vec4<f32>(in.ndc, 1.0, 1.0);
-    let near = globals.inverse_view_proj * vec4<f32>(in.ndc, 0.0, 1.0);
+// The sky's display colour seen at `ndc`.
+fn sky_display(ndc: vec2<f32>, level: f32) -> vec3<f32> {
+    let far = globals.inverse_view_proj * vec4<f32>(ndc, 1.0, 1.0);
+    let near = globals.inverse_view_proj * vec4<f32>(ndc, 0.0, 1.0);
     let dir = normalize(far.xyz / far.w - near.xyz / near.w);
     let w = globals.sky_weights;
-    var color = w.x * textureSample(sky_day, sky_sampler, dir).rgb
-        + w.y * textureSample(sky_noon, sky_sampler, dir).rgb
-        + w.z * textureSample(sky_night, sky_sampler, dir).rgb;
+    var color = w.x * textureSampleLevel(sky_day, sky_sampler, dir, level).rgb
+        + w.y * textureSampleLevel(sky_noon, sky_sampler, dir, level).rgb
+        + w.z * textureSampleLevel(sky_night, sky_sampler, dir, level).rgb;
     // Warm band near the horizon at sunrise and sunset.
     let low = 1.0 - clamp(abs(dir.y) * 3.0, 0.0, 1.0);
     color = mix(color, color * vec3<f32>(1.35, 0.85, 0.6), w.w * low);
-    return vec4<f32>(display(color * globals.params.z), 1.0);
+    return display(color * globals.params.z);
+}
+
+@fragment
+fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(sky_display(in.ndc, 0.0), 1.0);
+}
+
+// The sky where the visibility pass found no surface, in the compute resolve (prefixed with
+// resolve_tiles.wgsl too).
+@compute @workgroup_size(8, 8)
+fn cs_sky(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>) {
+    let pixel = tile_pixel(group.x, local.xy);
+    if any(pixel >= textureDimensions(shaded)) || textureLoad(scene_depth, pixel, 0) < 1.0 {
+        return;
+    }
+    store_display(pixel, sky_display(pixel_ndc(pixel), 0.0));
 }

@@ -112,11 +112,14 @@ impl Gpu {
         let timestamps = adapter.features().contains(
             wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES,
         );
-        let features = if timestamps {
+        let mut features = if timestamps {
             wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
         } else {
             wgpu::Features::empty()
         };
+        // The visibility pass writes each pixel's triangle (the renderer draws with the mesh
+        // passes alone without it).
+        features |= adapter.features() & wgpu::Features::PRIMITIVE_INDEX;
         let desc = wgpu::DeviceDescriptor {
             label: Some("npc-player"),
             required_features: features,

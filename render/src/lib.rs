@@ -34,6 +34,7 @@ mod sky_textures;
 mod timer;
 mod uploads;
 mod view;
+mod visibility;
 
 pub use active_morphs::ActiveMorphs;
 pub use deform_check::deformed_positions;
@@ -57,5 +58,5 @@ pub use reused_list::ReusedList;
 pub use shaders::all as shader_modules;
 pub use shading::{FAR_LOD, Shading};
 pub use sky_textures::CubeFaces;
-pub use timer::{GpuTimer, PassTimes};
+pub use timer::{GpuTimer, PassTimes, ResolveTimes};
 pub use view::{Camera, FrameView, ShadowReach};

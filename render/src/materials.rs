@@ -75,12 +75,13 @@ impl Slot {
         self as u32 + 1
     }
 
-    /// The stages that read it: the outline's width is read where its vertices are grown.
+    /// The stages that read it: the outline's width is read where its vertices are grown,
+    /// the others where surfaces are shaded (the fragment stage or the compute resolve).
     fn visibility(self) -> wgpu::ShaderStages {
         if self == Self::OutlineWidth {
             wgpu::ShaderStages::VERTEX
         } else {
-            wgpu::ShaderStages::FRAGMENT
+            wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE
         }
     }
 
@@ -146,7 +147,7 @@ impl MaterialLayout {
         // The uniform is read by the outline's vertex stage too (its width).
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: false,
@@ -157,7 +158,7 @@ impl MaterialLayout {
         entries.extend(Slot::ALL.map(texture));
         entries.push(wgpu::BindGroupLayoutEntry {
             binding: SAMPLER_BINDING,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         });

@@ -142,6 +142,8 @@ pub struct MeshStore {
     pub vertices: wgpu::Buffer,
     pub deltas: wgpu::Buffer,
     pub indices: wgpu::Buffer,
+    /// Whether `indices` can be bound as storage (for the compute resolve).
+    pub indices_readable: bool,
     pub primitives: Vec<GpuPrimitive>,
     pub materials: Vec<wgpu::BindGroup>,
     /// Whether any primitive has an MToon outline.
@@ -354,10 +356,17 @@ impl MeshStoreBuilder {
             bytemuck::cast_slice(&self.deltas),
             wgpu::BufferUsages::STORAGE,
         )?;
+        // The compute resolve reads the indices as storage where the device binds them whole.
+        let indices_bytes = size_of_val(self.indices.as_slice()) as u64;
+        let indices_readable = indices_bytes <= limit;
         let indices = buffer(
             "indices",
             bytemuck::cast_slice(&self.indices),
-            wgpu::BufferUsages::INDEX,
+            if indices_readable {
+                wgpu::BufferUsages::INDEX | wgpu::BufferUsages::STORAGE
+            } else {
+                wgpu::BufferUsages::INDEX
+            },
         )?;
         let views: Vec<wgpu::TextureView> = self
             .textures
@@ -387,6 +396,7 @@ impl MeshStoreBuilder {
             vertices,
             deltas,
             indices,
+            indices_readable,
             has_outlines: self.primitives.iter().any(|p| p.outline),
             primitives: self.primitives,
             materials,

@@ -49,6 +49,7 @@ impl Offscreen {
             1,
             wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST
                 | wgpu::TextureUsages::TEXTURE_BINDING,
             &[OFFSCREEN_OVERLAY_FORMAT],
         );
@@ -101,12 +102,14 @@ impl Offscreen {
             Some(ms) => Target {
                 view: ms,
                 resolve: Some(&self.resolved_view),
+                texture: None,
                 width: self.width,
                 height: self.height,
             },
             None => Target {
                 view: &self.resolved_view,
                 resolve: None,
+                texture: Some(&self.resolved),
                 width: self.width,
                 height: self.height,
             },

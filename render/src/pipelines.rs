@@ -64,6 +64,10 @@ fn frame_layout(
     })
 }
 
+/// Where the light and the sky are read: the fragment stage or the compute resolve.
+const SHADING_STAGES: wgpu::ShaderStages =
+    wgpu::ShaderStages::FRAGMENT.union(wgpu::ShaderStages::COMPUTE);
+
 fn texture(
     binding: u32,
     view_dimension: wgpu::TextureViewDimension,
@@ -71,7 +75,7 @@ fn texture(
 ) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility: SHADING_STAGES,
         ty: wgpu::BindingType::Texture {
             sample_type: if depth {
                 wgpu::TextureSampleType::Depth
@@ -116,7 +120,12 @@ pub struct Layouts {
 impl Layouts {
     #[must_use]
     pub fn new(device: &wgpu::Device, anisotropy: u16) -> Self {
-        let frame = frame_layout(device, wgpu::ShaderStages::VERTEX, true);
+        // Read by the compute resolve too (the deform pass has its own: it writes binding 6).
+        let frame = frame_layout(
+            device,
+            wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::COMPUTE,
+            true,
+        );
         let frame_compute = frame_layout(device, wgpu::ShaderStages::COMPUTE, false);
         let deform = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("deform pass"),
@@ -132,7 +141,7 @@ impl Layouts {
                 texture(0, wgpu::TextureViewDimension::D2, true),
                 wgpu::BindGroupLayoutEntry {
                     binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    visibility: SHADING_STAGES,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                     count: None,
                 },
@@ -141,11 +150,11 @@ impl Layouts {
                 texture(4, wgpu::TextureViewDimension::D2, false),
                 wgpu::BindGroupLayoutEntry {
                     binding: 5,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    visibility: SHADING_STAGES,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
-                uniform(6, wgpu::ShaderStages::FRAGMENT),
+                uniform(6, SHADING_STAGES),
             ],
         });
         let sky = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -156,7 +165,7 @@ impl Layouts {
                 texture(2, wgpu::TextureViewDimension::Cube, false),
                 wgpu::BindGroupLayoutEntry {
                     binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    visibility: SHADING_STAGES,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },

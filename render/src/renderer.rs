@@ -1,6 +1,8 @@
 //! The renderer: long-lived pipelines and meshes, per-frame buffers, and the three passes of a
 //! frame (shadow map from the sun, lit meshes, sky behind them).
 
+use std::collections::BTreeMap;
+
 use super::draw_list::{Batch, DrawList};
 use super::environment::Environment;
 use super::frame_buffers::FrameBuffers;
@@ -13,6 +15,7 @@ use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
 use super::timer::GpuTimer;
 use super::view::FrameView;
+use super::visibility::{self, Visibility};
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
 /// level (with a 60 degree lens, out to 9 m).
@@ -38,6 +41,10 @@ pub struct Target<'a> {
     pub view: &'a wgpu::TextureView,
     /// Where multisampled drawing resolves to, when `view` is multisampled.
     pub resolve: Option<&'a wgpu::TextureView>,
+    /// The single-sample texture `view` shows, where the renderer may write it by copy (an
+    /// [`crate::OFFSCREEN_FORMAT`] texture made with `COPY_DST`): the main pass is then drawn
+    /// by visibility and a compute resolve (`visibility.rs`).
+    pub texture: Option<&'a wgpu::Texture>,
     pub width: u32,
     pub height: u32,
 }
@@ -61,6 +68,11 @@ pub struct Renderer {
     depth: Option<(u32, u32, wgpu::TextureView)>,
     /// Whether a frame has had to leave things out to fit the device (said once).
     told_left_out: bool,
+    /// The main pass by visibility and a compute resolve, where the device can and the
+    /// target is single-sampled (`None`: the mesh passes shade alone).
+    visibility: Option<Visibility>,
+    /// Whether the last frame's main pass was resolved in compute.
+    resolved: bool,
 }
 
 impl Renderer {
@@ -98,6 +110,11 @@ impl Renderer {
         let sky_group = sky_bind_group(gpu, &layouts.sky, &skies);
         let environment = Environment::new(gpu, &skies);
         let light_group = light_bind_group(device, &layouts.light, &shadow, &environment);
+        let visibility = if samples == 1 && visibility_from_env() {
+            Visibility::new(device, &layouts)
+        } else {
+            None
+        };
         Ok(Self {
             store,
             layouts,
@@ -111,6 +128,8 @@ impl Renderer {
             sky_group,
             depth: None,
             told_left_out: false,
+            visibility,
+            resolved: false,
         })
     }
 
@@ -125,6 +144,29 @@ impl Renderer {
         self.store = store;
         self.chunk_count = 0;
         Ok(())
+    }
+
+    /// Whether the main pass is drawn by visibility and a compute resolve where the target
+    /// allows (else the mesh passes shade every pixel).
+    #[must_use]
+    pub fn resolves(&self) -> bool {
+        self.visibility.is_some()
+    }
+
+    /// Whether the last frame's main pass was drawn by visibility and the compute resolve.
+    #[must_use]
+    pub fn resolved_last_frame(&self) -> bool {
+        self.resolved
+    }
+
+    /// Draws the main pass by visibility where the device and target allow (`on`), or with
+    /// the mesh passes alone.
+    pub fn set_resolve(&mut self, device: &wgpu::Device, on: bool) {
+        if !on {
+            self.visibility = None;
+        } else if self.visibility.is_none() && self.pipelines.samples == 1 {
+            self.visibility = Visibility::new(device, &self.layouts);
+        }
     }
 
     /// The colour format the pipelines draw into.
@@ -395,6 +437,12 @@ impl Renderer {
             });
             self.draw_meshes(&mut pass, list, true, &[Surface::Opaque, Surface::Masked]);
         }
+        self.resolved = false;
+        if let Some(texture) = self.resolvable(target) {
+            self.resolved = true;
+            self.encode_resolved(gpu, encoder, target, texture, list, timer);
+            return;
+        }
         let depth = self.depth_view(&gpu.device, target.width, target.height);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("main"),
@@ -431,6 +479,178 @@ impl Renderer {
         pass.set_bind_group(1, &self.sky_group, &[]);
         pass.draw(0..3, 0..1);
         // See-through surfaces last, over the sky too.
+        self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
+    }
+    /// The texture to resolve the main pass into by visibility, where this frame can: the
+    /// device has the path, the target is an sRGB RGBA8 texture the renderer may copy into,
+    /// the mesh store's indices are readable and the screen's tiles and the lists fit.
+    fn resolvable<'t>(&self, target: &Target<'t>) -> Option<&'t wgpu::Texture> {
+        let texture = target.texture?;
+        (self.visibility.is_some()
+            && texture.format() == wgpu::TextureFormat::Rgba8UnormSrgb
+            && texture.sample_count() == 1
+            && self.store.indices_readable
+            && visibility::fits(
+                target.width,
+                target.height,
+                visibility::list_count(self.store.materials.len()),
+            ))
+        .then_some(texture)
+    }
+
+    /// The main pass by visibility: the visibility pass, the tiles sorted by list, one
+    /// resolve dispatch per list and the sky's, the image copied to `texture`, then what the
+    /// rasterizer shades over it (outlines, see-through surfaces).
+    fn encode_resolved(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &Target<'_>,
+        texture: &wgpu::Texture,
+        list: &DrawList,
+        timer: Option<&GpuTimer>,
+    ) {
+        let lists = visibility::list_count(self.store.materials.len());
+        let mut object_draws = vec![[0u32, u32::MAX]; list.objects.len()];
+        let mut used: BTreeMap<u32, Shading> = BTreeMap::new();
+        for batch in &list.batches {
+            let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
+                continue;
+            };
+            let range = p.lods[usize::from(batch.lod).min(p.lods.len() - 1)];
+            if !batch.passes.main
+                || p.surface == Surface::Blended
+                || range.count == 0
+                || batch.count == 0
+            {
+                continue;
+            }
+            let l = visibility::list_of(p, batch.lod, self.far_lod);
+            used.insert(l, p.shading.at_lod(batch.lod, self.far_lod));
+            let objects = batch.first_object as usize..(batch.first_object + batch.count) as usize;
+            if let Some(draws) = object_draws.get_mut(objects) {
+                draws.fill([range.first, l]);
+            }
+        }
+        let Some(vis) = self.visibility.as_mut() else {
+            return;
+        };
+        for &shading in used.values() {
+            vis.prepare_shading(&gpu.device, shading);
+        }
+        let groups = vis.prepare(
+            gpu,
+            (target.width, target.height),
+            lists,
+            &object_draws,
+            &self.store.indices,
+        );
+        let Some(vis) = self.visibility.as_ref() else {
+            return;
+        };
+        let (Some((ids, depth)), Some(dispatches)) = (vis.attachments(), vis.dispatches()) else {
+            return;
+        };
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("visibility"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: ids,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: ids_undefined(),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: timer.map(GpuTimer::visibility_writes),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for surface in [Surface::Opaque, Surface::Masked] {
+                pass.set_pipeline(vis.raster_for(surface));
+                let drawn = |p: &GpuPrimitive, _| p.surface == surface;
+                self.draw_surfaces(&mut pass, list.batches.iter(), false, drawn, |_, _, _| {});
+            }
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("classify"),
+                timestamp_writes: timer.map(|t| t.resolve_writes(0)),
+            });
+            pass.set_pipeline(vis.classify());
+            pass.set_bind_group(0, &groups.classify, &[]);
+            let (across, down) = vis.tiles();
+            pass.dispatch_workgroups(across, down, 1);
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("resolve"),
+                timestamp_writes: timer.map(|t| t.resolve_writes(1)),
+            });
+            let sky = lists - 1;
+            pass.set_pipeline(vis.sky());
+            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_bind_group(1, &self.sky_group, &[]);
+            pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(sky)]);
+            pass.dispatch_workgroups_indirect(dispatches, Visibility::dispatch_offset(sky));
+            for (&l, &shading) in &used {
+                let (Some(pipeline), Some(material)) = (
+                    vis.resolve_for(shading),
+                    self.store.materials.get((l / 2) as usize),
+                ) else {
+                    continue;
+                };
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, &self.frame.render, &[]);
+                pass.set_bind_group(1, material, &[]);
+                pass.set_bind_group(2, &self.light_group, &[]);
+                pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(l)]);
+                pass.dispatch_workgroups_indirect(dispatches, Visibility::dispatch_offset(l));
+            }
+        }
+        vis.copy_to(encoder, texture);
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("over the resolve"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target.view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timer.map(GpuTimer::over_writes),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(2, &self.light_group, &[]);
+        if self.store.has_outlines {
+            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
+            for surface in [Surface::Opaque, Surface::Masked] {
+                self.draw_outlines(&mut pass, list, surface);
+            }
+        }
         self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
     }
 }
@@ -489,6 +709,22 @@ fn every_pixel_drawn() -> wgpu::LoadOp<wgpu::Color> {
     // depth-tested `LessEqual` against depth cleared to the far plane, with no discard and
     // no blending, so it writes every sample no mesh wrote (discarded mask fragments leave
     // depth at the far plane, so the sky writes those too).
+    #[allow(unsafe_code)]
+    let token = unsafe { wgpu::LoadOpDontCare::enabled() };
+    wgpu::LoadOp::DontCare(token)
+}
+
+/// Whether the main pass may be drawn by visibility (`NPC_RESOLVE=off` keeps the mesh passes
+/// shading every pixel, for comparing the two).
+fn visibility_from_env() -> bool {
+    std::env::var("NPC_RESOLVE").as_deref() != Ok("off")
+}
+
+/// The visibility pass's ids load: nothing.
+fn ids_undefined() -> wgpu::LoadOp<wgpu::Color> {
+    // SAFETY: `LoadOp::DontCare` leaves the ids undefined at the start of the pass. The classify
+    // pass and the resolve read a pixel's ids only where the pass's depth (cleared to the far
+    // plane) is nearer than the far plane, that is where a fragment of this pass wrote both.
     #[allow(unsafe_code)]
     let token = unsafe { wgpu::LoadOpDontCare::enabled() };
     wgpu::LoadOp::DontCare(token)

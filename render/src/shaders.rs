@@ -36,8 +36,14 @@ macro_rules! wgsl {
 
 wgsl!(globals_wgsl, "globals.wgsl");
 wgsl!(deform_wgsl, "deform.wgsl");
+wgsl!(surface_wgsl, "surface.wgsl");
+wgsl!(sample_fragment_wgsl, "sample_fragment.wgsl");
 wgsl!(mesh_wgsl, "mesh.wgsl");
 wgsl!(sky_wgsl, "sky.wgsl");
+wgsl!(visibility_wgsl, "visibility.wgsl");
+wgsl!(classify_wgsl, "classify.wgsl");
+wgsl!(resolve_tiles_wgsl, "resolve_tiles.wgsl");
+wgsl!(resolve_wgsl, "resolve.wgsl");
 wgsl!(deform_pass_wgsl, "deform_pass.wgsl");
 wgsl!(deform_check_wgsl, "deform_check.wgsl");
 wgsl!(environment_wgsl, "environment.wgsl");
@@ -45,13 +51,53 @@ wgsl!(environment_wgsl, "environment.wgsl");
 /// The main and shadow passes.
 #[must_use]
 pub fn mesh() -> String {
-    [globals_wgsl(), deform_wgsl(), mesh_wgsl()].concat()
+    [
+        globals_wgsl(),
+        deform_wgsl(),
+        surface_wgsl(),
+        sample_fragment_wgsl(),
+        mesh_wgsl(),
+    ]
+    .concat()
 }
 
-/// The sky pass.
+/// The sky: drawn after the mesh pass, or in the compute resolve.
 #[must_use]
 pub fn sky() -> String {
-    [globals_wgsl(), sky_wgsl()].concat()
+    [globals_wgsl(), resolve_tiles_wgsl(), sky_wgsl()].concat()
+}
+
+/// The visibility pass (needs the device's `PRIMITIVE_INDEX` feature).
+#[must_use]
+pub fn visibility() -> String {
+    [
+        Cow::Borrowed("enable primitive_index;\n"),
+        globals_wgsl(),
+        deform_wgsl(),
+        surface_wgsl(),
+        sample_fragment_wgsl(),
+        visibility_wgsl(),
+    ]
+    .concat()
+}
+
+/// The compute pass that sorts the screen's tiles by what shades them.
+#[must_use]
+pub fn classify() -> String {
+    classify_wgsl().into_owned()
+}
+
+/// The compute resolve that shades what the visibility pass found.
+#[must_use]
+pub fn resolve() -> String {
+    [
+        globals_wgsl(),
+        deform_wgsl(),
+        surface_wgsl(),
+        resolve_tiles_wgsl(),
+        resolve_wgsl(),
+    ]
+    .concat()
 }
 
 /// The compute pass that deforms skinned and morphed objects once per frame.
@@ -74,9 +120,12 @@ pub fn environment() -> String {
 
 /// Every module by name, for validation.
 #[must_use]
-pub fn all() -> [(&'static str, String); 5] {
+pub fn all() -> [(&'static str, String); 8] {
     [
         ("mesh", mesh()),
+        ("visibility", visibility()),
+        ("classify", classify()),
+        ("resolve", resolve()),
         ("deform_pass", deform_pass()),
         ("sky", sky()),
         ("deform_check", deform_check()),

@@ -12,8 +12,10 @@ pub struct GpuTimer {
     period_ns: f32,
 }
 
-/// Begin and end of the deform, shadow and main passes.
-const QUERIES: u32 = 6;
+/// Begin and end of the deform, shadow and main passes; where the main pass is resolved in
+/// compute, the ends of its visibility pass, tile sorting and resolve and the beginning of what
+/// is drawn over it.
+const QUERIES: u32 = 10;
 
 impl GpuTimer {
     /// A timer, when the device can write timestamps inside passes.
@@ -58,6 +60,36 @@ impl GpuTimer {
         }
     }
 
+    /// The visibility pass: the main pass's beginning, and its own end.
+    #[must_use]
+    pub fn visibility_writes(&self) -> wgpu::RenderPassTimestampWrites<'_> {
+        wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(4),
+            end_of_pass_write_index: Some(6),
+        }
+    }
+
+    /// The end of the compute pass `step` of the resolve (0 the tile sorting, 1 the resolve).
+    #[must_use]
+    pub fn resolve_writes(&self, step: u32) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: None,
+            end_of_pass_write_index: Some(7 + step),
+        }
+    }
+
+    /// What is drawn over the resolve: its beginning, and the main pass's end.
+    #[must_use]
+    pub fn over_writes(&self) -> wgpu::RenderPassTimestampWrites<'_> {
+        wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(9),
+            end_of_pass_write_index: Some(5),
+        }
+    }
+
     /// The writes for the deform pass.
     #[must_use]
     pub fn compute_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
@@ -75,9 +107,16 @@ impl GpuTimer {
     }
 
     /// GPU milliseconds of the last resolved frame's passes. Waits for the GPU. `deform` and
-    /// `shadows` tell whether those passes ran.
+    /// `shadows` tell whether those passes ran, `resolved` whether the main pass was resolved
+    /// in compute.
     #[must_use]
-    pub fn read(&self, gpu: &Gpu, deform: bool, shadows: bool) -> Option<PassTimes> {
+    pub fn read(
+        &self,
+        gpu: &Gpu,
+        deform: bool,
+        shadows: bool,
+        resolved: bool,
+    ) -> Option<PassTimes> {
         let slice = self.readback.slice(..);
         slice.map_async(wgpu::MapMode::Read, |_| {});
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
@@ -99,6 +138,12 @@ impl GpuTimer {
             shadow: if shadows { ms(ticks[2], ticks[3]) } else { 0.0 },
             main: ms(ticks[4], ticks[5]),
             total: ms(first, ticks[5]),
+            resolve: resolved.then(|| ResolveTimes {
+                visibility: ms(ticks[4], ticks[6]),
+                classify: ms(ticks[6], ticks[7]),
+                resolve: ms(ticks[7], ticks[8]),
+                over: ms(ticks[8], ticks[5]),
+            }),
         })
     }
 }
@@ -111,4 +156,17 @@ pub struct PassTimes {
     pub main: f64,
     /// First pass begin to main pass end.
     pub total: f64,
+    /// The main pass's steps, where it was resolved in compute.
+    pub resolve: Option<ResolveTimes>,
+}
+
+/// GPU time of the steps of a main pass resolved in compute, ms: each from the end of the one
+/// before (the visibility pass from the main pass's beginning).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ResolveTimes {
+    pub visibility: f64,
+    pub classify: f64,
+    pub resolve: f64,
+    /// The copy of the resolved image and what is drawn over it.
+    pub over: f64,
 }

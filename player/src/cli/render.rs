@@ -52,6 +52,10 @@ pub(super) struct RenderArgs {
     /// Leave the subtitles out of the screen (with --overlay).
     #[arg(long)]
     pub(super) no_subtitles: bool,
+    /// Samples per pixel: 4, or 1 (then the main pass is drawn by visibility and a compute
+    /// resolve where the GPU can; `NPC_RESOLVE=off` keeps the mesh passes shading).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub(super) samples: u32,
 }
 
 pub(super) fn run(args: RenderArgs) -> anyhow::Result<()> {
@@ -71,6 +75,7 @@ pub(super) fn run(args: RenderArgs) -> anyhow::Result<()> {
         record: args.record,
         overlay: args.overlay,
         no_subtitles: args.no_subtitles,
+        samples: args.samples,
     };
     let written = frames::render(&options)?;
     println!(
