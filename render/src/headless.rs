@@ -83,14 +83,7 @@ impl Headless {
             t.resolve(&mut encoder);
         }
         self.gpu.queue.submit([encoder.finish()]);
-        self.timer.as_ref().and_then(|t| {
-            t.read(
-                &self.gpu,
-                !list.chunks.is_empty(),
-                view.shadows,
-                self.renderer.resolved_last_frame(),
-            )
-        })
+        self.timer.as_ref().and_then(|t| t.read(&self.gpu))
     }
 
     /// Records and submits a frame without timestamps and without waiting for it.

@@ -1,21 +1,38 @@
 //! GPU timestamps around a frame's passes (where the adapter has them): how long the GPU
-//! spent on the shadow and main passes, read back after the frame.
+//! spent on the deform, shadow and main passes (and the main pass's steps where it is resolved
+//! in compute), read back after the frame. Only the timestamps a frame wrote are resolved: on
+//! some drivers resolving one never written waits forever.
+
+use std::cell::Cell;
 
 use super::gpu::Gpu;
 
-/// Timestamps of two passes (begin and end of each).
+/// The frame's timestamps, by index.
 #[derive(Debug)]
 pub struct GpuTimer {
     queries: wgpu::QuerySet,
     resolve: wgpu::Buffer,
     readback: wgpu::Buffer,
     period_ns: f32,
+    /// Which queries this frame's passes were given to write (bit i: query i).
+    written: Cell<u16>,
+    /// Which queries the last [`GpuTimer::resolve`] copied out.
+    resolved: Cell<u16>,
 }
 
 /// Begin and end of the deform, shadow and main passes; where the main pass is resolved in
 /// compute, the ends of its visibility pass, tile sorting and resolve and the beginning of what
 /// is drawn over it.
 const QUERIES: u32 = 10;
+const DEFORM: (u32, u32) = (0, 1);
+const SHADOW: (u32, u32) = (2, 3);
+const MAIN: (u32, u32) = (4, 5);
+const VISIBILITY_END: u32 = 6;
+const TILES_END: u32 = 7;
+const RESOLVE_END: u32 = 8;
+const OVER_BEGIN: u32 = 9;
+/// Bytes between resolved queries (the alignment `resolve_query_set` asks of its offset).
+const SLOT: u64 = wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT;
 
 impl GpuTimer {
     /// A timer, when the device can write timestamps inside passes.
@@ -29,16 +46,15 @@ impl GpuTimer {
             ty: wgpu::QueryType::Timestamp,
             count: QUERIES,
         });
-        let size = u64::from(QUERIES) * 8;
         let resolve = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("timestamps"),
-            size,
+            size: u64::from(QUERIES) * SLOT,
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("timestamps readback"),
-            size,
+            size: u64::from(QUERIES) * 8,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -47,76 +63,92 @@ impl GpuTimer {
             resolve,
             readback,
             period_ns: gpu.queue.get_timestamp_period(),
+            written: Cell::new(0),
+            resolved: Cell::new(0),
         })
+    }
+
+    /// Notes that `index` is written this frame and gives it back.
+    fn write(&self, index: Option<u32>) -> Option<u32> {
+        if let Some(i) = index {
+            self.written.set(self.written.get() | (1 << i));
+        }
+        index
+    }
+
+    fn render(&self, begin: Option<u32>, end: Option<u32>) -> wgpu::RenderPassTimestampWrites<'_> {
+        wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: self.write(begin),
+            end_of_pass_write_index: self.write(end),
+        }
+    }
+
+    fn compute(
+        &self,
+        begin: Option<u32>,
+        end: Option<u32>,
+    ) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: self.write(begin),
+            end_of_pass_write_index: self.write(end),
+        }
     }
 
     /// The writes for render pass `pass` (0 shadow, 1 main).
     #[must_use]
     pub fn pass_writes(&self, pass: u32) -> wgpu::RenderPassTimestampWrites<'_> {
-        wgpu::RenderPassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(2 + pass * 2),
-            end_of_pass_write_index: Some(3 + pass * 2),
-        }
+        let (begin, end) = if pass == 0 { SHADOW } else { MAIN };
+        self.render(Some(begin), Some(end))
     }
 
     /// The visibility pass: the main pass's beginning, and its own end.
     #[must_use]
     pub fn visibility_writes(&self) -> wgpu::RenderPassTimestampWrites<'_> {
-        wgpu::RenderPassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(4),
-            end_of_pass_write_index: Some(6),
-        }
+        self.render(Some(MAIN.0), Some(VISIBILITY_END))
     }
 
-    /// The end of the compute pass `step` of the resolve (0 the tile sorting, 1 the resolve).
+    /// The end of the resolve's tile sorting.
     #[must_use]
-    pub fn resolve_writes(&self, step: u32) -> wgpu::ComputePassTimestampWrites<'_> {
-        wgpu::ComputePassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: None,
-            end_of_pass_write_index: Some(7 + step),
-        }
+    pub fn tiles_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        self.compute(None, Some(TILES_END))
+    }
+
+    /// The end of the resolve; `last`: nothing is drawn over it, so the main pass ends here.
+    #[must_use]
+    pub fn resolve_writes(&self, last: bool) -> wgpu::ComputePassTimestampWrites<'_> {
+        self.compute(None, Some(if last { MAIN.1 } else { RESOLVE_END }))
     }
 
     /// What is drawn over the resolve: its beginning, and the main pass's end.
     #[must_use]
     pub fn over_writes(&self) -> wgpu::RenderPassTimestampWrites<'_> {
-        wgpu::RenderPassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(9),
-            end_of_pass_write_index: Some(5),
-        }
+        self.render(Some(OVER_BEGIN), Some(MAIN.1))
     }
 
     /// The writes for the deform pass.
     #[must_use]
     pub fn compute_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
-        wgpu::ComputePassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(0),
-            end_of_pass_write_index: Some(1),
+        self.compute(Some(DEFORM.0), Some(DEFORM.1))
+    }
+
+    /// Records the copy of the timestamps the frame wrote (after the passes).
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        let written = self.written.replace(0);
+        self.resolved.set(written);
+        for i in (0..QUERIES).filter(|i| written & (1 << i) != 0) {
+            let at = u64::from(i) * SLOT;
+            encoder.resolve_query_set(&self.queries, i..i + 1, &self.resolve, at);
+            encoder.copy_buffer_to_buffer(&self.resolve, at, &self.readback, u64::from(i) * 8, 8);
         }
     }
 
-    /// Records the copy of the timestamps (after the passes).
-    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
-        encoder.resolve_query_set(&self.queries, 0..QUERIES, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, u64::from(QUERIES) * 8);
-    }
-
-    /// GPU milliseconds of the last resolved frame's passes. Waits for the GPU. `deform` and
-    /// `shadows` tell whether those passes ran, `resolved` whether the main pass was resolved
-    /// in compute.
+    /// GPU milliseconds of the last resolved frame's passes (those it drew). Waits for the
+    /// GPU.
     #[must_use]
-    pub fn read(
-        &self,
-        gpu: &Gpu,
-        deform: bool,
-        shadows: bool,
-        resolved: bool,
-    ) -> Option<PassTimes> {
+    pub fn read(&self, gpu: &Gpu) -> Option<PassTimes> {
+        let resolved = self.resolved.get();
         let slice = self.readback.slice(..);
         slice.map_async(wgpu::MapMode::Read, |_| {});
         gpu.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
@@ -125,24 +157,27 @@ impl GpuTimer {
             bytemuck::cast_slice::<u8, u64>(&data).to_vec()
         };
         self.readback.unmap();
-        let ms = |a: u64, b: u64| b.saturating_sub(a) as f64 * f64::from(self.period_ns) / 1e6;
-        let first = if deform {
-            ticks[0]
-        } else if shadows {
-            ticks[2]
-        } else {
-            ticks[4]
+        let has = |i: u32| resolved & (1 << i) != 0;
+        let tick = |i: u32| has(i).then(|| ticks[i as usize]);
+        let ms = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => b.saturating_sub(a) as f64 * f64::from(self.period_ns) / 1e6,
+            _ => 0.0,
         };
+        let span = |(a, b): (u32, u32)| ms(tick(a), tick(b));
+        let first = [DEFORM.0, SHADOW.0, MAIN.0].into_iter().find(|&i| has(i))?;
         Some(PassTimes {
-            deform: if deform { ms(ticks[0], ticks[1]) } else { 0.0 },
-            shadow: if shadows { ms(ticks[2], ticks[3]) } else { 0.0 },
-            main: ms(ticks[4], ticks[5]),
-            total: ms(first, ticks[5]),
-            resolve: resolved.then(|| ResolveTimes {
-                visibility: ms(ticks[4], ticks[6]),
-                classify: ms(ticks[6], ticks[7]),
-                resolve: ms(ticks[7], ticks[8]),
-                over: ms(ticks[8], ticks[5]),
+            deform: span(DEFORM),
+            shadow: span(SHADOW),
+            main: span(MAIN),
+            total: span((first, MAIN.1)),
+            resolve: has(VISIBILITY_END).then(|| {
+                let resolve_end = tick(RESOLVE_END).or(tick(MAIN.1));
+                ResolveTimes {
+                    visibility: span((MAIN.0, VISIBILITY_END)),
+                    classify: span((VISIBILITY_END, TILES_END)),
+                    resolve: ms(tick(TILES_END), resolve_end),
+                    over: ms(tick(RESOLVE_END), tick(MAIN.1)),
+                }
             }),
         })
     }

@@ -65,6 +65,9 @@ pub struct Visibility {
     screen: Option<Screen>,
 }
 
+/// Storage buffers the resolve binds in one stage: six of group 0, three of group 3.
+const RESOLVE_STORAGE_BUFFERS: u32 = 9;
+
 /// What one target size and list count needs.
 #[derive(Debug)]
 struct Screen {
@@ -134,11 +137,16 @@ fn object_draws_buffer(device: &wgpu::Device, objects: u64) -> wgpu::Buffer {
 }
 
 impl Visibility {
-    /// The visibility path, where the device writes primitive indices (else `None`: the mesh
-    /// passes shade alone).
+    /// The visibility path, where the device writes primitive indices and binds the buffers
+    /// the resolve reads (else `None`: the mesh passes shade alone). (Drawn without an index
+    /// buffer instead, each corner reading its index and the triangle its number over three,
+    /// the pass took half as long again on an H100: three times the vertex shading on its few
+    /// graphics units.)
     #[must_use]
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Option<Self> {
-        if !device.features().contains(wgpu::Features::PRIMITIVE_INDEX) {
+        if !device.features().contains(wgpu::Features::PRIMITIVE_INDEX)
+            || device.limits().max_storage_buffers_per_shader_stage < RESOLVE_STORAGE_BUFFERS
+        {
             return None;
         }
         let tiles_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

@@ -52,8 +52,9 @@ pub(super) struct RenderArgs {
     /// Leave the subtitles out of the screen (with --overlay).
     #[arg(long)]
     pub(super) no_subtitles: bool,
-    /// Samples per pixel: 4, or 1 (then the main pass is drawn by visibility and a compute
-    /// resolve where the GPU can; `NPC_RESOLVE=off` keeps the mesh passes shading).
+    /// Samples per pixel: 4, or 1 (then, on a GPU, the main pass is drawn by visibility and a
+    /// compute resolve; `NPC_RESOLVE=off` keeps the mesh passes shading, `on` resolves on a
+    /// CPU rasterizer too).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
     pub(super) samples: u32,
 }
