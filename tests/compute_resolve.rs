@@ -1,9 +1,10 @@
 //! The main pass drawn by visibility and resolved in compute (one sample per pixel) shows the
-//! picture the mesh passes shade: the demo world from its first camera and a close-up of
-//! Elara, with the project's avatar and real ones (VALID: textures and normal maps; VRoid's
-//! suzuha: MToon, outlines, masked and blended hair), differ by little on few pixels.
-//! Barycentrics, texture footprints, facing and the sky are all checked by this, since each
-//! one wrong moves many pixels far.
+//! picture the mesh passes shade: the demo world from its first camera, a close-up of Elara
+//! and a view from 49 m (the distant silhouettes shaded by the mesh passes over the resolve),
+//! with the project's avatar and real ones (VALID: textures and normal maps; VRoid's suzuha:
+//! MToon, outlines, masked and blended hair), differ by little on few pixels. Barycentrics,
+//! texture footprints, facing and the sky are all checked by this, since each one wrong moves
+//! many pixels far.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,7 +14,7 @@ use std::path::Path;
 
 use glam::Vec3;
 use npc_player::open_offscreen;
-use npc_render::DrawList;
+use npc_render::{Camera, DrawList};
 
 const W: u32 = 320;
 const H: u32 = 240;
@@ -49,17 +50,24 @@ fn check(name: &str, avatar: Option<&Path>) {
     );
     world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
     let primitives = headless.renderer.store.primitives.clone();
+    let elara = world.closeup_camera("Elara").unwrap();
+    // From 49 m the NPCs are at the distant silhouette, shaded by the mesh passes over the
+    // resolve (but MToon ones).
+    let far = Camera::looking_at(elara.target + Vec3::new(-30.0, 6.0, 38.0), elara.target);
     let cameras = [
         ("first camera", world.overview_camera()),
-        ("close-up", world.closeup_camera("Elara").unwrap()),
+        ("close-up", elara),
+        ("49 m away", far),
     ];
     let mut frames = Vec::new();
     for resolve in [true, false] {
         headless.renderer.set_resolve(&headless.gpu.device, resolve);
-        for (_, camera) in &cameras {
+        for (what, camera) in &cameras {
             let view = world.frame_view(*camera, true);
             let mut list = DrawList::default();
             world.draw(&primitives, &view, W as f32 / H as f32, &mut list);
+            let coarse = list.batches.iter().any(|b| b.passes.main && b.lod >= 4);
+            assert_eq!(coarse, *what == "49 m away", "{what}: levels drawn");
             frames.push(headless.draw_list(&list, &view).unwrap().into_raw());
             assert_eq!(headless.renderer.resolved_last_frame(), resolve);
         }
