@@ -107,3 +107,41 @@ fn the_compute_resolve_shows_what_the_mesh_passes_shade() {
         check("VRoid suzuha", Some(&vrm));
     }
 }
+
+/// The GPU timer reads back the passes a frame drew and no others (resolving a timestamp
+/// never written waited forever on an H100): frames with and without the shadow pass, resolved
+/// in compute and not.
+#[test]
+fn the_gpu_timer_reads_the_passes_a_frame_drew() {
+    let demo = common::world_demo();
+    let (mut world, mut headless) = open_offscreen(&demo.project, Some(7), (W, H), 1)
+        .expect("a Vulkan adapter (mesa-vulkan-drivers in CI)");
+    assert!(
+        headless.timer.is_some(),
+        "this adapter writes no timestamps in passes: the GPU timer cannot be tested here"
+    );
+    world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
+    let primitives = headless.renderer.store.primitives.clone();
+    for resolve in [true, false] {
+        headless.renderer.set_resolve(&headless.gpu.device, resolve);
+        for shadows in [true, false, true] {
+            let view = world.frame_view(world.overview_camera(), shadows);
+            let mut list = DrawList::default();
+            world.draw(&primitives, &view, W as f32 / H as f32, &mut list);
+            let times = headless.submit(&list, &view).expect("timed frame");
+            let what = format!("resolve {resolve}, shadows {shadows}: {times:?}");
+            assert!(times.main > 0.0, "{what}");
+            assert_eq!(times.shadow > 0.0, shadows, "{what}");
+            assert!(times.total >= times.main, "{what}");
+            let steps = times.resolve;
+            assert_eq!(steps.is_some(), resolve, "{what}");
+            if let Some(s) = steps {
+                assert!(s.visibility > 0.0 && s.resolve > 0.0, "{what}");
+                assert!(
+                    s.visibility + s.classify + s.resolve + s.over <= times.main * 1.001,
+                    "{what}"
+                );
+            }
+        }
+    }
+}
