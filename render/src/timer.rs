@@ -170,7 +170,7 @@ impl GpuTimer {
             shadow: span(SHADOW),
             main: span(MAIN),
             total: span((first, MAIN.1)),
-            resolve: true.then(|| {
+            resolve: has(VISIBILITY_END).then(|| {
                 let resolve_end = tick(RESOLVE_END).or(tick(MAIN.1));
                 ResolveTimes {
                     visibility: span((MAIN.0, VISIBILITY_END)),
