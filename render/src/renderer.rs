@@ -1,7 +1,6 @@
-//! The renderer: long-lived pipelines and meshes, per-frame buffers, and the three passes of a
-//! frame (shadow map from the sun, lit meshes, sky behind them).
-
-use std::collections::BTreeMap;
+//! The renderer: long-lived pipelines and meshes, per-frame buffers, and the passes of a
+//! frame (deform, shadow map from the sun, lit meshes, sky behind them; or, at one sample per
+//! pixel on a GPU, the main pass by visibility and a compute resolve: `resolved.rs`).
 
 use super::draw_list::{Batch, DrawList};
 use super::environment::Environment;
@@ -15,7 +14,11 @@ use super::shadow_map::ShadowMap;
 use super::sky_textures::{CubeFaces, SkyCubes, sky_bind_group};
 use super::timer::GpuTimer;
 use super::view::FrameView;
-use super::visibility::{self, Visibility};
+use super::visibility::Visibility;
+
+mod resolved;
+
+use resolved::{resolved_lods_from_env, visibility_from_env};
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
 /// level (with a 60 degree lens, out to 9 m).
@@ -33,13 +36,6 @@ pub enum RendererError {
          materials need {needed}"
     )]
     TooFewTextures { limit: u32, needed: u32 },
-}
-
-/// What a frame resolved in compute draws: see [`Renderer::resolve_lists`].
-struct ResolveLists {
-    object_draws: Vec<[u32; 2]>,
-    used: BTreeMap<u32, Shading>,
-    over: bool,
 }
 
 /// A colour target to draw into.
@@ -514,219 +510,6 @@ impl Renderer {
         // See-through surfaces last, over the sky too.
         self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
     }
-    /// The texture to resolve the main pass into by visibility, where this frame can: the
-    /// device has the path, the target is an sRGB RGBA8 texture the renderer may copy into,
-    /// the mesh store's indices are readable and the screen's tiles and the lists fit.
-    fn resolvable<'t>(&self, target: &Target<'t>) -> Option<&'t wgpu::Texture> {
-        let texture = target.texture?;
-        (self.visibility.is_some()
-            && texture.format() == wgpu::TextureFormat::Rgba8UnormSrgb
-            && texture.sample_count() == 1
-            && self.store.indices_readable
-            && visibility::fits(
-                target.width,
-                target.height,
-                visibility::list_count(self.store.materials.len()),
-            ))
-        .then_some(texture)
-    }
-
-    /// The main pass by visibility: the visibility pass, the tiles sorted by list, one
-    /// resolve dispatch per list and the sky's, the image copied to `texture`, then what the
-    /// rasterizer shades over it (outlines, see-through surfaces).
-    fn encode_resolved(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &Target<'_>,
-        texture: &wgpu::Texture,
-        list: &DrawList,
-        timer: Option<&GpuTimer>,
-    ) {
-        let lists = visibility::list_count(self.store.materials.len());
-        let ResolveLists {
-            object_draws,
-            used,
-            over,
-        } = self.resolve_lists(list);
-        let Some(vis) = self.visibility.as_mut() else {
-            return;
-        };
-        for &shading in used.values() {
-            vis.prepare_shading(&gpu.device, shading);
-        }
-        let groups = vis.prepare(
-            gpu,
-            (target.width, target.height),
-            lists,
-            &object_draws,
-            &self.store.indices,
-        );
-        let Some(vis) = self.visibility.as_ref() else {
-            return;
-        };
-        let (Some((ids, depth)), Some(dispatches)) = (vis.attachments(), vis.dispatches()) else {
-            return;
-        };
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("visibility"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: ids,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: ids_undefined(),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: timer.map(GpuTimer::visibility_writes),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            pass.set_bind_group(0, &self.frame.render, &[]);
-            pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
-            for surface in [Surface::Opaque, Surface::Masked] {
-                pass.set_pipeline(vis.raster_for(surface));
-                let drawn = |p: &GpuPrimitive, lod| p.surface == surface && self.resolved(p, lod);
-                self.draw_surfaces(&mut pass, list.batches.iter(), false, drawn, |_, _, _| {});
-            }
-        }
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("classify"),
-                timestamp_writes: timer.map(GpuTimer::tiles_writes),
-            });
-            pass.set_pipeline(vis.classify());
-            pass.set_bind_group(0, &groups.classify, &[]);
-            let (across, down) = vis.tiles();
-            pass.dispatch_workgroups(across, down, 1);
-        }
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("resolve"),
-                timestamp_writes: timer.map(|t| t.resolve_writes(!over)),
-            });
-            let sky = lists - 1;
-            pass.set_pipeline(vis.sky());
-            pass.set_bind_group(0, &self.frame.render, &[]);
-            pass.set_bind_group(1, &self.sky_group, &[]);
-            pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(sky)]);
-            pass.dispatch_workgroups_indirect(dispatches, Visibility::dispatch_offset(sky));
-            for (&l, &shading) in &used {
-                let (Some(pipeline), Some(material)) = (
-                    vis.resolve_for(shading),
-                    self.store.materials.get((l / 2) as usize),
-                ) else {
-                    continue;
-                };
-                pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, &self.frame.render, &[]);
-                pass.set_bind_group(1, material, &[]);
-                pass.set_bind_group(2, &self.light_group, &[]);
-                pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(l)]);
-                pass.dispatch_workgroups_indirect(dispatches, Visibility::dispatch_offset(l));
-            }
-        }
-        vis.copy_to(encoder, texture);
-        if over {
-            self.encode_over(encoder, target, depth, list, timer);
-        }
-    }
-
-    /// Whether the visibility pass draws `p` at level `lod` (else the mesh passes shade it
-    /// over the resolve): opaque and masked surfaces at the levels it draws, and MToon ones at
-    /// every level (their far shading is the dearer in the fragment stage: at 10,000 of
-    /// VRoid's suzuha on an H100, 8.1 ms resolved against 10.4 ms shaded from 40 m on).
-    fn resolved(&self, p: &GpuPrimitive, lod: u8) -> bool {
-        p.surface != Surface::Blended && (lod < self.resolved_lods || p.shading.toon)
-    }
-
-    /// Each object the visibility pass draws: the first index of its triangles and the list
-    /// it is shaded with; the lists used with their shading needs; whether anything is drawn
-    /// over the resolve (see-through surfaces, outlines).
-    fn resolve_lists(&self, list: &DrawList) -> ResolveLists {
-        let mut object_draws = vec![[0, u32::MAX]; list.objects.len()];
-        let mut used = BTreeMap::new();
-        let mut over = false;
-        for batch in &list.batches {
-            let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
-                continue;
-            };
-            let range = p.lods[usize::from(batch.lod).min(p.lods.len() - 1)];
-            if !batch.passes.main || range.count == 0 || batch.count == 0 {
-                continue;
-            }
-            let resolved = self.resolved(p, batch.lod);
-            if !resolved || (p.outline && usize::from(batch.lod) < OUTLINE_LODS) {
-                over = true;
-            }
-            if !resolved {
-                continue;
-            }
-            let l = visibility::list_of(p, batch.lod, self.far_lod);
-            used.insert(l, p.shading.at_lod(batch.lod, self.far_lod));
-            let objects = batch.first_object as usize..(batch.first_object + batch.count) as usize;
-            if let Some(draws) = object_draws.get_mut(objects) {
-                draws.fill([range.first, l]);
-            }
-        }
-        ResolveLists {
-            object_draws,
-            used,
-            over,
-        }
-    }
-
-    /// Draws over the resolved image what the rasterizer shades: MToon outlines and
-    /// see-through surfaces, tested against the visibility pass's depth.
-    fn encode_over(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &Target<'_>,
-        depth: &wgpu::TextureView,
-        list: &DrawList,
-        timer: Option<&GpuTimer>,
-    ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("over the resolve"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: timer.map(GpuTimer::over_writes),
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_bind_group(2, &self.light_group, &[]);
-        // What the visibility pass left out, with the outlines of all.
-        let left = |p: &GpuPrimitive, lod| !self.resolved(p, lod);
-        self.lay_depth(&mut pass, list, &left);
-        let surfaces = [Surface::Opaque, Surface::Masked];
-        self.draw_meshes_of(&mut pass, list, false, &surfaces, &left);
-        self.draw_meshes(&mut pass, list, false, &[Surface::Blended]);
-    }
 }
 
 /// Group 2 of the main pass: the shadow map and the image-based light.
@@ -786,40 +569,4 @@ fn every_pixel_drawn() -> wgpu::LoadOp<wgpu::Color> {
     #[allow(unsafe_code)]
     let token = unsafe { wgpu::LoadOpDontCare::enabled() };
     wgpu::LoadOp::DontCare(token)
-}
-
-/// Whether the main pass may be drawn by visibility: on a GPU unless `NPC_RESOLVE=off` (the
-/// mesh passes shading every pixel, for comparing the two); on a CPU rasterizer (llvmpipe)
-/// only with `NPC_RESOLVE=on`, since there the compute resolve took twice the mesh passes'
-/// time (151 against 75 ms for three of the project's NPCs at 480x270).
-fn visibility_from_env(gpu: &Gpu) -> bool {
-    match std::env::var("NPC_RESOLVE").as_deref() {
-        Ok("off") => false,
-        Ok("on") => true,
-        _ => gpu.info.device_type != wgpu::DeviceType::Cpu,
-    }
-}
-
-/// The visibility pass's ids load: nothing.
-fn ids_undefined() -> wgpu::LoadOp<wgpu::Color> {
-    // SAFETY: `LoadOp::DontCare` leaves the ids undefined at the start of the pass. The classify
-    // pass and the resolve read a pixel's ids only where the pass's depth (cleared to the far
-    // plane) is nearer than the far plane, that is where a fragment of this pass wrote both.
-    #[allow(unsafe_code)]
-    let token = unsafe { wgpu::LoadOpDontCare::enabled() };
-    wgpu::LoadOp::DontCare(token)
-}
-
-/// Levels of detail the visibility pass draws (but MToon surfaces': all): all but the distant
-/// silhouette (with a 60 degree lens, out to 40 m); beyond, an NPC's few pixels are cheaper to
-/// shade in the fragment stage than its triangles are to draw with their primitive index (on
-/// an H100, 10,000 of the project's NPCs 6.9 ms a frame against 8.1 ms all resolved; VALID's
-/// 6.4 against 6.8 ms). `NPC_RESOLVED_LODS` sets it, for timing.
-const RESOLVED_LODS: u8 = 4;
-
-fn resolved_lods_from_env() -> u8 {
-    std::env::var("NPC_RESOLVED_LODS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(RESOLVED_LODS)
 }
