@@ -21,7 +21,9 @@ use common::{setup, shared_asset};
 use npc_core::anim::lipsync::{VisemeTrack, track_channel};
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 use npc_core::{FaceAnimator, FaceSettings, LineCue};
-use npc_player::{BlockLipSync, RunOptions, StreamLipSync, marker_of, run_until};
+use npc_player::{
+    BlockLipSync, RunOptions, START_FROM_SOUND_AFTER_MS, StreamLipSync, marker_of, run_until,
+};
 use serde_json::{Value, json};
 
 /// A streaming writer's header: 16-bit mono, sizes unknown.
@@ -218,18 +220,18 @@ fn a_streamed_mouth_is_the_mouth_of_the_same_recording_read_whole() {
     else {
         return;
     };
-    let language = "en-US";
     let ms = sound.len() as f64 * 1000.0 / f64::from(rate);
     // Read whole: every block at once.
-    let whole = BlockLipSync::default().blocks(&sound, rate, language, true);
+    let whole = BlockLipSync::default().blocks(&sound, rate, true);
     let cue = LineCue::from_track(VisemeTrack::from_events(whole.clone()).unwrap());
     let read_whole = bake(ms, |face, t| {
         if t == 0.0 {
             face.start_line(&cue);
         }
     });
-    // Streamed: the sound arrives at real-time pace 100 ms ahead of playback (the start
-    // threshold), and each block's visemes reach the face when the block has arrived.
+    // Streamed: the sound arrives at real-time pace ahead of playback by the start threshold
+    // of a line without text, and each block's visemes reach the face when the block and its
+    // look-ahead have arrived.
     let (tx, rx) = track_channel();
     let mut rx = Some(rx);
     let mut lipsync = BlockLipSync::default();
@@ -238,9 +240,10 @@ fn a_streamed_mouth_is_the_mouth_of_the_same_recording_read_whole() {
         if let Some(rx) = rx.take() {
             face.start_streamed_line(rx);
         }
-        let arrived = (((t + 100.0) / 1000.0 * f64::from(rate)) as usize).min(sound.len());
+        let arrived = (((t + START_FROM_SOUND_AFTER_MS) / 1000.0 * f64::from(rate)) as usize)
+            .min(sound.len());
         let last = arrived == sound.len();
-        for e in lipsync.blocks(&sound[..arrived], rate, language, last) {
+        for e in lipsync.blocks(&sound[..arrived], rate, last) {
             sent.push(e);
             tx.send(e);
         }
@@ -468,9 +471,10 @@ fn a_streamed_line_with_its_script_is_mouthed_as_the_script_aligned_whole() {
         })
     };
     // A speech service a little ahead of playback (500 ms), and one that streams at
-    // real-time pace (100 ms ahead: the start threshold).
+    // real-time pace (ahead by the start threshold: 100 ms for a line with text, 200 ms for
+    // one without).
     let (ahead, paced) = (followed(500.0), followed(100.0));
-    let (sound_ahead, sound_paced) = (from_sound(500.0), from_sound(100.0));
+    let (sound_ahead, sound_paced) = (from_sound(500.0), from_sound(START_FROM_SOUND_AFTER_MS));
     let d = |x: &[[f32; 52]]| mean_difference(&read_whole, x);
     eprintln!(
         "mean |difference| from the script aligned whole, per weight per frame: followed \

@@ -39,8 +39,8 @@ pub use mic::{Mic, MicChunk, MicFeed, MicMessage, MicSource};
 pub use play::{PlayOptions, run as play};
 pub use record::Recorder;
 pub use runtime::{
-    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions, SYNTHESIS_DEADLINE,
-    StreamLipSync, marker_of, run_until,
+    BlockLipSync, Conductor, ConductorOptions, Cue, Feed, LineId, RunOptions,
+    START_FROM_SOUND_AFTER_MS, SYNTHESIS_DEADLINE, StreamLipSync, marker_of, run_until,
 };
 pub use screen::{
     CONTROLS, HINT, MenuChoice, MicLight, NameTag, OverlayFrame, OverlayPainter, Prefs, PrefsStore,

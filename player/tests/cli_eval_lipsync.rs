@@ -1,6 +1,6 @@
 //! `npc-player eval-lipsync` as a user runs it: an MBROLA voice (Debian's us1) speaks a
 //! sentence from espeak-ng's phone file, and the command grades the lip sync of the sound
-//! alone and with its script against those exact labels.
+//! alone, streamed and with its script against those exact labels.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -82,6 +82,7 @@ fn a_list_of_labelled_recordings_is_graded_per_language() {
     assert!(share(&stdout, "en-US sound alone:") > 40.0, "{stdout}");
     assert!(share(&stdout, "en-US with the script:") > 75.0, "{stdout}");
     assert!(stdout.contains("real time"), "{stdout}");
+    assert!(!stdout.contains("streamed:"), "only asked for: {stdout}");
 }
 
 /// (closed, closures) that a printed line reports.
@@ -101,12 +102,18 @@ fn the_p_b_and_m_left_open_are_listed_with_what_is_around_them() {
     };
     let list = dir.path().join("list.tsv");
     std::fs::write(&list, format!("{wav}\t{pho}\ten-US\t{SENTENCE}\n")).unwrap();
-    let out = npc_player(&["eval-lipsync", "--misses", list.to_str().unwrap()]);
+    let out = npc_player(&[
+        "eval-lipsync",
+        "--misses",
+        "--streamed",
+        list.to_str().unwrap(),
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     for (path, prefix) in [
         ("sound alone", "en-US sound alone:"),
         ("with the script", "en-US with the script:"),
+        ("streamed", "en-US streamed:"),
     ] {
         let listed: Vec<&str> = stdout
             .lines()

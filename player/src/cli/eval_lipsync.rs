@@ -1,7 +1,8 @@
 //! `npc-player eval-lipsync`: grades lip sync against phone labels from elsewhere (docs/align.md),
 //! by the one measure of `npc_core::speech::eval`, per language: from the sound alone (what
-//! `bake --audio` writes) and, where a line gives its script, aligned to it (`bake --audio
-//! --transcript`); with the time each took against the sound's length.
+//! `bake --audio` writes), as a stream without text is (`--streamed`) and, where a line gives
+//! its script, aligned to it (`bake --audio --transcript`); with the time each took against
+//! the sound's length.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,8 @@ use npc_core::speech::LineSource;
 use npc_core::speech::eval::{
     MouthClass, PhoneSpan, PhoneSymbols, Score, missed_closure_lines, read_labels, score,
 };
+
+use crate::BlockLipSync;
 
 #[derive(Debug, clap::Args)]
 pub(super) struct EvalLipsyncArgs {
@@ -26,6 +29,10 @@ pub(super) struct EvalLipsyncArgs {
     /// Also print each p, b or m left open, with the phones and visemes around it
     #[arg(long)]
     misses: bool,
+    /// Also grade the sound lip-synced as a stream without text is: arriving 100 ms at a time,
+    /// each block heard as it can be (what the player does with a streamed reply)
+    #[arg(long)]
+    streamed: bool,
 }
 
 /// One path's grades in one language, and its time.
@@ -120,7 +127,7 @@ fn print_misses(
 /// Runs the eval-lipsync command.
 pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
     let entries = read_list(&args.list)?;
-    let mut by_language: BTreeMap<String, [Graded; 2]> = BTreeMap::new();
+    let mut by_language: BTreeMap<String, [Graded; 3]> = BTreeMap::new();
     for entry in &entries {
         let language = entry.language.as_str();
         let class_of = |p: &str| entry.symbols.class(p);
@@ -146,6 +153,17 @@ pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
                 &entry.labels,
                 class_of,
             );
+        }
+        if args.streamed
+            && let Some((samples, rate)) = &alone.audio
+        {
+            let started = Instant::now();
+            let events = BlockLipSync::as_arriving(samples, *rate, 100.0);
+            let took = started.elapsed().as_secs_f64();
+            graded[2].add(score(&events, &entry.labels, class_of), sound_s, took);
+            if args.misses {
+                print_misses(&entry.wav, "streamed", &events, &entry.labels, class_of);
+            }
         }
         if let Some(script) = &entry.script {
             let voice = Voice {
@@ -173,8 +191,11 @@ pub(super) fn run(args: &EvalLipsyncArgs) -> anyhow::Result<()> {
             }
         }
     }
-    for (language, [alone, scripted]) in &by_language {
+    for (language, [alone, scripted, streamed]) in &by_language {
         println!("{language} sound alone:     {}", alone.line());
+        if streamed.score.frames > 0 {
+            println!("{language} streamed:        {}", streamed.line());
+        }
         if scripted.score.frames > 0 {
             println!("{language} with the script: {}", scripted.line());
         }

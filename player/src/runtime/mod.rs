@@ -10,6 +10,7 @@
 //!
 //! The speech itself is the [`Conductor`]'s; the windowed and offscreen players use it too.
 
+mod block_lips;
 mod breaker;
 mod conductor;
 pub(crate) mod events;
@@ -24,9 +25,10 @@ use std::time::{Duration, Instant};
 
 use npc_core::project::Project;
 
+pub use block_lips::BlockLipSync;
 pub use conductor::{Conductor, ConductorOptions, Cue, Feed, LineId, SYNTHESIS_DEADLINE};
 pub(crate) use events::LineEvent;
-pub use stream::{BlockLipSync, marker_of};
+pub use stream::{START_FROM_SOUND_AFTER_MS, marker_of};
 pub use stream_lips::StreamLipSync;
 
 /// Frame period while a line plays (~60 Hz).

@@ -1,8 +1,8 @@
 //! A streamed line (protocol 1.1): its recording read as the agent writes it, played as it
 //! arrives, and lip-synced as it arrives: with its `text`, the script followed through the
 //! sound by the acoustic model (each phoneme's visemes sent once the search has settled where
-//! it was heard, [`StreamedAlignment`]); without, block by block from its sound (the phones
-//! the acoustic model hears, else the formants) with a look-ahead of one block. A thread of
+//! it was heard, [`StreamedAlignment`]); without, block by block from its sound
+//! ([`super::BlockLipSync`]), 200 ms behind what has arrived. A thread of
 //! its own reads and analyses; the conductor moves the line's clock on each step, never past
 //! what has arrived.
 
@@ -13,29 +13,22 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use npc_core::anim::lipsync::{TrackSender, VisemeEvent};
+use npc_core::anim::lipsync::TrackSender;
 use npc_core::project::Voice;
 use npc_core::speech::growing_wav::GrowingWav;
-use npc_core::speech::unscripted::{recognises_phones, visemes_from_sound};
 use npc_core::speech::{OfflineEngine, SpeechEngine};
 
+use super::block_lips::{BLOCK_MS, LOOKAHEAD_MS};
 use super::stream_lips::StreamLipSync;
 use rodio::buffer::SamplesBuffer;
 use rodio::{ChannelCount, Player, SampleRate};
 
-/// The line starts once this much of it has arrived (or it ended sooner), ms.
+/// A line with a script starts once this much of it has arrived (or it ended sooner), ms: the
+/// script is followed through the sound, and the sound's blocks fill in without look-ahead.
 pub const START_AFTER_MS: f64 = 100.0;
-/// The sound is lip-synced in blocks this long: the mouth's look-ahead, ms.
-pub const BLOCK_MS: f64 = 100.0;
-/// Each block is heard with this much of the sound before it, ms: the phone recogniser
-/// (English) with 150 ms; the network that reads the sound alone (the other languages)
-/// normalises its cepstra over what it is given, so it hears two seconds. Streamed MBROLA
-/// French, German and Spanish: 60.6-67.0% of frames right with 150 ms, 81.4-86.8% with 1000
-/// ms, against 82.9-84.5% read whole (tests/streamed_lip_sync.rs); with the two networks
-/// averaged (2026-12-07), 81.7, 78.9 and 84.4% with 1000 ms and 79.3, 82.4 and 85.2% with
-/// 2000 ms, against 83.7, 85.9 and 87.2% read whole.
-const RECOGNISER_CONTEXT_MS: f64 = 150.0;
-const NETWORK_CONTEXT_MS: f64 = 2000.0;
+/// A line without one starts once its first block and that block's look-ahead have arrived,
+/// so the mouth is not behind the sound.
+pub const START_FROM_SOUND_AFTER_MS: f64 = BLOCK_MS + LOOKAHEAD_MS;
 /// The file is looked at this often, ms.
 const POLL: Duration = Duration::from_millis(10);
 /// A stream that has not grown for this long is starving the player: the mouth rests at the
@@ -76,6 +69,8 @@ pub struct StreamedLine {
     /// Samples handed to the sound device so far.
     handed: usize,
     volume: f32,
+    /// It starts once this much has arrived, ms.
+    start_after_ms: f64,
 }
 
 impl std::fmt::Debug for StreamedLine {
@@ -121,6 +116,11 @@ impl StreamedLine {
             sound: None,
             handed: 0,
             volume: 1.0,
+            start_after_ms: if script.trim().is_empty() {
+                START_FROM_SOUND_AFTER_MS
+            } else {
+                START_AFTER_MS
+            },
         })
     }
 
@@ -145,7 +145,7 @@ impl StreamedLine {
     #[must_use]
     pub fn ready(&self) -> bool {
         let (ms, ended, _) = self.arrived();
-        ms >= START_AFTER_MS || ended
+        ms >= self.start_after_ms || ended
     }
 
     /// When its first samples arrived.
@@ -369,80 +369,5 @@ impl Reader {
         {
             self.track.send(rest);
         }
-    }
-}
-
-/// Lip sync from the sound, block by block, each block heard with some sound before it.
-#[derive(Debug, Default)]
-pub struct BlockLipSync {
-    /// Samples lip-synced so far.
-    done: usize,
-    /// The last event sent, ms.
-    last_ms: f64,
-}
-
-impl BlockLipSync {
-    /// Lip sync that goes on from `at_ms` of a sound at `rate` (another source gave the
-    /// visemes before).
-    #[must_use]
-    pub fn after(at_ms: f64, rate: u32) -> Self {
-        let mut sync = Self::default();
-        sync.skip_to(at_ms, rate);
-        sync
-    }
-
-    /// Goes on from `at_ms` of a sound at `rate`, if that is further than it has got.
-    pub fn skip_to(&mut self, at_ms: f64, rate: u32) {
-        let at = (at_ms * f64::from(rate) / 1000.0) as usize;
-        self.done = self.done.max(at);
-        self.last_ms = self.last_ms.max(at_ms);
-    }
-
-    /// The viseme events of the whole blocks of `samples` not yet done (all of it when
-    /// `last`), in order.
-    pub fn blocks(
-        &mut self,
-        samples: &[f32],
-        rate: u32,
-        language: &str,
-        last: bool,
-    ) -> Vec<VisemeEvent> {
-        let mut out = Vec::new();
-        if rate == 0 {
-            return out;
-        }
-        let block = (BLOCK_MS * f64::from(rate) / 1000.0) as usize;
-        let context_ms = if recognises_phones(language) {
-            RECOGNISER_CONTEXT_MS
-        } else {
-            NETWORK_CONTEXT_MS
-        };
-        let context = (context_ms * f64::from(rate) / 1000.0) as usize;
-        while samples.len().saturating_sub(self.done) >= block.max(1)
-            || (last && samples.len() > self.done)
-        {
-            let to = (self.done + block).min(samples.len());
-            let from = self.done.saturating_sub(context);
-            let window_ms = from as f64 * 1000.0 / f64::from(rate);
-            let block_ms = self.done as f64 * 1000.0 / f64::from(rate);
-            let heard = visemes_from_sound(&samples[from..to], rate, language);
-            // The viseme in force as the block starts, then the ones inside it.
-            let shifted: Vec<VisemeEvent> = heard
-                .visemes
-                .iter()
-                .map(|e| VisemeEvent::new(e.id, e.offset_ms + window_ms))
-                .collect();
-            let first = shifted.iter().rposition(|e| e.offset_ms <= block_ms);
-            for (i, e) in shifted.iter().enumerate() {
-                let inside = e.offset_ms > block_ms || Some(i) == first;
-                let at = e.offset_ms.max(block_ms).max(self.last_ms);
-                if inside && (out.is_empty() && self.done == 0 || at >= self.last_ms) {
-                    out.push(VisemeEvent::new(e.id, at));
-                    self.last_ms = at;
-                }
-            }
-            self.done = to;
-        }
-        out
     }
 }

@@ -11,7 +11,7 @@ use npc_core::speech::Utterance;
 use npc_core::speech::acoustic::AcousticModel;
 use npc_core::speech::align::StreamedAlignment;
 
-use super::stream::BlockLipSync;
+use super::block_lips::BlockLipSync;
 
 /// The mouth needs its visemes this far ahead of playback, ms (a viseme's onset leads its
 /// sound; the face blends towards it).
@@ -80,7 +80,7 @@ impl StreamLipSync {
             self.source = match AcousticModel::for_language(&self.language)
                 .and_then(|model| StreamedAlignment::new(&model, script, rate))
             {
-                Ok(aligned) => Source::Following(Box::new(aligned), BlockLipSync::default()),
+                Ok(aligned) => Source::Following(Box::new(aligned), BlockLipSync::filling_in()),
                 Err(why) => {
                     tracing::warn!("a streamed line lip-synced from its sound: {why}");
                     Source::Sound(BlockLipSync::default())
@@ -99,7 +99,7 @@ impl StreamLipSync {
                         if !last && aligned.settled_ms() < played_ms + NEEDED_AHEAD_MS {
                             // The script lags: the sound from where it was given.
                             sound.skip_to(self.given_ms.unwrap_or(0.0), rate);
-                            events.extend(sound.blocks(samples, rate, &self.language, false));
+                            events.extend(sound.blocks(samples, rate, false));
                         }
                         events
                     }
@@ -109,13 +109,13 @@ impl StreamLipSync {
                              was lost ({why})"
                         );
                         let mut sound = BlockLipSync::after(self.given_ms.unwrap_or(0.0), rate);
-                        let events = sound.blocks(samples, rate, &self.language, last);
+                        let events = sound.blocks(samples, rate, last);
                         self.source = Source::Sound(sound);
                         events
                     }
                 }
             }
-            Source::Sound(sound) => sound.blocks(samples, rate, &self.language, last),
+            Source::Sound(sound) => sound.blocks(samples, rate, last),
             Source::Script(_) => Vec::new(),
         };
         self.after_given(events)
