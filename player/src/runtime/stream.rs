@@ -337,7 +337,7 @@ impl Reader {
                     "{}: lip sync from the sound alone: its script cannot be spoken ({why})",
                     self.path.display()
                 );
-                StreamLipSync::from_sound(&self.language)
+                StreamLipSync::from_sound_filling_in(&self.language)
             }
         }
     }

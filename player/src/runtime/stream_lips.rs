@@ -47,6 +47,16 @@ impl StreamLipSync {
         }
     }
 
+    /// Lip sync from the sound alone for a line that started as one with a script does (before
+    /// a block's look-ahead has arrived): each block as soon as it has arrived.
+    #[must_use]
+    pub fn from_sound_filling_in(language: &str) -> Self {
+        Self {
+            source: Source::Sound(BlockLipSync::filling_in()),
+            ..Self::from_sound(language)
+        }
+    }
+
     /// Lip sync from `script` (the line's text spoken by the offline engine) followed through
     /// the sound.
     #[must_use]
@@ -83,7 +93,7 @@ impl StreamLipSync {
                 Ok(aligned) => Source::Following(Box::new(aligned), BlockLipSync::filling_in()),
                 Err(why) => {
                     tracing::warn!("a streamed line lip-synced from its sound: {why}");
-                    Source::Sound(BlockLipSync::default())
+                    Source::Sound(BlockLipSync::filling_in())
                 }
             };
         }
