@@ -75,6 +75,12 @@ fn a_streamed_line_is_lip_synced_nearly_as_well_as_read_whole() {
         );
         // Arriving 100 ms at a time, each whole block lip-synced as it can be.
         let events = BlockLipSync::as_arriving(&samples, rate, 100.0);
+        // Only changes are sent: a block that begins with the viseme in force restates nothing
+        // (the measure would take a restated closure for a new one).
+        assert!(
+            events.windows(2).all(|w| w[0].id != w[1].id),
+            "{voice}: a viseme restated"
+        );
         let streamed = score(&events, &labels, class_of);
         eprintln!(
             "{voice}: read whole {:.1}% of {} frames, {}/{} p/b/m; streamed {:.1}%, {}/{}, {} \
@@ -90,7 +96,8 @@ fn a_streamed_line_is_lip_synced_nearly_as_well_as_read_whole() {
         );
         assert!(streamed.false_closures <= 1, "{voice}: {streamed:?}");
         // Measured 2026-12-07 with 100 ms of look-ahead: us1 13 of 16 p/b/m closed (whole
-        // 14), fr 11 of 12 (11), de 7 of 10 (7), es 10 of 11 (10); without it Spanish closed 5.
+        // 14), fr 11 of 12 (11), de 7 of 10 (7), es 10 of 11 (10); without it us1 closed 11
+        // (this test fails).
         assert!(
             streamed.closed + 2 >= whole.closed,
             "{voice}: {streamed:?} against {whole:?}"
@@ -155,10 +162,10 @@ fn streamed_real_speech_is_lip_synced_above_its_floors() {
         streamed.closures,
         streamed.false_closures
     );
-    // Measured 2026-12-07: streamed 80.4% of 17,899 frames, 179 of 206 p/b/m closed, 39
+    // Measured 2026-12-07: streamed 80.4% of 17,899 frames, 164 of 206 p/b/m closed, 32
     // closures on vowels (read whole 83.0%, 170, 20); without the 100 ms look-ahead 75.7%,
-    // 172, 34 (this test fails).
+    // 169, 32 (this test fails).
     assert!(streamed.frame_share() >= 0.78, "{streamed:?}");
-    assert!(streamed.closure_share() >= 0.82, "{streamed:?}");
-    assert!(streamed.false_closures <= 60, "{streamed:?}");
+    assert!(streamed.closure_share() >= 0.77, "{streamed:?}");
+    assert!(streamed.false_closures <= 45, "{streamed:?}");
 }

@@ -5,6 +5,7 @@
 
 use npc_core::anim::lipsync::VisemeEvent;
 use npc_core::speech::unscripted::by_sound_alone;
+use npc_core::viseme::VisemeId;
 
 /// The sound is lip-synced in blocks this long, ms.
 pub const BLOCK_MS: f64 = 100.0;
@@ -29,6 +30,8 @@ pub struct BlockLipSync {
     done: usize,
     /// The last event sent, ms.
     last_ms: f64,
+    /// The viseme of the last event sent: a block starting with it in force sends nothing.
+    last_id: Option<VisemeId>,
     /// How much of the sound after a block it is heard with, ms.
     lookahead_ms: f64,
 }
@@ -39,6 +42,7 @@ impl Default for BlockLipSync {
         Self {
             done: 0,
             last_ms: 0.0,
+            last_id: None,
             lookahead_ms: LOOKAHEAD_MS,
         }
     }
@@ -67,6 +71,10 @@ impl BlockLipSync {
     /// Goes on from `at_ms` of a sound at `rate`, if that is further than it has got.
     pub fn skip_to(&mut self, at_ms: f64, rate: u32) {
         let at = (at_ms * f64::from(rate) / 1000.0) as usize;
+        if at > self.done {
+            // Another source spoke in between: the viseme in force is not known to be ours.
+            self.last_id = None;
+        }
         self.done = self.done.max(at);
         self.last_ms = self.last_ms.max(at_ms);
     }
@@ -117,9 +125,11 @@ impl BlockLipSync {
             for (i, e) in shifted.iter().enumerate() {
                 let inside = e.offset_ms > block_ms || Some(i) == first;
                 let at = e.offset_ms.max(block_ms).max(self.last_ms);
-                if inside && (out.is_empty() && self.done == 0 || at >= self.last_ms) {
+                let change = self.last_id != Some(e.id);
+                if inside && change && (out.is_empty() && self.done == 0 || at >= self.last_ms) {
                     out.push(VisemeEvent::new(e.id, at));
                     self.last_ms = at;
+                    self.last_id = Some(e.id);
                 }
             }
             self.done = to;
