@@ -1164,6 +1164,27 @@ fn a_clear_coat_adds_a_sharp_highlight_and_a_higher_index_of_refraction_reflects
 }
 
 #[test]
+fn a_mouth_material_looks_wet() {
+    // The same rough plane named as Ready Player Me names its teeth and as it names clothes,
+    // the sun mirrored back into the camera: the mouth's wet film shows the sun, the cloth
+    // does not.
+    let named = |name: &str| {
+        let m = Material {
+            name: Some(name.to_owned()),
+            base_color: [0.6, 0.45, 0.45, 1.0],
+            surface: npc_core::asset::material::Surface {
+                roughness: 0.9,
+                ..npc_core::asset::material::Surface::MATTE
+            },
+            ..Material::default()
+        };
+        plane_brightness(&plane(&m, &[]), Vec3::Z)
+    };
+    let (wet, dry) = (named("Wolf3D_Teeth"), named("Wolf3D_Outfit_Top"));
+    assert!(wet > dry + 20.0, "teeth {wet}, cloth {dry}");
+}
+
+#[test]
 fn an_emissive_surface_glows_at_night() {
     let dark = Material {
         base_color: [0.2, 0.2, 0.2, 1.0],

@@ -98,7 +98,8 @@ impl Slot {
     #[must_use]
     pub fn of(self, material: &Material) -> Option<TextureRef> {
         let s = &material.surface;
-        let coat = s.clearcoat.as_ref();
+        let coat = material.clearcoat();
+        let coat = coat.as_ref();
         let toon = material.toon.as_ref();
         match self {
             Self::BaseColor => material.base_color_texture,
@@ -237,7 +238,7 @@ pub fn gpu_material(material: &Material, alpha_cutoff: f32, present: [bool; SLOT
             let c = s.specular.color;
             [c[0] * r, c[1] * r, c[2] * r, s.specular.factor]
         },
-        clearcoat: s.clearcoat.map_or([0.0; 4], |c| {
+        clearcoat: material.clearcoat().map_or([0.0; 4], |c| {
             let normal_scale = if present[Slot::ClearcoatNormal as usize] {
                 c.normal_scale
             } else {

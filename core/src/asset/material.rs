@@ -167,19 +167,32 @@ impl Surface {
 }
 
 /// What part of a character a material dresses, for the shading faces need: eyes get a
-/// catchlight, skin a softer, warmer falloff.
+/// catchlight, skin a softer, warmer falloff, the mouth a wet film.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// Eyeballs: iris, pupil, sclera, cornea (not lashes, lids or brows).
     Eye,
     Skin,
+    /// Lips, teeth, tongue and the inside of the mouth.
+    Mouth,
     Other,
 }
 
+/// The film of saliva a mouth material without a clear coat of its own is drawn with: a full
+/// coat, nearly smooth, so lips, teeth and tongue catch the light as wet surfaces do.
+pub const WET_FILM: Clearcoat = Clearcoat {
+    factor: 1.0,
+    texture: None,
+    roughness: 0.12,
+    roughness_texture: None,
+    normal_texture: None,
+    normal_scale: 1.0,
+};
+
 impl Material {
     /// The role its name gives it, as avatar tools name materials: Ready Player Me's
-    /// `Wolf3D_Eye` and `Wolf3D_Skin`, VRoid's `EyeIris`, `EyeWhite` and `Face_00_SKIN`,
-    /// Mixamo's `Eyes`, this project's `iris` and `skin`.
+    /// `Wolf3D_Eye`, `Wolf3D_Skin` and `Wolf3D_Teeth`, VRoid's `EyeIris`, `EyeWhite`,
+    /// `Face_00_SKIN` and `FaceMouth`, Mixamo's `Eyes`, this project's `iris` and `skin`.
     #[must_use]
     pub fn role(&self) -> Role {
         let name = self.name.as_deref().unwrap_or_default().to_lowercase();
@@ -189,11 +202,22 @@ impl Material {
         }
         if has(&["eye", "iris", "pupil", "sclera", "cornea"]) {
             Role::Eye
+        } else if has(&["mouth", "lip", "teeth", "tooth", "tongue", "gum"]) {
+            Role::Mouth
         } else if has(&["skin", "face"]) {
             Role::Skin
         } else {
             Role::Other
         }
+    }
+
+    /// The clear coat it is drawn with: the file's, else [`WET_FILM`] for a physically based
+    /// mouth material (a toon or unlit one is drawn as its author made it).
+    #[must_use]
+    pub fn clearcoat(&self) -> Option<Clearcoat> {
+        self.surface.clearcoat.or_else(|| {
+            (self.role() == Role::Mouth && self.toon.is_none() && !self.unlit).then_some(WET_FILM)
+        })
     }
 }
 
@@ -572,11 +596,38 @@ mod tests {
             "N00_000_00_FaceEyeline_00_FACE",
             "FaceBrow",
             "Wolf3D_Outfit_Top",
-            "teeth",
+            "Lipstick_Line",
         ] {
             assert_eq!(role(other), Role::Other, "{other}");
         }
+        for mouth in [
+            "Wolf3D_Teeth",
+            "N00_000_00_FaceMouth_00_FACE",
+            "lips",
+            "Tongue",
+        ] {
+            assert_eq!(role(mouth), Role::Mouth, "{mouth}");
+        }
         assert_eq!(Material::default().role(), Role::Other);
+    }
+
+    #[test]
+    fn a_mouth_is_wet_unless_its_file_coats_it_or_draws_it_as_toon() {
+        let named = |name: &str| Material {
+            name: Some(name.to_owned()),
+            ..Material::default()
+        };
+        assert_eq!(named("Wolf3D_Teeth").clearcoat(), Some(WET_FILM));
+        assert_eq!(named("Wolf3D_Outfit_Top").clearcoat(), None);
+        let own = Clearcoat::plain(0.3, 0.5);
+        let mut coated = named("lips");
+        coated.surface.clearcoat = Some(own);
+        assert_eq!(coated.clearcoat(), Some(own));
+        let toon = Material {
+            toon: Some(Toon::default()),
+            ..named("FaceMouth")
+        };
+        assert_eq!(toon.clearcoat(), None);
     }
 
     #[test]
