@@ -93,6 +93,9 @@ pub struct BenchReport {
     /// recording and submitting it (the draw list's upload included) and waiting for the
     /// GPU to finish the frame two before; median ms.
     pub sustained_phases_ms: [f64; 3],
+    /// Recording and submitting split: the draw list's uploads, encoding the passes, the
+    /// queue's submit; median ms.
+    pub sustained_record_ms: [f64; 3],
     pub objects: usize,
     pub active_morphs: usize,
     /// Vertices the last frame deformed, the most the device deforms a frame, and the NPCs
@@ -359,6 +362,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     // before (at most two frames in flight), as a render loop runs.
     let mut in_flight = std::collections::VecDeque::new();
     let mut phases: [Vec<f64>; 3] = Default::default();
+    let mut recording: [Vec<f64>; 3] = Default::default();
     let ms_since = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
     let sustained_start = Instant::now();
     for frame in 0..options.frames {
@@ -375,8 +379,16 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         )?;
         phases[0].push(ms_since(preparing));
         let submitting = Instant::now();
-        in_flight.push_back(headless.submit_untimed(&list, &view));
+        let (index, times) = headless.submit_untimed(&list, &view);
+        in_flight.push_back(index);
         phases[1].push(ms_since(submitting));
+        for (all, ms) in
+            recording
+                .iter_mut()
+                .zip([times.upload_ms, times.encode_ms, times.submit_ms])
+        {
+            all.push(ms);
+        }
         let waiting = Instant::now();
         if in_flight.len() > 2
             && let Some(oldest) = in_flight.pop_front()
@@ -408,6 +420,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     Ok(BenchReport {
         sustained_ms,
         sustained_phases_ms: phases.each_mut().map(median),
+        sustained_record_ms: recording.each_mut().map(median),
         adapter: headless.gpu.describe(),
         resolved: headless.renderer.resolved_last_frame(),
         npcs: options.npcs,
@@ -464,7 +477,8 @@ impl BenchReport {
             "adapter: {} (main pass {})\nnpcs {} frames {}: cpu median {:.3} ms p95 {:.3} ms (animation median {:.3} \
              ms, draw list median {:.3} ms); {gpu}; frame median \
              {:.3} ms p95 {:.3} ms; sustained {:.3} ms a frame ({:.0} frames/s, two in flight; \
-             median preparing {:.3} ms, recording and submitting {:.3} ms, waiting {:.3} ms); {} \
+             median preparing {:.3} ms, recording and submitting {:.3} ms (uploads {:.3}, \
+             encoding {:.3}, submit {:.3}), waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
              out; {} triangles drawn, {} in the shadow map",
             self.adapter,
@@ -485,6 +499,9 @@ impl BenchReport {
             1000.0 / self.sustained_ms.max(1e-6),
             self.sustained_phases_ms[0],
             self.sustained_phases_ms[1],
+            self.sustained_record_ms[0],
+            self.sustained_record_ms[1],
+            self.sustained_record_ms[2],
             self.sustained_phases_ms[2],
             self.objects,
             self.active_morphs,

@@ -1,12 +1,23 @@
 //! Frames without a window: draw lists drawn offscreen and read back as images. Used by
 //! `npc-player render`, `bench-render` and the tests; the window shares the same renderer.
 
+use std::time::Instant;
+
 use image::RgbaImage;
 
 use crate::offscreen::OFFSCREEN_FORMAT;
 use crate::sky_textures::CubeFaces;
 use crate::timer::{GpuTimer, PassTimes};
 use crate::{DrawList, FrameView, Gpu, MeshStoreBuilder, Offscreen, Renderer};
+
+/// Where the calling thread's time went in [`Headless::submit_untimed`], in milliseconds:
+/// the draw list's uploads, encoding the passes, and the queue's submit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RecordTimes {
+    pub upload_ms: f64,
+    pub encode_ms: f64,
+    pub submit_ms: f64,
+}
 
 /// Samples per pixel of offscreen frames.
 pub const SAMPLES: u32 = 4;
@@ -62,6 +73,11 @@ impl Headless {
     fn record(&mut self, list: &DrawList, view: &FrameView, timed: bool) -> wgpu::CommandEncoder {
         let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
         self.renderer.prepare(&self.gpu, view, list, aspect);
+        self.encoder(list, view, timed)
+    }
+
+    /// Encodes one frame of `list`, its uploads made ([`Renderer::prepare`]).
+    fn encoder(&mut self, list: &DrawList, view: &FrameView, timed: bool) -> wgpu::CommandEncoder {
         let mut encoder = self
             .gpu
             .device
@@ -86,10 +102,30 @@ impl Headless {
         self.timer.as_ref().and_then(|t| t.read(&self.gpu))
     }
 
-    /// Records and submits a frame without timestamps and without waiting for it.
-    pub fn submit_untimed(&mut self, list: &DrawList, view: &FrameView) -> wgpu::SubmissionIndex {
-        let encoder = self.record(list, view, false);
-        self.gpu.queue.submit([encoder.finish()])
+    /// Records and submits a frame without timestamps and without waiting for it; says where
+    /// the calling thread's time went.
+    pub fn submit_untimed(
+        &mut self,
+        list: &DrawList,
+        view: &FrameView,
+    ) -> (wgpu::SubmissionIndex, RecordTimes) {
+        let ms_since = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
+        let start = Instant::now();
+        let aspect = self.offscreen.width as f32 / self.offscreen.height as f32;
+        self.renderer.prepare(&self.gpu, view, list, aspect);
+        let upload_ms = ms_since(start);
+        let encoding = Instant::now();
+        let mut encoder = self.encoder(list, view, false);
+        let command = encoder.finish();
+        let encode_ms = ms_since(encoding);
+        let submitting = Instant::now();
+        let index = self.gpu.queue.submit([command]);
+        let times = RecordTimes {
+            upload_ms,
+            encode_ms,
+            submit_ms: ms_since(submitting),
+        };
+        (index, times)
     }
 
     /// Draws `list`, then what `over` draws onto the finished (resolved) frame, given the GPU,

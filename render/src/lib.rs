@@ -44,7 +44,7 @@ pub use draw_list::{
 };
 pub use frustum::Frustum;
 pub use gpu::{Gpu, GpuError, instance, quiet_display_probe};
-pub use headless::{Headless, SAMPLES as OFFSCREEN_SAMPLES};
+pub use headless::{Headless, RecordTimes, SAMPLES as OFFSCREEN_SAMPLES};
 pub use mesh_store::{
     GpuPrimitive, IndexRange, LOD_COUNT, MeshStore, MeshStoreBuilder, PrimitiveId, StoreError,
     StoredAsset, Surface,
