@@ -115,7 +115,7 @@ impl Headless {
         self.renderer.prepare(&self.gpu, view, list, aspect);
         let upload_ms = ms_since(start);
         let encoding = Instant::now();
-        let mut encoder = self.encoder(list, view, false);
+        let encoder = self.encoder(list, view, false);
         let command = encoder.finish();
         let encode_ms = ms_since(encoding);
         let submitting = Instant::now();
