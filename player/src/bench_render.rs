@@ -83,8 +83,9 @@ pub struct BenchReport {
     /// Median GPU ms of the deform, shadow and main passes.
     pub passes_ms: Option<[f64; 3]>,
     /// Median GPU ms of the main pass's steps where it was resolved in compute: the
-    /// visibility pass, the tile sorting, the resolve, and the copy with what is drawn over.
-    pub resolve_ms: Option<[f64; 4]>,
+    /// visibility pass, the far objects' compute raster with its merge, the tile sorting,
+    /// the resolve, and the copy with what is drawn over.
+    pub resolve_ms: Option<[f64; 5]>,
     /// Wall time of whole frames, GPU waited for.
     pub frame_ms: Spread,
     /// Mean wall time per frame with up to two frames in flight (CPU and GPU overlapping).
@@ -105,6 +106,8 @@ pub struct BenchReport {
     pub left_out: u32,
     /// Triangles the last frame drew in the main and the shadow pass.
     pub triangles: [u64; 2],
+    /// Of the main pass's, those the last frame rasterized in compute.
+    pub rastered: u32,
 }
 
 /// `n` NPCs cycled from the roster, standing on a grid around the map centre 1.5 m apart.
@@ -288,7 +291,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut listing = Vec::with_capacity(options.frames as usize);
     let mut gpu = Vec::with_capacity(options.frames as usize);
     let mut passes: [Vec<f64>; 3] = Default::default();
-    let mut steps: [Vec<f64>; 4] = Default::default();
+    let mut steps: [Vec<f64>; 5] = Default::default();
     let mut wall = Vec::with_capacity(options.frames as usize);
     let mut recorder = options
         .record
@@ -300,6 +303,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut active = 0;
     let mut deformed = (0, 0);
     let mut triangles = [0, 0];
+    let mut rastered = 0;
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
@@ -342,11 +346,13 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 passes[1].push(g.shadow);
                 passes[2].push(g.main);
                 if let Some(r) = g.resolve {
-                    for (all, step) in
-                        steps
-                            .iter_mut()
-                            .zip([r.visibility, r.classify, r.resolve, r.over])
-                    {
+                    for (all, step) in steps.iter_mut().zip([
+                        r.visibility,
+                        r.raster,
+                        r.classify,
+                        r.resolve,
+                        r.over,
+                    ]) {
                         all.push(step);
                     }
                 }
@@ -356,6 +362,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             active = list.morphs.len();
             deformed = (list.deformed_vertices, list.left_out);
             triangles = npc_render::triangles_drawn(&list, &headless.renderer.store.primitives);
+            rastered = headless.renderer.rastered_last_frame();
         }
     }
     // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
@@ -441,7 +448,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
                 .iter_mut()
                 .filter_map(|s| spread(s).map(|s| s.median))
                 .collect();
-            <[f64; 4]>::try_from(medians).ok()
+            <[f64; 5]>::try_from(medians).ok()
         },
         frame_ms: spread(&mut wall).context("no frames measured")?,
         objects,
@@ -450,6 +457,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         deform_budget: list_budget,
         left_out: deformed.1,
         triangles,
+        rastered,
     })
 }
 
@@ -462,8 +470,8 @@ impl BenchReport {
                 let p = self.passes_ms.unwrap_or_default();
                 let steps = self.resolve_ms.map_or(String::new(), |r| {
                     format!(
-                        ": visibility {:.3}, tiles {:.3}, resolve {:.3}, over {:.3}",
-                        r[0], r[1], r[2], r[3]
+                        ": visibility {:.3}, compute raster {:.3}, tiles {:.3}, resolve {:.3}, over {:.3}",
+                        r[0], r[1], r[2], r[3], r[4]
                     )
                 });
                 format!(
@@ -480,7 +488,7 @@ impl BenchReport {
              median preparing {:.3} ms, recording and submitting {:.3} ms (uploads {:.3}, \
              encoding {:.3}, submit {:.3}), waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
-             out; {} triangles drawn, {} in the shadow map",
+             out; {} triangles drawn ({} rasterized in compute), {} in the shadow map",
             self.adapter,
             if self.resolved {
                 "by visibility, resolved in compute"
@@ -510,6 +518,7 @@ impl BenchReport {
                 .map_or_else(|| "unlimited".to_owned(), |b| b.to_string()),
             self.left_out,
             self.triangles[0],
+            self.rastered,
             self.triangles[1]
         )
     }

@@ -3,7 +3,8 @@
 // its count is the x of its indirect dispatch.
 
 @group(0) @binding(0) var visibility: texture_2d<u32>;
-@group(0) @binding(1) var scene_depth: texture_depth_2d;
+// The visibility pass's depth, or its merge with the compute raster's (compute_raster.rs).
+@group(0) @binding(1) var scene_depth: texture_2d<f32>;
 // Per object: the first index of the triangles the visibility pass drew and its list.
 @group(0) @binding(2) var<storage, read> object_draws: array<vec2<u32>>;
 // Each list's tiles: list l's at l * stride, its own number first, then its tiles.
@@ -26,7 +27,7 @@ fn cs_classify(@builtin(workgroup_id) tile: vec3<u32>, @builtin(local_invocation
     let pixel = tile.xy * 8u + local.xy;
     if all(pixel < textureDimensions(visibility)) {
         var list = lists.y;
-        if textureLoad(scene_depth, pixel, 0) < 1.0 {
+        if textureLoad(scene_depth, pixel, 0).r < 1.0 {
             list = object_draws[textureLoad(visibility, pixel, 0).x].y;
         }
         atomicOr(&present[list / 32u], 1u << (list % 32u));

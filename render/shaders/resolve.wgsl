@@ -55,7 +55,7 @@ fn mix2(b: vec3<f32>, a: vec2<f32>, c: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
 @compute @workgroup_size(8, 8)
 fn cs_resolve(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>) {
     let pixel = tile_pixel(group.x, local.xy);
-    if any(pixel >= textureDimensions(shaded)) || textureLoad(scene_depth, pixel, 0) >= 1.0 {
+    if any(pixel >= textureDimensions(shaded)) || textureLoad(scene_depth, pixel, 0).r >= 1.0 {
         return;
     }
     let id = textureLoad(visibility, pixel, 0).xy;

@@ -3,7 +3,8 @@
 // workgroup per 8x8 tile of it.
 
 @group(3) @binding(0) var visibility: texture_2d<u32>;
-@group(3) @binding(1) var scene_depth: texture_depth_2d;
+// The visibility pass's depth, or its merge with the compute raster's (compute_raster.rs).
+@group(3) @binding(1) var scene_depth: texture_2d<f32>;
 // This dispatch's list: its own number, then its tiles (bound at the list's offset).
 @group(3) @binding(2) var<storage, read> tile_list: array<u32>;
 @group(3) @binding(3) var shaded: texture_storage_2d<rgba8unorm, write>;

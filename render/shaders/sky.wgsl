@@ -46,7 +46,7 @@ fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
 @compute @workgroup_size(8, 8)
 fn cs_sky(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>) {
     let pixel = tile_pixel(group.x, local.xy);
-    if any(pixel >= textureDimensions(shaded)) || textureLoad(scene_depth, pixel, 0) < 1.0 {
+    if any(pixel >= textureDimensions(shaded)) || textureLoad(scene_depth, pixel, 0).r < 1.0 {
         return;
     }
     store_display(pixel, sky_display(pixel_ndc(pixel), 0.0));

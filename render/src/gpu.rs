@@ -120,6 +120,9 @@ impl Gpu {
         // The visibility pass writes each pixel's triangle (the renderer draws with the mesh
         // passes alone without it).
         features |= adapter.features() & wgpu::Features::PRIMITIVE_INDEX;
+        // Far objects of the visibility pass are rasterized in compute where the device has
+        // 64-bit atomics (`compute_raster.rs`).
+        features |= super::compute_raster::wanted(adapter.features());
         let desc = wgpu::DeviceDescriptor {
             label: Some("npc-player"),
             required_features: features,

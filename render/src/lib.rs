@@ -8,6 +8,7 @@
 
 mod active_morphs;
 mod bind_shape;
+mod compute_raster;
 mod deform_check;
 mod draw_list;
 mod environment;

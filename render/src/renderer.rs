@@ -18,7 +18,7 @@ use super::visibility::Visibility;
 
 mod resolved;
 
-use resolved::{resolved_lods_from_env, visibility_from_env};
+use resolved::{raster_from_lod_from_env, resolved_lods_from_env, visibility_from_env};
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
 /// level (with a 60 degree lens, out to 9 m).
@@ -79,6 +79,10 @@ pub struct Renderer {
     /// Levels of detail the visibility pass draws (coarser ones are shaded by the mesh passes
     /// over the resolve).
     resolved_lods: u8,
+    /// The level of detail from which opaque surfaces are rasterized in compute.
+    raster_from_lod: u8,
+    /// Triangles the last frame rasterized in compute.
+    rastered: u32,
 }
 
 impl Renderer {
@@ -137,6 +141,8 @@ impl Renderer {
             visibility,
             resolved: false,
             resolved_lods: resolved_lods_from_env(),
+            raster_from_lod: raster_from_lod_from_env(),
+            rastered: 0,
         })
     }
 
@@ -164,6 +170,28 @@ impl Renderer {
     #[must_use]
     pub fn resolved_last_frame(&self) -> bool {
         self.resolved
+    }
+
+    /// Whether far objects of the visibility pass are rasterized in compute (the device has
+    /// 64-bit atomics, and it is on).
+    #[must_use]
+    pub fn computes_raster(&self) -> bool {
+        self.visibility.as_ref().is_some_and(|v| v.raster.is_some())
+    }
+
+    /// Triangles the last frame resolved in compute rasterized in compute (0: none; a frame
+    /// with outlines or see-through surfaces draws all with the rasterizer).
+    #[must_use]
+    pub fn rastered_last_frame(&self) -> u32 {
+        if self.resolved { self.rastered } else { 0 }
+    }
+
+    /// Rasterizes far objects of the visibility pass in compute where the device can (`on`),
+    /// or draws them all with the rasterizer.
+    pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {
+        if let Some(v) = self.visibility.as_mut() {
+            v.set_compute_raster(device, &self.layouts.frame, on);
+        }
     }
 
     /// Draws the main pass by visibility where the device and target allow (`on`), or with

@@ -47,6 +47,8 @@ wgsl!(resolve_wgsl, "resolve.wgsl");
 wgsl!(deform_pass_wgsl, "deform_pass.wgsl");
 wgsl!(deform_check_wgsl, "deform_check.wgsl");
 wgsl!(environment_wgsl, "environment.wgsl");
+wgsl!(raster_wgsl, "raster.wgsl");
+wgsl!(raster_merge_wgsl, "raster_merge.wgsl");
 
 /// The main and shadow passes.
 #[must_use]
@@ -118,9 +120,29 @@ pub fn environment() -> String {
     environment_wgsl().into_owned()
 }
 
+/// The compute raster of the visibility pass's far objects (needs the device's 64-bit
+/// integers and their atomic min and max).
+#[must_use]
+pub fn raster() -> String {
+    [
+        globals_wgsl(),
+        deform_wgsl(),
+        surface_wgsl(),
+        sample_fragment_wgsl(),
+        raster_wgsl(),
+    ]
+    .concat()
+}
+
+/// The compute raster's merge with what the rasterizer drew.
+#[must_use]
+pub fn raster_merge() -> String {
+    raster_merge_wgsl().into_owned()
+}
+
 /// Every module by name, for validation.
 #[must_use]
-pub fn all() -> [(&'static str, String); 8] {
+pub fn all() -> [(&'static str, String); 10] {
     [
         ("mesh", mesh()),
         ("visibility", visibility()),
@@ -130,5 +152,7 @@ pub fn all() -> [(&'static str, String); 8] {
         ("sky", sky()),
         ("deform_check", deform_check()),
         ("environment", environment()),
+        ("raster", raster()),
+        ("raster_merge", raster_merge()),
     ]
 }

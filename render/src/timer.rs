@@ -23,7 +23,7 @@ pub struct GpuTimer {
 /// Begin and end of the deform, shadow and main passes; where the main pass is resolved in
 /// compute, the ends of its visibility pass, tile sorting and resolve and the beginning of what
 /// is drawn over it.
-const QUERIES: u32 = 10;
+const QUERIES: u32 = 11;
 const DEFORM: (u32, u32) = (0, 1);
 const SHADOW: (u32, u32) = (2, 3);
 const MAIN: (u32, u32) = (4, 5);
@@ -31,6 +31,7 @@ const VISIBILITY_END: u32 = 6;
 const TILES_END: u32 = 7;
 const RESOLVE_END: u32 = 8;
 const OVER_BEGIN: u32 = 9;
+const RASTER_END: u32 = 10;
 /// Bytes between resolved queries (the alignment `resolve_query_set` asks of its offset).
 const SLOT: u64 = wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT;
 
@@ -109,6 +110,12 @@ impl GpuTimer {
         self.render(Some(MAIN.0), Some(VISIBILITY_END))
     }
 
+    /// The end of the compute raster and its merge.
+    #[must_use]
+    pub fn raster_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        self.compute(None, Some(RASTER_END))
+    }
+
     /// The end of the resolve's tile sorting.
     #[must_use]
     pub fn tiles_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
@@ -174,7 +181,8 @@ impl GpuTimer {
                 let resolve_end = tick(RESOLVE_END).or(tick(MAIN.1));
                 ResolveTimes {
                     visibility: span((MAIN.0, VISIBILITY_END)),
-                    classify: span((VISIBILITY_END, TILES_END)),
+                    raster: ms(tick(VISIBILITY_END), tick(RASTER_END)),
+                    classify: ms(tick(RASTER_END).or(tick(VISIBILITY_END)), tick(TILES_END)),
                     resolve: ms(tick(TILES_END), resolve_end),
                     over: ms(tick(RESOLVE_END), tick(MAIN.1)),
                 }
@@ -200,6 +208,8 @@ pub struct PassTimes {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ResolveTimes {
     pub visibility: f64,
+    /// The far objects' compute raster and its merge (0 where none).
+    pub raster: f64,
     pub classify: f64,
     pub resolve: f64,
     /// The copy of the resolved image and what is drawn over it.

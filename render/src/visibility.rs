@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use super::compute_raster::ComputeRaster;
 use super::gpu::Gpu;
 use super::mesh_store::{GpuPrimitive, Surface};
 use super::pipelines::{DEPTH_FORMAT, Layouts};
@@ -63,6 +64,8 @@ pub struct Visibility {
     sky: wgpu::ComputePipeline,
     object_draws: wgpu::Buffer,
     screen: Option<Screen>,
+    /// The far objects' compute raster, where the device has it and it is on.
+    pub raster: Option<ComputeRaster>,
 }
 
 /// Storage buffers the resolve binds in one stage: six of group 0, three of group 3.
@@ -119,9 +122,11 @@ fn ids_texture() -> wgpu::BindingType {
     }
 }
 
+/// The visibility pass's depth (a depth texture) or its merge with the compute raster's (an
+/// R32Float one), read as floats.
 fn depth_texture() -> wgpu::BindingType {
     wgpu::BindingType::Texture {
-        sample_type: wgpu::TextureSampleType::Depth,
+        sample_type: wgpu::TextureSampleType::Float { filterable: false },
         view_dimension: wgpu::TextureViewDimension::D2,
         multisampled: false,
     }
@@ -305,7 +310,25 @@ impl Visibility {
             sky,
             object_draws: object_draws_buffer(device, 0),
             screen: None,
+            raster: compute_raster_from_env()
+                .then(|| ComputeRaster::new(device, &layouts.frame))
+                .flatten(),
         })
+    }
+
+    /// Rasterizes far objects in compute where the device can (`on`), or draws them all with
+    /// the rasterizer.
+    pub fn set_compute_raster(
+        &mut self,
+        device: &wgpu::Device,
+        frame: &wgpu::BindGroupLayout,
+        on: bool,
+    ) {
+        if !on {
+            self.raster = None;
+        } else if self.raster.is_none() {
+            self.raster = ComputeRaster::new(device, frame);
+        }
     }
 
     /// The raster pipeline of `surface` (opaque or masked) for the visibility pass.
@@ -357,7 +380,8 @@ impl Visibility {
     }
 
     /// Sizes the targets for `width` x `height` and `lists` lists, uploads each object's
-    /// (first index, list) and resets the dispatches; returns the frame's bind groups.
+    /// (first index, list) and resets the dispatches; returns the frame's bind groups, which
+    /// read the compute raster's merged depth if `merged` (else the visibility pass's).
     pub fn prepare(
         &mut self,
         gpu: &Gpu,
@@ -365,6 +389,7 @@ impl Visibility {
         lists: u32,
         object_draws: &[[u32; 2]],
         indices: &wgpu::Buffer,
+        merged: bool,
     ) -> Groups {
         let device = &gpu.device;
         if self
@@ -387,12 +412,16 @@ impl Visibility {
         gpu.queue
             .write_buffer(&screen.dispatches, 0, &screen.dispatch_reset);
         let texture = wgpu::BindingResource::TextureView;
+        let depth = match self.raster.as_ref().and_then(ComputeRaster::merged_depth) {
+            Some(view) if merged => view,
+            _ => &screen.depth,
+        };
         let classify = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("classify"),
             layout: &self.classify_layout,
             entries: &[
                 bind(0, texture(&screen.ids)),
-                bind(1, texture(&screen.depth)),
+                bind(1, texture(depth)),
                 bind(2, self.object_draws.as_entire_binding()),
                 bind(3, screen.tiles.as_entire_binding()),
                 bind(4, screen.dispatches.as_entire_binding()),
@@ -404,7 +433,7 @@ impl Visibility {
             layout: &self.tiles_layout,
             entries: &[
                 bind(0, texture(&screen.ids)),
-                bind(1, texture(&screen.depth)),
+                bind(1, texture(depth)),
                 bind(
                     2,
                     wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -494,7 +523,12 @@ impl Screen {
         };
         let read = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
-        let ids = view(&texture("visibility ids", ID_FORMAT, read));
+        // The compute raster's merge writes the far objects' ids.
+        let ids = view(&texture(
+            "visibility ids",
+            ID_FORMAT,
+            read | wgpu::TextureUsages::STORAGE_BINDING,
+        ));
         let depth = view(&texture("visibility depth", DEPTH_FORMAT, read));
         let shaded = texture(
             "resolved",
@@ -551,4 +585,10 @@ impl Screen {
             layout,
         }
     }
+}
+
+/// Whether the visibility pass's far objects are rasterized in compute where the device can:
+/// unless `NPC_COMPUTE_RASTER=off` (for comparing the two).
+fn compute_raster_from_env() -> bool {
+    std::env::var("NPC_COMPUTE_RASTER").as_deref() != Ok("off")
 }

@@ -12,7 +12,8 @@ use anyhow::{Context, bail};
 use npc_core::project::{Gender, Voice};
 use npc_core::speech::LineSource;
 use npc_core::speech::eval::{
-    MouthClass, PhoneSpan, PhoneSymbols, Score, missed_closure_lines, read_labels, score,
+    MouthClass, PhoneSpan, PhoneSymbols, Score, closure_onsets, missed_closure_lines, read_labels,
+    score,
 };
 
 use crate::BlockLipSync;
@@ -119,9 +120,18 @@ fn print_misses(
     labels: &[PhoneSpan],
     class_of: impl Fn(&str) -> MouthClass,
 ) {
-    for miss in missed_closure_lines(events, labels, class_of) {
+    for miss in missed_closure_lines(events, labels, &class_of) {
         println!("{} {path}: {miss}", wav.display());
     }
+    let onsets: Vec<String> = closure_onsets(events, labels, &class_of)
+        .into_iter()
+        .map(|d| d.map_or_else(|| "none".to_owned(), |d| format!("{d:.0}")))
+        .collect();
+    println!(
+        "{} {path}: closures start {}",
+        wav.display(),
+        onsets.join(" ")
+    );
 }
 
 /// Runs the eval-lipsync command.

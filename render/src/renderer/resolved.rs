@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{OUTLINE_LODS, Renderer, Target};
+use crate::compute_raster::{self, RasterItem};
 use crate::draw_list::DrawList;
 use crate::gpu::Gpu;
 use crate::mesh_store::{GpuPrimitive, Surface};
@@ -16,6 +17,20 @@ struct ResolveLists {
     object_draws: Vec<[u32; 2]>,
     used: BTreeMap<u32, Shading>,
     over: bool,
+    /// The far objects rasterized in compute, numbered, and their triangles.
+    raster: Vec<RasterItem>,
+    raster_triangles: u32,
+}
+
+/// Which path draws a primitive's pixels in a frame resolved in compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// The visibility pass's rasterizer.
+    Rasterizer,
+    /// The compute raster.
+    ComputeRaster,
+    /// The mesh passes, over the resolve.
+    Over,
 }
 
 impl Renderer {
@@ -49,16 +64,36 @@ impl Renderer {
         timer: Option<&GpuTimer>,
     ) {
         let lists = visibility::list_count(self.store.materials.len());
+        // The compute raster leaves the far objects out of the rasterizer's depth, which what
+        // is drawn over the resolve tests against: a frame with anything over it draws all
+        // with the rasterizer.
+        let can_raster = self.visibility.as_ref().is_some_and(|v| v.raster.is_some());
+        let mut resolve_lists = self.resolve_lists(list, can_raster);
+        if resolve_lists.over && can_raster {
+            resolve_lists = self.resolve_lists(list, false);
+        }
         let ResolveLists {
             object_draws,
             used,
             over,
-        } = self.resolve_lists(list);
+            raster,
+            raster_triangles,
+        } = resolve_lists;
+        let rastering = raster_triangles > 0;
+        self.rastered = raster_triangles;
         let Some(vis) = self.visibility.as_mut() else {
             return;
         };
         for &shading in used.values() {
             vis.prepare_shading(&gpu.device, shading);
+        }
+        if rastering && let Some(r) = vis.raster.as_mut() {
+            r.prepare(
+                gpu,
+                (target.width, target.height),
+                &raster,
+                raster_triangles,
+            );
         }
         let groups = vis.prepare(
             gpu,
@@ -66,6 +101,7 @@ impl Renderer {
             lists,
             &object_draws,
             &self.store.indices,
+            rastering,
         );
         let Some(vis) = self.visibility.as_ref() else {
             return;
@@ -101,9 +137,23 @@ impl Renderer {
             pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
             for surface in [Surface::Opaque, Surface::Masked] {
                 pass.set_pipeline(vis.raster_for(surface));
-                let drawn = |p: &GpuPrimitive, lod| p.surface == surface && self.resolved(p, lod);
+                let drawn = |p: &GpuPrimitive, lod| {
+                    p.surface == surface && self.path(p, lod, rastering) == Path::Rasterizer
+                };
                 self.draw_surfaces(&mut pass, list.batches.iter(), false, drawn, |_, _, _| {});
             }
+        }
+        if rastering && let Some(r) = &vis.raster {
+            r.encode(
+                &gpu.device,
+                encoder,
+                &self.frame.render,
+                &self.store.indices,
+                depth,
+                ids,
+                raster_triangles,
+                timer.map(GpuTimer::raster_writes),
+            );
         }
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -152,16 +202,34 @@ impl Renderer {
     /// every level (their far shading is the dearer in the fragment stage: at 10,000 of
     /// VRoid's suzuha on an H100, 8.1 ms resolved against 10.4 ms shaded from 40 m on).
     fn resolved(&self, p: &GpuPrimitive, lod: u8) -> bool {
-        p.surface != Surface::Blended && (lod < self.resolved_lods || p.shading.toon)
+        self.path(p, lod, false) != Path::Over
+    }
+
+    /// Which path draws `p` at level `lod` in a frame resolved in compute, the far objects'
+    /// compute raster allowed (`raster`) or not: with it, opaque surfaces from its level on,
+    /// and every level of every opaque or masked surface resolved (the distant silhouette was
+    /// left to the mesh passes only for the rasterizer's cost of drawing it by visibility).
+    fn path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
+        if p.surface == Surface::Blended {
+            Path::Over
+        } else if raster && p.surface == Surface::Opaque && lod >= self.raster_from_lod {
+            Path::ComputeRaster
+        } else if raster || lod < self.resolved_lods || p.shading.toon {
+            Path::Rasterizer
+        } else {
+            Path::Over
+        }
     }
 
     /// Each object the visibility pass draws: the first index of its triangles and the list
     /// it is shaded with; the lists used with their shading needs; whether anything is drawn
-    /// over the resolve (see-through surfaces, outlines).
-    fn resolve_lists(&self, list: &DrawList) -> ResolveLists {
+    /// over the resolve (see-through surfaces, outlines); the far objects' triangles to
+    /// rasterize in compute if `raster`.
+    fn resolve_lists(&self, list: &DrawList, raster: bool) -> ResolveLists {
         let mut object_draws = vec![[0, u32::MAX]; list.objects.len()];
         let mut used = BTreeMap::new();
         let mut over = false;
+        let mut items = Vec::new();
         for batch in &list.batches {
             let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
                 continue;
@@ -170,24 +238,36 @@ impl Renderer {
             if !batch.passes.main || range.count == 0 || batch.count == 0 {
                 continue;
             }
-            let resolved = self.resolved(p, batch.lod);
-            if !resolved || (p.outline && usize::from(batch.lod) < OUTLINE_LODS) {
+            let path = self.path(p, batch.lod, raster);
+            if path == Path::Over || (p.outline && usize::from(batch.lod) < OUTLINE_LODS) {
                 over = true;
             }
-            if !resolved {
+            if path == Path::Over {
                 continue;
             }
             let l = visibility::list_of(p, batch.lod, self.far_lod);
             used.insert(l, p.shading.at_lod(batch.lod, self.far_lod));
-            let objects = batch.first_object as usize..(batch.first_object + batch.count) as usize;
-            if let Some(draws) = object_draws.get_mut(objects) {
+            let objects = batch.first_object..batch.first_object + batch.count;
+            if let Some(draws) = object_draws.get_mut(objects.start as usize..objects.end as usize)
+            {
                 draws.fill([range.first, l]);
             }
+            if path == Path::ComputeRaster {
+                items.extend(objects.map(|object| RasterItem {
+                    object,
+                    first: range.first,
+                    start: 0,
+                    count: range.count / 3,
+                }));
+            }
         }
+        let raster_triangles = compute_raster::number(&mut items);
         ResolveLists {
             object_draws,
             used,
             over,
+            raster: items,
+            raster_triangles,
         }
     }
 
@@ -268,4 +348,16 @@ pub(super) fn resolved_lods_from_env() -> u8 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(RESOLVED_LODS)
+}
+
+/// The level of detail from which opaque surfaces are rasterized in compute (where the device
+/// can): from the second level on (beyond 4 m with a 60 degree lens). `NPC_RASTER_LOD` sets
+/// it, for timing.
+const RASTER_FROM_LOD: u8 = 1;
+
+pub(super) fn raster_from_lod_from_env() -> u8 {
+    std::env::var("NPC_RASTER_LOD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(RASTER_FROM_LOD)
 }

@@ -168,6 +168,28 @@ fn closes(events: &[VisemeEvent], label: &PhoneSpan) -> bool {
     })
 }
 
+/// For each p, b or m of `labels`, where the nearest lip closure of `events` within 150 ms
+/// starts, ms from the label's start (negative: before it); none where no closure is near.
+#[must_use]
+pub fn closure_onsets(
+    events: &[VisemeEvent],
+    labels: &[PhoneSpan],
+    class_of: impl Fn(&str) -> MouthClass,
+) -> Vec<Option<f64>> {
+    labels
+        .iter()
+        .filter(|l| class_of(&l.phone) == MouthClass::Closed)
+        .map(|label| {
+            events
+                .iter()
+                .filter(|e| e.id.get() == 21)
+                .map(|e| e.offset_ms - label.start_ms)
+                .filter(|d| (-150.0..=label.end_ms - label.start_ms + 150.0).contains(d))
+                .min_by(|a, b| a.abs().total_cmp(&b.abs()))
+        })
+        .collect()
+}
+
 /// The p, b and m of `labels` that `events` do not close (as [`score`] counts them).
 #[must_use]
 pub fn missed_closures<'a>(
