@@ -148,7 +148,8 @@ fn the_gpu_timer_reads_the_passes_a_frame_drew() {
 
 /// Draws the demo world from its first camera and from 49 m, far NPCs rasterized in compute
 /// and by the rasterizer, both resolved; checks the compute raster drew them and the frames
-/// agree (on a device without 64-bit atomics the test says it cannot run).
+/// agree, MToon outlines (drawn over the resolve, behind the merged depth) included (on a
+/// device without 64-bit atomics the test says it cannot run).
 fn check_compute_raster(name: &str, avatar: Option<&Path>) {
     let demo = common::world_demo();
     let demo = match avatar {
@@ -218,5 +219,8 @@ fn far_npcs_rasterized_in_compute_look_as_the_rasterizer_draws_them() {
     check_compute_raster("the project's avatar", None);
     if let Some(valid) = common::shared_asset("avatars/VALID_White_M_1_Casual.glb") {
         check_compute_raster("VALID", Some(&valid));
+    }
+    if let Some(vrm) = common::vrm_avatar("suzuha.vrm") {
+        check_compute_raster("VRoid suzuha", Some(&vrm));
     }
 }

@@ -9,6 +9,7 @@
 //! `SHADER_INT64_ATOMIC_MIN_MAX`: Vulkan's `shaderInt64` and `VK_KHR_shader_atomic_int64`).
 
 use super::gpu::Gpu;
+use super::pipelines::DEPTH_FORMAT;
 use super::shaders;
 
 /// A run of one object's triangles to rasterize. Mirrors `RasterItem` in `raster.wgsl`.
@@ -87,6 +88,9 @@ pub struct ComputeRaster {
     merge_layout: wgpu::BindGroupLayout,
     raster: wgpu::ComputePipeline,
     merge: wgpu::ComputePipeline,
+    depth_layout: wgpu::BindGroupLayout,
+    /// Lays the merged depth into the depth attachment of a pass drawing into the target.
+    depth: wgpu::RenderPipeline,
     items: wgpu::Buffer,
     params: wgpu::Buffer,
     screen: Option<Screen>,
@@ -143,9 +147,14 @@ pub const MERGED_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Flo
 
 impl ComputeRaster {
     /// The compute raster, where `device` has what it needs (`frame`: the frame's bind group
-    /// layout, group 0 of the raster).
+    /// layout, group 0 of the raster; `color_format`: the target's, which the passes drawn
+    /// over the resolve draw into).
     #[must_use]
-    pub fn new(device: &wgpu::Device, frame: &wgpu::BindGroupLayout) -> Option<Self> {
+    pub fn new(
+        device: &wgpu::Device,
+        frame: &wgpu::BindGroupLayout,
+        color_format: wgpu::TextureFormat,
+    ) -> Option<Self> {
         if !supported(device) {
             return None;
         }
@@ -207,6 +216,20 @@ impl ComputeRaster {
             shaders::raster_merge().into(),
             "cs_merge",
         );
+        let depth_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("merged depth"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+        let depth = depth_pipeline(device, &depth_layout, color_format);
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("compute raster params"),
             size: 16,
@@ -218,6 +241,8 @@ impl ComputeRaster {
             merge_layout,
             raster,
             merge,
+            depth_layout,
+            depth,
             items: items_buffer(device, 0),
             params,
             screen: None,
@@ -254,6 +279,22 @@ impl ComputeRaster {
             0,
             bytemuck::cast_slice(&[width, height, count, triangles]),
         );
+    }
+
+    /// Draws the merged depth into `pass`'s depth attachment (a pass drawing into the
+    /// target, its depth test always passing for this draw).
+    pub fn lay_depth(&self, device: &wgpu::Device, pass: &mut wgpu::RenderPass<'_>) {
+        let Some(screen) = &self.screen else {
+            return;
+        };
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("merged depth"),
+            layout: &self.depth_layout,
+            entries: &[bind(0, wgpu::BindingResource::TextureView(&screen.depth))],
+        });
+        pass.set_pipeline(&self.depth);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..3, 0..1);
     }
 
     /// The depth the merge writes (after [`Self::prepare`]).
@@ -318,6 +359,55 @@ impl ComputeRaster {
         pass.set_bind_group(0, &merge_group, &[]);
         pass.dispatch_workgroups(screen.width.div_ceil(8), screen.height.div_ceil(8), 1);
     }
+}
+
+/// The pipeline laying the merged depth into a depth attachment, the target's colour left
+/// as it is.
+fn depth_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    color_format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("merged depth"),
+        source: wgpu::ShaderSource::Wgsl(shaders::raster_depth().into()),
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("merged depth"),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("merged depth"),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs_screen"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        }),
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs_merged_depth"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: color_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::empty(),
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 impl Screen {

@@ -121,7 +121,7 @@ impl Renderer {
         let environment = Environment::new(gpu, &skies);
         let light_group = light_bind_group(device, &layouts.light, &shadow, &environment);
         let visibility = if samples == 1 && visibility_from_env(gpu) {
-            Visibility::new(device, &layouts)
+            Visibility::new(device, &layouts, pipelines.color_format)
         } else {
             None
         };
@@ -190,7 +190,7 @@ impl Renderer {
     /// or draws them all with the rasterizer.
     pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {
         if let Some(v) = self.visibility.as_mut() {
-            v.set_compute_raster(device, &self.layouts.frame, on);
+            v.set_compute_raster(device, &self.layouts.frame, self.pipelines.color_format, on);
         }
     }
 
@@ -200,7 +200,7 @@ impl Renderer {
         if !on {
             self.visibility = None;
         } else if self.visibility.is_none() && self.pipelines.samples == 1 {
-            self.visibility = Visibility::new(device, &self.layouts);
+            self.visibility = Visibility::new(device, &self.layouts, self.pipelines.color_format);
         }
     }
 

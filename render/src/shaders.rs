@@ -49,6 +49,7 @@ wgsl!(deform_check_wgsl, "deform_check.wgsl");
 wgsl!(environment_wgsl, "environment.wgsl");
 wgsl!(raster_wgsl, "raster.wgsl");
 wgsl!(raster_merge_wgsl, "raster_merge.wgsl");
+wgsl!(raster_depth_wgsl, "raster_depth.wgsl");
 
 /// The main and shadow passes.
 #[must_use]
@@ -140,9 +141,15 @@ pub fn raster_merge() -> String {
     raster_merge_wgsl().into_owned()
 }
 
+/// The compute raster's merged depth laid into the depth attachment.
+#[must_use]
+pub fn raster_depth() -> String {
+    raster_depth_wgsl().into_owned()
+}
+
 /// Every module by name, for validation.
 #[must_use]
-pub fn all() -> [(&'static str, String); 10] {
+pub fn all() -> [(&'static str, String); 11] {
     [
         ("mesh", mesh()),
         ("visibility", visibility()),
@@ -154,5 +161,6 @@ pub fn all() -> [(&'static str, String); 10] {
         ("environment", environment()),
         ("raster", raster()),
         ("raster_merge", raster_merge()),
+        ("raster_depth", raster_depth()),
     ]
 }

@@ -148,7 +148,11 @@ impl Visibility {
     /// the pass took half as long again on an H100: three times the vertex shading on its few
     /// graphics units.)
     #[must_use]
-    pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Option<Self> {
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Option<Self> {
         if !device.features().contains(wgpu::Features::PRIMITIVE_INDEX)
             || device.limits().max_storage_buffers_per_shader_stage < RESOLVE_STORAGE_BUFFERS
         {
@@ -311,7 +315,7 @@ impl Visibility {
             object_draws: object_draws_buffer(device, 0),
             screen: None,
             raster: compute_raster_from_env()
-                .then(|| ComputeRaster::new(device, &layouts.frame))
+                .then(|| ComputeRaster::new(device, &layouts.frame, color_format))
                 .flatten(),
         })
     }
@@ -322,12 +326,13 @@ impl Visibility {
         &mut self,
         device: &wgpu::Device,
         frame: &wgpu::BindGroupLayout,
+        color_format: wgpu::TextureFormat,
         on: bool,
     ) {
         if !on {
             self.raster = None;
         } else if self.raster.is_none() {
-            self.raster = ComputeRaster::new(device, frame);
+            self.raster = ComputeRaster::new(device, frame, color_format);
         }
     }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{OUTLINE_LODS, Renderer, Target};
-use crate::compute_raster::{self, RasterItem};
+use crate::compute_raster::{self, ComputeRaster, RasterItem};
 use crate::draw_list::DrawList;
 use crate::gpu::Gpu;
 use crate::mesh_store::{GpuPrimitive, Surface};
@@ -64,21 +64,14 @@ impl Renderer {
         timer: Option<&GpuTimer>,
     ) {
         let lists = visibility::list_count(self.store.materials.len());
-        // The compute raster leaves the far objects out of the rasterizer's depth, which what
-        // is drawn over the resolve tests against: a frame with anything over it draws all
-        // with the rasterizer.
         let can_raster = self.visibility.as_ref().is_some_and(|v| v.raster.is_some());
-        let mut resolve_lists = self.resolve_lists(list, can_raster);
-        if resolve_lists.over && can_raster {
-            resolve_lists = self.resolve_lists(list, false);
-        }
         let ResolveLists {
             object_draws,
             used,
             over,
             raster,
             raster_triangles,
-        } = resolve_lists;
+        } = self.resolve_lists(list, can_raster);
         let rastering = raster_triangles > 0;
         self.rastered = raster_triangles;
         let Some(vis) = self.visibility.as_mut() else {
@@ -193,22 +186,19 @@ impl Renderer {
         }
         vis.copy_to(encoder, texture);
         if over {
-            self.encode_over(encoder, target, depth, list, timer);
+            let raster = vis.raster.as_ref().filter(|_| rastering);
+            self.encode_over(gpu, encoder, target, depth, list, raster, timer);
         }
     }
 
-    /// Whether the visibility pass draws `p` at level `lod` (else the mesh passes shade it
-    /// over the resolve): opaque and masked surfaces at the levels it draws, and MToon ones at
-    /// every level (their far shading is the dearer in the fragment stage: at 10,000 of
-    /// VRoid's suzuha on an H100, 8.1 ms resolved against 10.4 ms shaded from 40 m on).
-    fn resolved(&self, p: &GpuPrimitive, lod: u8) -> bool {
-        self.path(p, lod, false) != Path::Over
-    }
-
     /// Which path draws `p` at level `lod` in a frame resolved in compute, the far objects'
-    /// compute raster allowed (`raster`) or not: with it, opaque surfaces from its level on,
-    /// and every level of every opaque or masked surface resolved (the distant silhouette was
-    /// left to the mesh passes only for the rasterizer's cost of drawing it by visibility).
+    /// compute raster allowed (`raster`) or not. Without it the visibility pass draws opaque
+    /// and masked surfaces at the levels it draws and MToon ones at every level (their far
+    /// shading is the dearer in the fragment stage: at 10,000 of VRoid's suzuha on an H100,
+    /// 8.1 ms resolved against 10.4 ms shaded from 40 m on), the mesh passes shade the rest
+    /// over the resolve. With it, opaque surfaces from its level on are rasterized in compute,
+    /// and every level of every opaque or masked surface is resolved (the distant silhouette
+    /// was left to the mesh passes only for the rasterizer's cost of drawing it by visibility).
     fn path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
         if p.surface == Surface::Blended {
             Path::Over
@@ -273,12 +263,15 @@ impl Renderer {
 
     /// Draws over the resolved image what the rasterizer shades: MToon outlines and
     /// see-through surfaces, tested against the visibility pass's depth.
+    #[allow(clippy::too_many_arguments)]
     fn encode_over(
         &self,
+        gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         target: &Target<'_>,
         depth: &wgpu::TextureView,
         list: &DrawList,
+        raster: Option<&ComputeRaster>,
         timer: Option<&GpuTimer>,
     ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -304,9 +297,14 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        // The far objects rasterized in compute hide what is behind them too.
+        if let Some(r) = raster {
+            r.lay_depth(&gpu.device, &mut pass);
+        }
         pass.set_bind_group(2, &self.light_group, &[]);
         // What the visibility pass left out, with the outlines of all.
-        let left = |p: &GpuPrimitive, lod| !self.resolved(p, lod);
+        let rastered = raster.is_some();
+        let left = |p: &GpuPrimitive, lod| self.path(p, lod, rastered) == Path::Over;
         self.lay_depth(&mut pass, list, &left);
         let surfaces = [Surface::Opaque, Surface::Masked];
         self.draw_meshes_of(&mut pass, list, false, &surfaces, &left);
