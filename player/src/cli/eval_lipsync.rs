@@ -27,7 +27,9 @@ pub(super) struct EvalLipsyncArgs {
     /// list. `#` starts a comment.
     #[arg(value_name = "LIST")]
     list: PathBuf,
-    /// Also print each p, b or m left open, with the phones and visemes around it
+    /// Also print each p, b or m left open, with the phones and visemes around it, and per
+    /// recording where the nearest closure starts against each p, b or m's label (ms, none
+    /// where none starts within 150 ms)
     #[arg(long)]
     misses: bool,
     /// Also grade the sound lip-synced as a stream without text is: arriving 100 ms at a time,
