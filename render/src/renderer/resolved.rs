@@ -64,14 +64,20 @@ impl Renderer {
         timer: Option<&GpuTimer>,
     ) {
         let lists = visibility::list_count(self.store.materials.len());
+        // The paths are chosen with the compute raster where the device has it and it has
+        // triangles to draw, else without it (every choice below follows the same rule).
         let can_raster = self.visibility.as_ref().is_some_and(|v| v.raster.is_some());
+        let mut chosen = self.resolve_lists(list, can_raster);
+        if can_raster && chosen.raster_triangles == 0 {
+            chosen = self.resolve_lists(list, false);
+        }
         let ResolveLists {
             object_draws,
             used,
             over,
             raster,
             raster_triangles,
-        } = self.resolve_lists(list, can_raster);
+        } = chosen;
         let rastering = raster_triangles > 0;
         self.rastered = raster_triangles;
         let Some(vis) = self.visibility.as_mut() else {
