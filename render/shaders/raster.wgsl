@@ -2,8 +2,9 @@
 // each, where the rasterizer (on GPUs with few graphics units, such as NVIDIA's H100 and
 // H200) sets the pace; here every compute unit takes them, one triangle a thread. Each pixel
 // keeps the nearest triangle by a 64-bit atomic of (depth, triangle), merged afterwards with
-// what the rasterizer drew (raster_merge.wgsl). Prefixed with globals.wgsl, deform.wgsl and
-// surface.wgsl.
+// what the rasterizer drew (raster_merge.wgsl). Prefixed with globals.wgsl, deform.wgsl,
+// surface.wgsl and sample_grad.wgsl. Group 1 is a material's: the masked surfaces' alpha
+// test reads it (the opaque dispatch binds any, never reading it).
 
 // A run of one object's triangles. Mirrors `compute_raster::RasterItem`.
 struct RasterItem {
@@ -16,13 +17,15 @@ struct RasterItem {
     count: u32,
 }
 
-@group(1) @binding(0) var<storage, read> items: array<RasterItem>;
-@group(1) @binding(1) var<storage, read> mesh_indices: array<u32>;
+@group(2) @binding(0) var<storage, read> items: array<RasterItem>;
+@group(2) @binding(1) var<storage, read> mesh_indices: array<u32>;
 // Per pixel, the nearest triangle: (!depth bits) << 32 | its number; 0 where none. The
 // inverted depth makes the nearest the largest, so the buffer clears to zeros.
-@group(1) @binding(2) var<storage, read_write> nearest: array<atomic<u64>>;
+@group(2) @binding(2) var<storage, read_write> nearest: array<atomic<u64>>;
 // x, y: the target's size; z: items; w: triangles.
-@group(1) @binding(3) var<uniform> raster: vec4<u32>;
+@group(2) @binding(3) var<uniform> raster: vec4<u32>;
+// This dispatch's run of triangles: x its first triangle's number, y how many.
+@group(2) @binding(4) var<uniform> run: vec4<u32>;
 
 // The item holding triangle number `n`: the last whose start is at most `n`.
 fn item_of(n: u32) -> u32 {
@@ -74,28 +77,45 @@ fn on_screen(clip: vec4<f32>, size: vec2<f32>) -> vec2<f32> {
     return round(p * 256.0) / 256.0;
 }
 
-@compute @workgroup_size(64)
-fn cs_raster(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let n = id.x + id.y * groups.x * 64u;
-    if n >= raster.w {
+// One corner of a triangle: where it is in clip space and its texture coordinate.
+struct Corner {
+    clip: vec4<f32>,
+    uv: vec2<f32>,
+}
+
+// The texture coordinate is read only for a masked surface's alpha test.
+fn corner(index: u32, object: Object, masked: bool) -> Corner {
+    let vertex_index = mesh_indices[index] + object.vertex_base;
+    var out: Corner;
+    out.clip = globals.view_proj * vec4<f32>(raster_position(vertex_index, object), 1.0);
+    if masked {
+        out.uv = vertices[vertex_index].uv;
+    }
+    return out;
+}
+
+// Rasterizes the run's `local`-th triangle; with `masked`, its pixels where the material's
+// alpha is under the cutoff are holes (as the masked visibility pipeline discards them).
+fn raster_triangle(local: u32, masked: bool) {
+    if local >= run.y {
         return;
     }
+    let n = run.x + local;
     let item = items[item_of(n)];
     let object = objects[item.object];
     let first = item.first + 3u * (n - item.start);
-    let c0 = globals.view_proj * vec4<f32>(raster_position(mesh_indices[first] + object.vertex_base, object), 1.0);
-    var c1 = globals.view_proj * vec4<f32>(raster_position(mesh_indices[first + 1u] + object.vertex_base, object), 1.0);
-    var c2 = globals.view_proj * vec4<f32>(raster_position(mesh_indices[first + 2u] + object.vertex_base, object), 1.0);
+    let k0 = corner(first, object, masked);
+    var k1 = corner(first + 1u, object, masked);
+    var k2 = corner(first + 2u, object, masked);
     // Far objects never reach the camera's plane; a triangle that does is left to the
     // rasterizer's clipping (the renderer sends only objects beyond it here).
-    if min(c0.w, min(c1.w, c2.w)) <= 1e-4 {
+    if min(k0.clip.w, min(k1.clip.w, k2.clip.w)) <= 1e-4 {
         return;
     }
     let size = vec2<f32>(raster.xy);
-    let s0 = on_screen(c0, size);
-    var s1 = on_screen(c1, size);
-    var s2 = on_screen(c2, size);
-    var z = vec3<f32>(c0.z / c0.w, c1.z / c1.w, c2.z / c2.w);
+    let s0 = on_screen(k0.clip, size);
+    var s1 = on_screen(k1.clip, size);
+    var s2 = on_screen(k2.clip, size);
     var area = edge(s0, s1, s2);
     if area == 0.0 {
         return;
@@ -106,8 +126,22 @@ fn cs_raster(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgrou
         let s = s1;
         s1 = s2;
         s2 = s;
-        z = z.xzy;
+        let k = k1;
+        k1 = k2;
+        k2 = k;
         area = -area;
+    }
+    let z = vec3<f32>(k0.clip.z / k0.clip.w, k1.clip.z / k1.clip.w, k2.clip.z / k2.clip.w);
+    // The texture coordinate's steps a pixel right and a pixel down, from the triangle's plane
+    // on screen (its few pixels see little of the perspective).
+    if masked {
+        let e1 = s1 - s0;
+        let e2 = s2 - s0;
+        let d1 = k1.uv - k0.uv;
+        let d2 = k2.uv - k0.uv;
+        let det = e1.x * e2.y - e2.x * e1.y;
+        uv_dx = (d1 * e2.y - d2 * e1.y) / det;
+        uv_dy = (d2 * e1.x - d1 * e2.x) / det;
     }
     // Pixel centres (x + 0.5, y + 0.5) within the triangle's bounds and the screen.
     let lo = max(vec2<i32>(ceil(min(s0, min(s1, s2)) - 0.5)), vec2<i32>(0));
@@ -129,8 +163,28 @@ fn cs_raster(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgrou
             if depth < 0.0 || depth > 1.0 {
                 continue;
             }
+            if masked {
+                // The texture coordinate is affine in the world: weights over clip w.
+                let b = vec3<f32>(w0 / k0.clip.w, w1 / k1.clip.w, w2 / k2.clip.w);
+                let uv = (b.x * k0.uv + b.y * k1.uv + b.z * k2.uv) / (b.x + b.y + b.z);
+                if albedo(uv).a < material.emissive.a {
+                    continue;
+                }
+            }
             let key = (u64(~bitcast<u32>(depth)) << 32u) | u64(n);
             atomicMax(&nearest[u32(y) * raster.x + u32(x)], key);
         }
     }
+}
+
+// Opaque surfaces: every covered pixel.
+@compute @workgroup_size(64)
+fn cs_raster(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    raster_triangle(id.x + id.y * groups.x * 64u, false);
+}
+
+// Masked surfaces of one material (group 1): its holes cut by its alpha cutoff.
+@compute @workgroup_size(64)
+fn cs_raster_masked(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    raster_triangle(id.x + id.y * groups.x * 64u, true);
 }

@@ -1,12 +1,7 @@
 // The compute resolve: shades each pixel the visibility pass found a surface in, as the mesh
 // pass's fragment stage would (surface.wgsl), on every compute unit of the GPU. One dispatch
 // per list (a material at one set of shading needs), over the tiles where it shows. Prefixed
-// with globals.wgsl, deform.wgsl, surface.wgsl and resolve_tiles.wgsl.
-
-// Material textures read with the derivatives the triangle's plane gives.
-fn sample_slot(t: texture_2d<f32>, slot: u32, uv: vec2<f32>) -> vec4<f32> {
-    return textureSampleGrad(t, material_sampler, slot_uv(slot, uv), slot_step(slot, uv_dx), slot_step(slot, uv_dy));
-}
+// with globals.wgsl, deform.wgsl, surface.wgsl, sample_grad.wgsl and resolve_tiles.wgsl.
 
 // Perspective-correct barycentric coordinates of a point on screen in a triangle, and their
 // steps a pixel right and a pixel down.

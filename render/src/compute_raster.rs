@@ -9,7 +9,7 @@
 //! `SHADER_INT64_ATOMIC_MIN_MAX`: Vulkan's `shaderInt64` and `VK_KHR_shader_atomic_int64`).
 
 use super::gpu::Gpu;
-use super::pipelines::DEPTH_FORMAT;
+use super::pipelines::{DEPTH_FORMAT, Layouts};
 use super::shaders;
 
 /// A run of one object's triangles to rasterize. Mirrors `RasterItem` in `raster.wgsl`.
@@ -22,6 +22,18 @@ pub struct RasterItem {
     pub first: u32,
     /// Its first triangle's number among all the frame's rasterized triangles.
     pub start: u32,
+    /// Its triangles.
+    pub count: u32,
+}
+
+/// One dispatch's triangles, numbered one after another: the opaque surfaces' (no material)
+/// or one masked material's, whose alpha test reads its textures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RasterRun {
+    /// The masked surfaces' material (index into the store's), or `None` for opaque ones.
+    pub material: Option<u32>,
+    /// Its first triangle's number.
+    pub first: u32,
     /// Its triangles.
     pub count: u32,
 }
@@ -87,12 +99,18 @@ pub struct ComputeRaster {
     raster_layout: wgpu::BindGroupLayout,
     merge_layout: wgpu::BindGroupLayout,
     raster: wgpu::ComputePipeline,
+    raster_masked: wgpu::ComputePipeline,
     merge: wgpu::ComputePipeline,
     depth_layout: wgpu::BindGroupLayout,
     /// Lays the merged depth into the depth attachment of a pass drawing into the target.
     depth: wgpu::RenderPipeline,
     items: wgpu::Buffer,
     params: wgpu::Buffer,
+    /// Each run's first triangle and count, one uniform slot (`run_stride` bytes) each.
+    runs: wgpu::Buffer,
+    run_stride: u64,
+    /// The frame's runs (after [`ComputeRaster::prepare`]).
+    frame_runs: Vec<RasterRun>,
     screen: Option<Screen>,
 }
 
@@ -121,6 +139,24 @@ fn uniform() -> wgpu::BindingType {
     }
 }
 
+/// A run's slot: one `vec4<u32>` at a dynamic offset.
+fn run_uniform() -> wgpu::BindingType {
+    wgpu::BindingType::Buffer {
+        ty: wgpu::BufferBindingType::Uniform,
+        has_dynamic_offset: true,
+        min_binding_size: wgpu::BufferSize::new(16),
+    }
+}
+
+fn runs_buffer(device: &wgpu::Device, runs: u64, stride: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("raster runs"),
+        size: runs.max(8).next_power_of_two() * stride,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
 fn storage_texture(format: wgpu::TextureFormat) -> wgpu::BindingType {
     wgpu::BindingType::StorageTexture {
         access: wgpu::StorageTextureAccess::WriteOnly,
@@ -146,13 +182,13 @@ fn items_buffer(device: &wgpu::Device, items: u64) -> wgpu::Buffer {
 pub const MERGED_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 
 impl ComputeRaster {
-    /// The compute raster, where `device` has what it needs (`frame`: the frame's bind group
-    /// layout, group 0 of the raster; `color_format`: the target's, which the passes drawn
-    /// over the resolve draw into).
+    /// The compute raster, where `device` has what it needs (`layouts`: the frame's, group 0
+    /// of the raster, and the materials', group 1; `color_format`: the target's, which the
+    /// passes drawn over the resolve draw into).
     #[must_use]
     pub fn new(
         device: &wgpu::Device,
-        frame: &wgpu::BindGroupLayout,
+        layouts: &Layouts,
         color_format: wgpu::TextureFormat,
     ) -> Option<Self> {
         if !supported(device) {
@@ -165,6 +201,7 @@ impl ComputeRaster {
                 entry(1, storage(true)),
                 entry(2, storage(false)),
                 entry(3, uniform()),
+                entry(4, run_uniform()),
             ],
         });
         let merge_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -204,11 +241,23 @@ impl ComputeRaster {
                 cache: None,
             })
         };
+        let raster_layouts = [
+            Some(&layouts.frame),
+            Some(&layouts.material.layout),
+            Some(&raster_layout),
+        ];
+        let source = shaders::raster();
         let raster = pipeline(
             "compute raster",
-            &[Some(frame), Some(&raster_layout)],
-            shaders::raster().into(),
+            &raster_layouts,
+            source.clone().into(),
             "cs_raster",
+        );
+        let raster_masked = pipeline(
+            "compute raster masked",
+            &raster_layouts,
+            source.into(),
+            "cs_raster_masked",
         );
         let merge = pipeline(
             "compute raster merge",
@@ -236,27 +285,33 @@ impl ComputeRaster {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let run_stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
         Some(Self {
             raster_layout,
             merge_layout,
             raster,
+            raster_masked,
             merge,
             depth_layout,
             depth,
             items: items_buffer(device, 0),
             params,
+            runs: runs_buffer(device, 0, run_stride),
+            run_stride,
+            frame_runs: Vec::new(),
             screen: None,
         })
     }
 
     /// Sizes the buffers for a `width` x `height` target and uploads the frame's `items`
-    /// (numbered, [`number`]) with their `triangles`.
+    /// (numbered, [`number`]) with their `triangles`, dispatched in `runs`.
     pub fn prepare(
         &mut self,
         gpu: &Gpu,
         (width, height): (u32, u32),
         items: &[RasterItem],
         triangles: u32,
+        runs: &[RasterRun],
     ) {
         let device = &gpu.device;
         if self
@@ -279,6 +334,19 @@ impl ComputeRaster {
             0,
             bytemuck::cast_slice(&[width, height, count, triangles]),
         );
+        if runs.len() as u64 * self.run_stride > self.runs.size() {
+            self.runs = runs_buffer(device, runs.len() as u64, self.run_stride);
+        }
+        let stride = usize::try_from(self.run_stride).unwrap_or(256);
+        let mut slots = vec![0u8; runs.len() * stride];
+        for (slot, run) in slots.chunks_exact_mut(stride).zip(runs) {
+            slot[..8].copy_from_slice(bytemuck::cast_slice(&[run.first, run.count]));
+        }
+        if !slots.is_empty() {
+            gpu.queue.write_buffer(&self.runs, 0, &slots);
+        }
+        self.frame_runs.clear();
+        self.frame_runs.extend_from_slice(runs);
     }
 
     /// Draws the merged depth into `pass`'s depth attachment (a pass drawing into the
@@ -303,9 +371,9 @@ impl ComputeRaster {
         self.screen.as_ref().map(|s| &s.depth)
     }
 
-    /// Records the raster of `triangles` prepared triangles and the merge with what the
-    /// rasterizer drew (`drawn_depth`, `ids`); `frame`: the frame's bind group, `indices` the
-    /// mesh store's.
+    /// Records the raster of the prepared runs and the merge with what the rasterizer drew
+    /// (`drawn_depth`, `ids`); `frame`: the frame's bind group, `indices` the mesh store's,
+    /// `materials` its materials' bind groups.
     #[allow(clippy::too_many_arguments)]
     pub fn encode(
         &self,
@@ -313,9 +381,9 @@ impl ComputeRaster {
         encoder: &mut wgpu::CommandEncoder,
         frame: &wgpu::BindGroup,
         indices: &wgpu::Buffer,
+        materials: &[wgpu::BindGroup],
         drawn_depth: &wgpu::TextureView,
         ids: &wgpu::TextureView,
-        triangles: u32,
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
         let Some(screen) = &self.screen else {
@@ -330,6 +398,14 @@ impl ComputeRaster {
                 bind(1, indices.as_entire_binding()),
                 bind(2, screen.nearest.as_entire_binding()),
                 bind(3, self.params.as_entire_binding()),
+                bind(
+                    4,
+                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &self.runs,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(16),
+                    }),
+                ),
             ],
         });
         let merge_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -348,11 +424,26 @@ impl ComputeRaster {
             label: Some("compute raster"),
             timestamp_writes: timestamps,
         });
-        let (x, y) = dispatch_size(triangles);
-        if x > 0 {
-            pass.set_pipeline(&self.raster);
-            pass.set_bind_group(0, frame, &[]);
-            pass.set_bind_group(1, &raster_group, &[]);
+        pass.set_bind_group(0, frame, &[]);
+        for (i, run) in self.frame_runs.iter().enumerate() {
+            let (x, y) = dispatch_size(run.count);
+            // The opaque run reads no material: any serves its layout.
+            let material = materials.get(run.material.unwrap_or(0) as usize);
+            let (Some(material), Ok(offset)) =
+                (material, u32::try_from(i as u64 * self.run_stride))
+            else {
+                continue;
+            };
+            if x == 0 {
+                continue;
+            }
+            pass.set_pipeline(if run.material.is_some() {
+                &self.raster_masked
+            } else {
+                &self.raster
+            });
+            pass.set_bind_group(1, material, &[]);
+            pass.set_bind_group(2, &raster_group, &[offset]);
             pass.dispatch_workgroups(x, y, 1);
         }
         pass.set_pipeline(&self.merge);

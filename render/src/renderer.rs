@@ -18,7 +18,9 @@ use super::visibility::Visibility;
 
 mod resolved;
 
-use resolved::{raster_from_lod_from_env, resolved_lods_from_env, visibility_from_env};
+use resolved::{
+    raster_from_lod_from_env, raster_masked_from_env, resolved_lods_from_env, visibility_from_env,
+};
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
 /// level (with a 60 degree lens, out to 9 m).
@@ -81,6 +83,8 @@ pub struct Renderer {
     resolved_lods: u8,
     /// The level of detail from which opaque surfaces are rasterized in compute.
     raster_from_lod: u8,
+    /// Whether masked surfaces are rasterized in compute too (their alpha test there).
+    raster_masked: bool,
     /// Triangles the last frame rasterized in compute.
     rastered: u32,
 }
@@ -142,6 +146,7 @@ impl Renderer {
             resolved: false,
             resolved_lods: resolved_lods_from_env(),
             raster_from_lod: raster_from_lod_from_env(),
+            raster_masked: raster_masked_from_env(),
             rastered: 0,
         })
     }
@@ -190,7 +195,7 @@ impl Renderer {
     /// or draws them all with the rasterizer.
     pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {
         if let Some(v) = self.visibility.as_mut() {
-            v.set_compute_raster(device, &self.layouts.frame, self.pipelines.color_format, on);
+            v.set_compute_raster(device, &self.layouts, self.pipelines.color_format, on);
         }
     }
 

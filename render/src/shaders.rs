@@ -38,6 +38,7 @@ wgsl!(globals_wgsl, "globals.wgsl");
 wgsl!(deform_wgsl, "deform.wgsl");
 wgsl!(surface_wgsl, "surface.wgsl");
 wgsl!(sample_fragment_wgsl, "sample_fragment.wgsl");
+wgsl!(sample_grad_wgsl, "sample_grad.wgsl");
 wgsl!(mesh_wgsl, "mesh.wgsl");
 wgsl!(sky_wgsl, "sky.wgsl");
 wgsl!(visibility_wgsl, "visibility.wgsl");
@@ -97,6 +98,7 @@ pub fn resolve() -> String {
         globals_wgsl(),
         deform_wgsl(),
         surface_wgsl(),
+        sample_grad_wgsl(),
         resolve_tiles_wgsl(),
         resolve_wgsl(),
     ]
@@ -129,7 +131,7 @@ pub fn raster() -> String {
         globals_wgsl(),
         deform_wgsl(),
         surface_wgsl(),
-        sample_fragment_wgsl(),
+        sample_grad_wgsl(),
         raster_wgsl(),
     ]
     .concat()

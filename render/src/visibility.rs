@@ -315,7 +315,7 @@ impl Visibility {
             object_draws: object_draws_buffer(device, 0),
             screen: None,
             raster: compute_raster_from_env()
-                .then(|| ComputeRaster::new(device, &layouts.frame, color_format))
+                .then(|| ComputeRaster::new(device, layouts, color_format))
                 .flatten(),
         })
     }
@@ -325,14 +325,14 @@ impl Visibility {
     pub fn set_compute_raster(
         &mut self,
         device: &wgpu::Device,
-        frame: &wgpu::BindGroupLayout,
+        layouts: &Layouts,
         color_format: wgpu::TextureFormat,
         on: bool,
     ) {
         if !on {
             self.raster = None;
         } else if self.raster.is_none() {
-            self.raster = ComputeRaster::new(device, frame, color_format);
+            self.raster = ComputeRaster::new(device, layouts, color_format);
         }
     }
 

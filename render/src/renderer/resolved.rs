@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{OUTLINE_LODS, Renderer, Target};
-use crate::compute_raster::{self, ComputeRaster, RasterItem};
+use crate::compute_raster::{self, ComputeRaster, RasterItem, RasterRun};
 use crate::draw_list::DrawList;
 use crate::gpu::Gpu;
 use crate::mesh_store::{GpuPrimitive, Surface};
@@ -20,6 +20,8 @@ struct ResolveLists {
     /// The far objects rasterized in compute, numbered, and their triangles.
     raster: Vec<RasterItem>,
     raster_triangles: u32,
+    /// The raster's dispatches: the opaque surfaces', then each masked material's.
+    raster_runs: Vec<RasterRun>,
 }
 
 /// Which path draws a primitive's pixels in a frame resolved in compute.
@@ -77,6 +79,7 @@ impl Renderer {
             over,
             raster,
             raster_triangles,
+            raster_runs,
         } = chosen;
         let rastering = raster_triangles > 0;
         self.rastered = raster_triangles;
@@ -92,6 +95,7 @@ impl Renderer {
                 (target.width, target.height),
                 &raster,
                 raster_triangles,
+                &raster_runs,
             );
         }
         let groups = vis.prepare(
@@ -148,9 +152,9 @@ impl Renderer {
                 encoder,
                 &self.frame.render,
                 &self.store.indices,
+                &self.store.materials,
                 depth,
                 ids,
-                raster_triangles,
                 timer.map(GpuTimer::raster_writes),
             );
         }
@@ -202,13 +206,19 @@ impl Renderer {
     /// and masked surfaces at the levels it draws and MToon ones at every level (their far
     /// shading is the dearer in the fragment stage: at 10,000 of VRoid's suzuha on an H100,
     /// 8.1 ms resolved against 10.4 ms shaded from 40 m on), the mesh passes shade the rest
-    /// over the resolve. With it, opaque surfaces from its level on are rasterized in compute,
-    /// and every level of every opaque or masked surface is resolved (the distant silhouette
-    /// was left to the mesh passes only for the rasterizer's cost of drawing it by visibility).
+    /// over the resolve. With it, opaque and masked surfaces from its level on are rasterized
+    /// in compute (masked ones unless `NPC_RASTER_MASKED=off`), and every level of every
+    /// opaque or masked surface is resolved (the distant silhouette was left to the mesh
+    /// passes only for the rasterizer's cost of drawing it by visibility).
     fn path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
+        let computed = match p.surface {
+            Surface::Opaque => true,
+            Surface::Masked => self.raster_masked,
+            Surface::Blended => false,
+        };
         if p.surface == Surface::Blended {
             Path::Over
-        } else if raster && p.surface == Surface::Opaque && lod >= self.raster_from_lod {
+        } else if raster && computed && lod >= self.raster_from_lod {
             Path::ComputeRaster
         } else if raster || lod < self.resolved_lods || p.shading.toon {
             Path::Rasterizer
@@ -226,6 +236,7 @@ impl Renderer {
         let mut used = BTreeMap::new();
         let mut over = false;
         let mut items = Vec::new();
+        let mut masked_items: BTreeMap<u32, Vec<RasterItem>> = BTreeMap::new();
         for batch in &list.batches {
             let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
                 continue;
@@ -249,7 +260,12 @@ impl Renderer {
                 draws.fill([range.first, l]);
             }
             if path == Path::ComputeRaster {
-                items.extend(objects.map(|object| RasterItem {
+                let run = if p.surface == Surface::Masked {
+                    masked_items.entry(p.material).or_default()
+                } else {
+                    &mut items
+                };
+                run.extend(objects.map(|object| RasterItem {
                     object,
                     first: range.first,
                     start: 0,
@@ -257,13 +273,33 @@ impl Renderer {
                 }));
             }
         }
-        let raster_triangles = compute_raster::number(&mut items);
+        // The opaque surfaces' triangles first, then each masked material's.
+        let mut raster_runs = vec![RasterRun {
+            material: None,
+            first: 0,
+            count: compute_raster::number(&mut items),
+        }];
+        for (material, mut run) in masked_items {
+            let first = raster_runs.last().map_or(0, |r| r.first + r.count);
+            let count = compute_raster::number(&mut run);
+            for item in &mut run {
+                item.start += first;
+            }
+            items.append(&mut run);
+            raster_runs.push(RasterRun {
+                material: Some(material),
+                first,
+                count,
+            });
+        }
+        let raster_triangles = raster_runs.last().map_or(0, |r| r.first + r.count);
         ResolveLists {
             object_draws,
             used,
             over,
             raster: items,
             raster_triangles,
+            raster_runs,
         }
     }
 
@@ -360,6 +396,12 @@ pub(super) fn resolved_lods_from_env() -> u8 {
 /// from the first level on (its triangles of many pixels, one thread each) 100 of the
 /// project's NPCs took 34 ms. `NPC_RASTER_LOD` sets it, for timing.
 const RASTER_FROM_LOD: u8 = 1;
+
+/// Whether masked surfaces are rasterized in compute (the alpha test there), unless
+/// `NPC_RASTER_MASKED=off` (for timing).
+pub(super) fn raster_masked_from_env() -> bool {
+    std::env::var("NPC_RASTER_MASKED").as_deref() != Ok("off")
+}
 
 pub(super) fn raster_from_lod_from_env() -> u8 {
     std::env::var("NPC_RASTER_LOD")
