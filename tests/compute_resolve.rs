@@ -174,19 +174,35 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
     // The close-up draws every NPC at its second level, the first the compute raster takes:
     // their surfaces large on screen, masked ones' holes (VRoid's hair and lashes) many
     // pixels.
+    // From the first level on, everything is rasterized in compute: the ground crossing the
+    // camera's plane (clipped there), the nearest NPC's triangles of many pixels (a workgroup
+    // each).
     let second_level = [0.01, 1e3, 2e3, 3e3];
+    let landed = world.lod_distances;
+    // The camera's plane cutting through her face.
+    let mut cut = elara;
+    cut.near = elara.position.distance(elara.target) * 0.95;
     let cameras = [
-        ("first camera", world.overview_camera(), world.lod_distances),
-        ("49 m away", far, world.lod_distances),
-        ("close-up at the second level", elara, second_level),
+        ("first camera", world.overview_camera(), landed, 1),
+        ("49 m away", far, landed, 1),
+        ("close-up at the second level", elara, second_level, 1),
+        (
+            "first camera, all in compute",
+            world.overview_camera(),
+            landed,
+            0,
+        ),
+        ("close-up, all in compute", elara, landed, 0),
+        ("her face cut by the camera's plane", cut, landed, 0),
     ];
     let mut frames = Vec::new();
     for raster in [true, false] {
         headless
             .renderer
             .set_compute_raster(&headless.gpu.device, raster);
-        for (what, camera, lods) in &cameras {
+        for (what, camera, lods, raster_from) in &cameras {
             world.lod_distances = *lods;
+            headless.renderer.set_raster_from_lod(*raster_from);
             let view = world.frame_view(*camera, true);
             let mut list = DrawList::default();
             world.draw(&primitives, &view, W as f32 / H as f32, &mut list);

@@ -1,8 +1,9 @@
 // The visibility pass's far objects rasterized in compute: their triangles are a few pixels
 // each, where the rasterizer (on GPUs with few graphics units, such as NVIDIA's H100 and
-// H200) sets the pace; here every compute unit takes them, one triangle a thread. Each pixel
-// keeps the nearest triangle by a 64-bit atomic of (depth, triangle), merged afterwards with
-// what the rasterizer drew (raster_merge.wgsl). Prefixed with globals.wgsl, deform.wgsl,
+// H200) sets the pace; here every compute unit takes them, one triangle a thread, and a
+// triangle of many pixels (or one crossing the camera's plane) a workgroup. Each pixel keeps
+// the nearest triangle by a 64-bit atomic of (depth, triangle), merged afterwards with what
+// the rasterizer drew (raster_merge.wgsl). Prefixed with globals.wgsl, deform.wgsl,
 // surface.wgsl and sample_grad.wgsl. Group 1 is a material's: the masked surfaces' alpha
 // test reads it (the opaque dispatch binds any, never reading it).
 
@@ -24,8 +25,18 @@ struct RasterItem {
 @group(2) @binding(2) var<storage, read_write> nearest: array<atomic<u64>>;
 // x, y: the target's size; z: items; w: triangles.
 @group(2) @binding(3) var<uniform> raster: vec4<u32>;
-// This dispatch's run of triangles: x its first triangle's number, y how many.
+// This dispatch's run of triangles: x its first triangle's number, y how many, z the run's
+// index.
 @group(2) @binding(4) var<uniform> run: vec4<u32>;
+// The triangles each run left to its workgroups: a run's at its triangles' numbers (room for
+// all of them), how many in `large_counts[run]`.
+@group(2) @binding(5) var<storage, read_write> large: array<u32>;
+@group(2) @binding(6) var<storage, read_write> large_counts: array<atomic<u32>>;
+
+// Pixels of a triangle's bounds beyond which its workgroup draws it, not one thread.
+const LARGE_PIXELS: i32 = 256;
+// Threads of a raster workgroup.
+const RASTER_THREADS: u32 = 64u;
 
 // The item holding triangle number `n`: the last whose start is at most `n`.
 fn item_of(n: u32) -> u32 {
@@ -94,31 +105,48 @@ fn corner(index: u32, object: Object, masked: bool) -> Corner {
     return out;
 }
 
-// Rasterizes the run's `local`-th triangle; with `masked`, its pixels where the material's
-// alpha is under the cutoff are holes (as the masked visibility pipeline discards them).
-fn raster_triangle(local: u32, masked: bool) {
-    if local >= run.y {
-        return;
-    }
-    let n = run.x + local;
+fn mix_corners(a: Corner, b: Corner, t: f32) -> Corner {
+    return Corner(mix(a.clip, b.clip, t), mix(a.uv, b.uv, t));
+}
+
+// The triangle numbered `n`'s corners.
+fn corners(n: u32, masked: bool) -> array<Corner, 3> {
     let item = items[item_of(n)];
     let object = objects[item.object];
     let first = item.first + 3u * (n - item.start);
-    let k0 = corner(first, object, masked);
-    var k1 = corner(first + 1u, object, masked);
-    var k2 = corner(first + 2u, object, masked);
-    // Far objects never reach the camera's plane; a triangle that does is left to the
-    // rasterizer's clipping (the renderer sends only objects beyond it here).
-    if min(k0.clip.w, min(k1.clip.w, k2.clip.w)) <= 1e-4 {
-        return;
-    }
+    return array<Corner, 3>(corner(first, object, masked), corner(first + 1u, object, masked), corner(first + 2u, object, masked));
+}
+
+// A triangle set up on screen: corners counter-clockwise (y down), snapped, their depths,
+// twice its area and the pixels of its bounds on the screen.
+struct Setup {
+    k0: Corner,
+    k1: Corner,
+    k2: Corner,
+    s0: vec2<f32>,
+    s1: vec2<f32>,
+    s2: vec2<f32>,
+    z: vec3<f32>,
+    area: f32,
+    lo: vec2<i32>,
+    hi: vec2<i32>,
+}
+
+// The triangle (every corner in front of the camera) set up, or its bounds empty (`lo` > `hi`)
+// where nothing of it shows.
+fn set_up(k0: Corner, k1_in: Corner, k2_in: Corner, masked: bool) -> Setup {
+    var t: Setup;
+    t.lo = vec2<i32>(1);
+    t.hi = vec2<i32>(0);
     let size = vec2<f32>(raster.xy);
+    var k1 = k1_in;
+    var k2 = k2_in;
     let s0 = on_screen(k0.clip, size);
     var s1 = on_screen(k1.clip, size);
     var s2 = on_screen(k2.clip, size);
     var area = edge(s0, s1, s2);
     if area == 0.0 {
-        return;
+        return t;
     }
     // Both faces are drawn (as the visibility pass draws them): a clockwise triangle is taken
     // the other way round.
@@ -131,48 +159,147 @@ fn raster_triangle(local: u32, masked: bool) {
         k2 = k;
         area = -area;
     }
-    let z = vec3<f32>(k0.clip.z / k0.clip.w, k1.clip.z / k1.clip.w, k2.clip.z / k2.clip.w);
+    t.k0 = k0;
+    t.k1 = k1;
+    t.k2 = k2;
+    t.s0 = s0;
+    t.s1 = s1;
+    t.s2 = s2;
+    t.z = vec3<f32>(k0.clip.z / k0.clip.w, k1.clip.z / k1.clip.w, k2.clip.z / k2.clip.w);
+    t.area = area;
+    // Pixel centres (x + 0.5, y + 0.5) within the triangle's bounds and the screen.
+    // (Clamped before converting: a corner clipped near the camera may be far off screen.)
+    t.lo = vec2<i32>(clamp(ceil(min(s0, min(s1, s2)) - 0.5), vec2<f32>(0.0), size));
+    t.hi = vec2<i32>(clamp(floor(max(s0, max(s1, s2)) - 0.5), vec2<f32>(-1.0), size - 1.0));
     // The texture coordinate's steps a pixel right and a pixel down, from the triangle's plane
-    // on screen (its few pixels see little of the perspective).
+    // on screen (a far triangle's few pixels see little of the perspective).
     if masked {
         let e1 = s1 - s0;
         let e2 = s2 - s0;
         let d1 = k1.uv - k0.uv;
         let d2 = k2.uv - k0.uv;
-        let det = e1.x * e2.y - e2.x * e1.y;
-        uv_dx = (d1 * e2.y - d2 * e1.y) / det;
-        uv_dy = (d2 * e1.x - d1 * e2.x) / det;
+        uv_dx = (d1 * e2.y - d2 * e1.y) / area;
+        uv_dy = (d2 * e1.x - d1 * e2.x) / area;
     }
-    // Pixel centres (x + 0.5, y + 0.5) within the triangle's bounds and the screen.
-    let lo = max(vec2<i32>(ceil(min(s0, min(s1, s2)) - 0.5)), vec2<i32>(0));
-    let hi = min(vec2<i32>(floor(max(s0, max(s1, s2)) - 0.5)), vec2<i32>(raster.xy) - 1);
-    if any(lo > hi) {
+    return t;
+}
+
+// Pixels in a triangle's bounds.
+fn bounds_pixels(t: Setup) -> i32 {
+    if any(t.lo > t.hi) {
+        return 0;
+    }
+    let d = t.hi - t.lo + 1;
+    return d.x * d.y;
+}
+
+// Keeps triangle `n` (set up as `t`) at pixel (x, y) where it covers the pixel's centre, is
+// nearer than what the pixel has and (`masked`) the material's alpha there is not under its
+// cutoff.
+fn cover(t: Setup, x: i32, y: i32, n: u32, masked: bool) {
+    let p = vec2<f32>(f32(x) + 0.5, f32(y) + 0.5);
+    let w0 = edge(t.s1, t.s2, p);
+    let w1 = edge(t.s2, t.s0, p);
+    let w2 = edge(t.s0, t.s1, p);
+    if !(inside(w0, t.s1, t.s2) && inside(w1, t.s2, t.s0) && inside(w2, t.s0, t.s1)) {
         return;
     }
-    for (var y = lo.y; y <= hi.y; y += 1) {
-        for (var x = lo.x; x <= hi.x; x += 1) {
-            let p = vec2<f32>(f32(x) + 0.5, f32(y) + 0.5);
-            let w0 = edge(s1, s2, p);
-            let w1 = edge(s2, s0, p);
-            let w2 = edge(s0, s1, p);
-            if !(inside(w0, s1, s2) && inside(w1, s2, s0) && inside(w2, s0, s1)) {
-                continue;
+    // Depth is affine on screen: the barycentric mix of the corners' depths; in front of the
+    // near plane is clipped here.
+    let depth = (w0 * t.z.x + w1 * t.z.y + w2 * t.z.z) / t.area;
+    if depth < 0.0 || depth > 1.0 {
+        return;
+    }
+    if masked {
+        // The texture coordinate is affine in the world: weights over clip w.
+        let b = vec3<f32>(w0 / t.k0.clip.w, w1 / t.k1.clip.w, w2 / t.k2.clip.w);
+        let uv = (b.x * t.k0.uv + b.y * t.k1.uv + b.z * t.k2.uv) / (b.x + b.y + b.z);
+        if albedo(uv).a < material.emissive.a {
+            return;
+        }
+    }
+    let key = (u64(~bitcast<u32>(depth)) << 32u) | u64(n);
+    atomicMax(&nearest[u32(y) * raster.x + u32(x)], key);
+}
+
+// Whether a triangle's corners (clip space) are all behind the near plane (nothing shows),
+// some (it is clipped), or none.
+fn behind(k: array<Corner, 3>) -> u32 {
+    return u32(k[0].clip.z < 0.0) + u32(k[1].clip.z < 0.0) + u32(k[2].clip.z < 0.0);
+}
+
+// Rasterizes the run's `local`-th triangle in this thread, or leaves it to a workgroup
+// (`cs_raster_large`) where its bounds are large or it crosses the near plane; with `masked`,
+// its pixels where the material's alpha is under the cutoff are holes (as the masked
+// visibility pipeline discards them).
+fn raster_triangle(local: u32, masked: bool) {
+    if local >= run.y {
+        return;
+    }
+    let n = run.x + local;
+    var k = corners(n, masked);
+    let hidden = behind(k);
+    if hidden == 3u {
+        return;
+    }
+    var t: Setup;
+    if hidden == 0u {
+        t = set_up(k[0], k[1], k[2], masked);
+    }
+    if hidden > 0u || bounds_pixels(t) > LARGE_PIXELS {
+        let at = atomicAdd(&large_counts[run.z], 1u);
+        large[run.x + at] = n;
+        return;
+    }
+    for (var y = t.lo.y; y <= t.hi.y; y += 1) {
+        for (var x = t.lo.x; x <= t.hi.x; x += 1) {
+            cover(t, x, y, n, masked);
+        }
+    }
+}
+
+// One workgroup's share of a triangle: its threads take the bounds' pixels in turn.
+fn cover_all(t: Setup, thread: u32, n: u32, masked: bool) {
+    let pixels = bounds_pixels(t);
+    let width = t.hi.x - t.lo.x + 1;
+    for (var i = i32(thread); i < pixels; i += i32(RASTER_THREADS)) {
+        cover(t, t.lo.x + i % width, t.lo.y + i / width, n, masked);
+    }
+}
+
+// The large triangles a run left, a workgroup each (the workgroups taking them in turn);
+// one crossing the near plane is clipped there first (into one or two triangles).
+fn raster_large(group: u32, groups: u32, thread: u32, masked: bool) {
+    let count = atomicLoad(&large_counts[run.z]);
+    for (var i = group; i < count; i += groups) {
+        let n = large[run.x + i];
+        var k = corners(n, masked);
+        let hidden = behind(k);
+        if hidden == 0u {
+            cover_all(set_up(k[0], k[1], k[2], masked), thread, n, masked);
+            continue;
+        }
+        // Rotate so that corner a is the odd one out (the one behind when one is, the one in
+        // front when two are), keeping the winding.
+        var a = 0u;
+        for (var j = 0u; j < 3u; j += 1u) {
+            if (k[j].clip.z < 0.0) == (hidden == 1u) {
+                a = j;
             }
-            // Depth is affine on screen: the barycentric mix of the corners' depths.
-            let depth = (w0 * z.x + w1 * z.y + w2 * z.z) / area;
-            if depth < 0.0 || depth > 1.0 {
-                continue;
-            }
-            if masked {
-                // The texture coordinate is affine in the world: weights over clip w.
-                let b = vec3<f32>(w0 / k0.clip.w, w1 / k1.clip.w, w2 / k2.clip.w);
-                let uv = (b.x * k0.uv + b.y * k1.uv + b.z * k2.uv) / (b.x + b.y + b.z);
-                if albedo(uv).a < material.emissive.a {
-                    continue;
-                }
-            }
-            let key = (u64(~bitcast<u32>(depth)) << 32u) | u64(n);
-            atomicMax(&nearest[u32(y) * raster.x + u32(x)], key);
+        }
+        let ka = k[a];
+        let kb = k[(a + 1u) % 3u];
+        let kc = k[(a + 2u) % 3u];
+        // Where the edges from a cross the near plane (z = 0).
+        let ab = mix_corners(ka, kb, ka.clip.z / (ka.clip.z - kb.clip.z));
+        let ac = mix_corners(ka, kc, ka.clip.z / (ka.clip.z - kc.clip.z));
+        if hidden == 2u {
+            // a alone in front: the triangle a, ab, ac.
+            cover_all(set_up(ka, ab, ac, masked), thread, n, masked);
+        } else {
+            // a alone behind: the quadrilateral ab, b, c, ac.
+            cover_all(set_up(ab, kb, kc, masked), thread, n, masked);
+            cover_all(set_up(ab, kc, ac, masked), thread, n, masked);
         }
     }
 }
@@ -180,11 +307,21 @@ fn raster_triangle(local: u32, masked: bool) {
 // Opaque surfaces: every covered pixel.
 @compute @workgroup_size(64)
 fn cs_raster(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    raster_triangle(id.x + id.y * groups.x * 64u, false);
+    raster_triangle(id.x + id.y * groups.x * RASTER_THREADS, false);
 }
 
 // Masked surfaces of one material (group 1): its holes cut by its alpha cutoff.
 @compute @workgroup_size(64)
 fn cs_raster_masked(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    raster_triangle(id.x + id.y * groups.x * 64u, true);
+    raster_triangle(id.x + id.y * groups.x * RASTER_THREADS, true);
+}
+
+@compute @workgroup_size(64)
+fn cs_raster_large(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) thread: u32) {
+    raster_large(group.x, groups.x, thread, false);
+}
+
+@compute @workgroup_size(64)
+fn cs_raster_large_masked(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) thread: u32) {
+    raster_large(group.x, groups.x, thread, true);
 }

@@ -51,6 +51,8 @@ pub fn number(items: &mut [RasterItem]) -> u32 {
 
 /// Threads of one raster workgroup (`raster.wgsl`).
 const WORKGROUP: u32 = 64;
+/// Workgroups taking a run's large triangles in turn (each one's threads its pixels).
+const LARGE_GROUPS: u32 = 2048;
 /// Workgroups a dispatch's dimension may have.
 const MAX_GROUPS: u32 = 65_535;
 
@@ -100,6 +102,9 @@ pub struct ComputeRaster {
     merge_layout: wgpu::BindGroupLayout,
     raster: wgpu::ComputePipeline,
     raster_masked: wgpu::ComputePipeline,
+    /// The large triangles a run left, a workgroup each.
+    raster_large: wgpu::ComputePipeline,
+    raster_large_masked: wgpu::ComputePipeline,
     merge: wgpu::ComputePipeline,
     depth_layout: wgpu::BindGroupLayout,
     /// Lays the merged depth into the depth attachment of a pass drawing into the target.
@@ -111,6 +116,9 @@ pub struct ComputeRaster {
     run_stride: u64,
     /// The frame's runs (after [`ComputeRaster::prepare`]).
     frame_runs: Vec<RasterRun>,
+    /// The large triangles' numbers (room for every triangle) and each run's count of them.
+    large: wgpu::Buffer,
+    large_counts: wgpu::Buffer,
     screen: Option<Screen>,
 }
 
@@ -146,6 +154,15 @@ fn run_uniform() -> wgpu::BindingType {
         has_dynamic_offset: true,
         min_binding_size: wgpu::BufferSize::new(16),
     }
+}
+
+fn u32s_buffer(device: &wgpu::Device, label: &str, count: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: count.max(64).next_power_of_two() * 4,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
 }
 
 fn runs_buffer(device: &wgpu::Device, runs: u64, stride: u64) -> wgpu::Buffer {
@@ -202,6 +219,8 @@ impl ComputeRaster {
                 entry(2, storage(false)),
                 entry(3, uniform()),
                 entry(4, run_uniform()),
+                entry(5, storage(false)),
+                entry(6, storage(false)),
             ],
         });
         let merge_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -256,8 +275,20 @@ impl ComputeRaster {
         let raster_masked = pipeline(
             "compute raster masked",
             &raster_layouts,
-            source.into(),
+            source.clone().into(),
             "cs_raster_masked",
+        );
+        let raster_large = pipeline(
+            "compute raster large",
+            &raster_layouts,
+            source.clone().into(),
+            "cs_raster_large",
+        );
+        let raster_large_masked = pipeline(
+            "compute raster large masked",
+            &raster_layouts,
+            source.into(),
+            "cs_raster_large_masked",
         );
         let merge = pipeline(
             "compute raster merge",
@@ -291,6 +322,8 @@ impl ComputeRaster {
             merge_layout,
             raster,
             raster_masked,
+            raster_large,
+            raster_large_masked,
             merge,
             depth_layout,
             depth,
@@ -299,6 +332,8 @@ impl ComputeRaster {
             runs: runs_buffer(device, 0, run_stride),
             run_stride,
             frame_runs: Vec::new(),
+            large: u32s_buffer(device, "raster large triangles", 0),
+            large_counts: u32s_buffer(device, "raster large counts", 0),
             screen: None,
         })
     }
@@ -337,10 +372,17 @@ impl ComputeRaster {
         if runs.len() as u64 * self.run_stride > self.runs.size() {
             self.runs = runs_buffer(device, runs.len() as u64, self.run_stride);
         }
+        if u64::from(triangles) * 4 > self.large.size() {
+            self.large = u32s_buffer(device, "raster large triangles", triangles.into());
+        }
+        if runs.len() as u64 * 4 > self.large_counts.size() {
+            self.large_counts = u32s_buffer(device, "raster large counts", runs.len() as u64);
+        }
         let stride = usize::try_from(self.run_stride).unwrap_or(256);
         let mut slots = vec![0u8; runs.len() * stride];
-        for (slot, run) in slots.chunks_exact_mut(stride).zip(runs) {
-            slot[..8].copy_from_slice(bytemuck::cast_slice(&[run.first, run.count]));
+        for (i, (slot, run)) in slots.chunks_exact_mut(stride).zip(runs).enumerate() {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            slot[..12].copy_from_slice(bytemuck::cast_slice(&[run.first, run.count, index]));
         }
         if !slots.is_empty() {
             gpu.queue.write_buffer(&self.runs, 0, &slots);
@@ -390,6 +432,7 @@ impl ComputeRaster {
             return;
         };
         encoder.clear_buffer(&screen.nearest, 0, None);
+        encoder.clear_buffer(&self.large_counts, 0, None);
         let raster_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("compute raster"),
             layout: &self.raster_layout,
@@ -406,6 +449,8 @@ impl ComputeRaster {
                         size: wgpu::BufferSize::new(16),
                     }),
                 ),
+                bind(5, self.large.as_entire_binding()),
+                bind(6, self.large_counts.as_entire_binding()),
             ],
         });
         let merge_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -437,7 +482,8 @@ impl ComputeRaster {
             if x == 0 {
                 continue;
             }
-            pass.set_pipeline(if run.material.is_some() {
+            let masked = run.material.is_some();
+            pass.set_pipeline(if masked {
                 &self.raster_masked
             } else {
                 &self.raster
@@ -445,6 +491,12 @@ impl ComputeRaster {
             pass.set_bind_group(1, material, &[]);
             pass.set_bind_group(2, &raster_group, &[offset]);
             pass.dispatch_workgroups(x, y, 1);
+            pass.set_pipeline(if masked {
+                &self.raster_large_masked
+            } else {
+                &self.raster_large
+            });
+            pass.dispatch_workgroups(run.count.min(LARGE_GROUPS), 1, 1);
         }
         pass.set_pipeline(&self.merge);
         pass.set_bind_group(0, &merge_group, &[]);

@@ -191,6 +191,12 @@ impl Renderer {
         if self.resolved { self.rastered } else { 0 }
     }
 
+    /// Rasterizes in compute the objects drawn at `lod` or coarser (0: every object, the
+    /// ground and nearest NPCs too), where the compute raster is on.
+    pub fn set_raster_from_lod(&mut self, lod: u8) {
+        self.raster_from_lod = lod;
+    }
+
     /// Rasterizes far objects of the visibility pass in compute where the device can (`on`),
     /// or draws them all with the rasterizer.
     pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {
