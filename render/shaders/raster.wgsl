@@ -25,13 +25,33 @@ struct RasterItem {
 @group(2) @binding(2) var<storage, read_write> nearest: array<atomic<u64>>;
 // x, y: the target's size; z: items; w: triangles.
 @group(2) @binding(3) var<uniform> raster: vec4<u32>;
-// This dispatch's run of triangles: x its first triangle's number, y how many, z the run's
-// index.
-@group(2) @binding(4) var<uniform> run: vec4<u32>;
+// A dispatch's run of triangles. Mirrors the slots `compute_raster` writes.
+struct Run {
+    // Its first triangle's number.
+    first: u32,
+    // Its triangles.
+    count: u32,
+    // Its index among the frame's runs (its count of large triangles).
+    index: u32,
+    // 1: into the shadow map (the light's view, depth biased, `shadow_nearest`); 0: the
+    // camera's.
+    shadow: u32,
+    // The target's size in pixels (texels of the shadow map).
+    size: vec2<u32>,
+}
+
+@group(2) @binding(4) var<uniform> run: Run;
 // The triangles each run left to its workgroups: a run's at its triangles' numbers (room for
 // all of them), how many in `large_counts[run]`.
 @group(2) @binding(5) var<storage, read_write> large: array<u32>;
 @group(2) @binding(6) var<storage, read_write> large_counts: array<atomic<u32>>;
+// Per shadow-map texel, the nearest biased depth's bits inverted; 0 where none.
+@group(2) @binding(7) var<storage, read_write> shadow_nearest: array<atomic<u32>>;
+
+// The shadow pipeline's depth bias (pipelines.rs): 2 of the 16-bit map's steps, and twice
+// the depth's slope a texel.
+const SHADOW_BIAS_STEPS: f32 = 2.0;
+const SHADOW_BIAS_SLOPE: f32 = 2.0;
 
 // Pixels of a triangle's bounds beyond which its workgroup draws it, not one thread.
 const LARGE_PIXELS: i32 = 256;
@@ -98,7 +118,12 @@ struct Corner {
 fn corner(index: u32, object: Object, masked: bool) -> Corner {
     let vertex_index = mesh_indices[index] + object.vertex_base;
     var out: Corner;
-    out.clip = globals.view_proj * vec4<f32>(raster_position(vertex_index, object), 1.0);
+    let world = vec4<f32>(raster_position(vertex_index, object), 1.0);
+    if run.shadow != 0u {
+        out.clip = globals.light_view_proj * world;
+    } else {
+        out.clip = globals.view_proj * world;
+    }
     if masked {
         out.uv = vertices[vertex_index].uv;
     }
@@ -130,6 +155,8 @@ struct Setup {
     area: f32,
     lo: vec2<i32>,
     hi: vec2<i32>,
+    // Into the shadow map: the depth bias (as the rasterizer's, from the depth's slope).
+    bias: f32,
 }
 
 // The triangle (every corner in front of the camera) set up, or its bounds empty (`lo` > `hi`)
@@ -138,7 +165,7 @@ fn set_up(k0: Corner, k1_in: Corner, k2_in: Corner, masked: bool) -> Setup {
     var t: Setup;
     t.lo = vec2<i32>(1);
     t.hi = vec2<i32>(0);
-    let size = vec2<f32>(raster.xy);
+    let size = vec2<f32>(run.size);
     var k1 = k1_in;
     var k2 = k2_in;
     let s0 = on_screen(k0.clip, size);
@@ -171,6 +198,13 @@ fn set_up(k0: Corner, k1_in: Corner, k2_in: Corner, masked: bool) -> Setup {
     // (Clamped before converting: a corner clipped near the camera may be far off screen.)
     t.lo = vec2<i32>(clamp(ceil(min(s0, min(s1, s2)) - 0.5), vec2<f32>(0.0), size));
     t.hi = vec2<i32>(clamp(floor(max(s0, max(s1, s2)) - 0.5), vec2<f32>(-1.0), size - 1.0));
+    if run.shadow != 0u {
+        let e1 = s1 - s0;
+        let e2 = s2 - s0;
+        let dz = vec2<f32>(t.z.y - t.z.x, t.z.z - t.z.x);
+        let slope = vec2<f32>(dz.x * e2.y - dz.y * e1.y, dz.y * e1.x - dz.x * e2.x) / area;
+        t.bias = SHADOW_BIAS_STEPS / 65535.0 + SHADOW_BIAS_SLOPE * max(abs(slope.x), abs(slope.y));
+    }
     // The texture coordinate's steps a pixel right and a pixel down, from the triangle's plane
     // on screen (a far triangle's few pixels see little of the perspective).
     if masked {
@@ -218,8 +252,13 @@ fn cover(t: Setup, x: i32, y: i32, n: u32, masked: bool) {
             return;
         }
     }
+    let pixel = u32(y) * run.size.x + u32(x);
+    if run.shadow != 0u {
+        atomicMax(&shadow_nearest[pixel], ~bitcast<u32>(min(depth + t.bias, 1.0)));
+        return;
+    }
     let key = (u64(~bitcast<u32>(depth)) << 32u) | u64(n);
-    atomicMax(&nearest[u32(y) * raster.x + u32(x)], key);
+    atomicMax(&nearest[pixel], key);
 }
 
 // Whether a triangle's corners (clip space) are all behind the near plane (nothing shows),
@@ -233,10 +272,10 @@ fn behind(k: array<Corner, 3>) -> u32 {
 // its pixels where the material's alpha is under the cutoff are holes (as the masked
 // visibility pipeline discards them).
 fn raster_triangle(local: u32, masked: bool) {
-    if local >= run.y {
+    if local >= run.count {
         return;
     }
-    let n = run.x + local;
+    let n = run.first + local;
     var k = corners(n, masked);
     let hidden = behind(k);
     if hidden == 3u {
@@ -247,8 +286,8 @@ fn raster_triangle(local: u32, masked: bool) {
         t = set_up(k[0], k[1], k[2], masked);
     }
     if hidden > 0u || bounds_pixels(t) > LARGE_PIXELS {
-        let at = atomicAdd(&large_counts[run.z], 1u);
-        large[run.x + at] = n;
+        let at = atomicAdd(&large_counts[run.index], 1u);
+        large[run.first + at] = n;
         return;
     }
     for (var y = t.lo.y; y <= t.hi.y; y += 1) {
@@ -270,9 +309,9 @@ fn cover_all(t: Setup, thread: u32, n: u32, masked: bool) {
 // The large triangles a run left, a workgroup each (the workgroups taking them in turn);
 // one crossing the near plane is clipped there first (into one or two triangles).
 fn raster_large(group: u32, groups: u32, thread: u32, masked: bool) {
-    let count = atomicLoad(&large_counts[run.z]);
+    let count = atomicLoad(&large_counts[run.index]);
     for (var i = group; i < count; i += groups) {
-        let n = large[run.x + i];
+        let n = large[run.first + i];
         var k = corners(n, masked);
         let hidden = behind(k);
         if hidden == 0u {

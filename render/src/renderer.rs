@@ -19,7 +19,8 @@ use super::visibility::Visibility;
 mod resolved;
 
 use resolved::{
-    raster_from_lod_from_env, raster_masked_from_env, resolved_lods_from_env, visibility_from_env,
+    raster_from_lod_from_env, raster_masked_from_env, raster_shadow_from_env,
+    resolved_lods_from_env, visibility_from_env,
 };
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
@@ -85,6 +86,8 @@ pub struct Renderer {
     raster_from_lod: u8,
     /// Whether masked surfaces are rasterized in compute too (their alpha test there).
     raster_masked: bool,
+    /// Whether the shadow map's casters are rasterized in compute too.
+    raster_shadow: bool,
     /// Triangles the last frame rasterized in compute.
     rastered: u32,
 }
@@ -147,6 +150,7 @@ impl Renderer {
             resolved_lods: resolved_lods_from_env(),
             raster_from_lod: raster_from_lod_from_env(),
             raster_masked: raster_masked_from_env(),
+            raster_shadow: raster_shadow_from_env(),
             rastered: 0,
         })
     }
@@ -305,7 +309,7 @@ impl Renderer {
         self.draw_meshes_of(pass, list, shadow, surfaces, &|_, _| true);
     }
 
-    /// [`Self::draw_meshes`] for the primitives `only` takes at their main-pass level (MToon
+    /// [`Self::draw_meshes`] for the primitives `only` takes at their level in the pass (MToon
     /// outlines are drawn for all).
     fn draw_meshes_of(
         &self,
@@ -321,9 +325,10 @@ impl Renderer {
         for &surface in surfaces {
             if shadow {
                 pass.set_pipeline(self.pipelines.shadow.for_surface(surface));
-                let drawn = |p: &GpuPrimitive, _| {
-                    p.surface == surface
-                        || (surface == Surface::Masked && p.surface == Surface::Blended)
+                let drawn = |p: &GpuPrimitive, lod| {
+                    (p.surface == surface
+                        || (surface == Surface::Masked && p.surface == Surface::Blended))
+                        && only(p, lod)
                 };
                 self.draw_surfaces(pass, list.batches.iter(), true, drawn, |_, _, _| {});
             } else if surface == Surface::Blended {
@@ -460,6 +465,72 @@ impl Renderer {
         }
     }
 
+    /// The shadow map: the rasterizer's casters, then (in a frame resolved in compute with
+    /// the compute raster) the rest rasterized in compute and merged into it.
+    fn encode_shadow(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &Target<'_>,
+        list: &DrawList,
+        timer: Option<&GpuTimer>,
+    ) {
+        let can_raster = self.raster_shadow
+            && self.resolvable(target).is_some()
+            && self.visibility.as_ref().is_some_and(|v| v.raster.is_some());
+        let gathered = if can_raster {
+            self.shadow_raster_lists(list)
+        } else {
+            super::compute_raster::Gathered::default()
+        };
+        let computing = gathered.triangles > 0;
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow.view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: timer.map(|t| t.shadow_writes(!computing)),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let drawn = |p: &GpuPrimitive, lod| {
+                self.shadow_path(p, lod, computing) == resolved::Path::Rasterizer
+            };
+            let surfaces = [Surface::Opaque, Surface::Masked];
+            self.draw_meshes_of(&mut pass, list, true, &surfaces, &drawn);
+        }
+        if !computing {
+            return;
+        }
+        let size = self.shadow.size;
+        let Some(r) = self.visibility.as_mut().and_then(|v| v.raster.as_mut()) else {
+            return;
+        };
+        r.prepare_shadow(
+            gpu,
+            size,
+            &gathered.items,
+            gathered.triangles,
+            &gathered.runs,
+        );
+        r.encode_shadow(
+            &gpu.device,
+            encoder,
+            &self.frame.render,
+            &self.store.indices,
+            &self.store.materials,
+            (&self.shadow.texture, &self.shadow.view),
+            timer.map(GpuTimer::shadow_raster_writes),
+        );
+    }
+
     /// Records the frame: deform pass, shadow pass (when `view.shadows`), main pass, sky.
     pub fn encode(
         &mut self,
@@ -488,22 +559,7 @@ impl Renderer {
             pass.dispatch_workgroups(self.chunk_count.min(DEFORM_ROW), rows, 1);
         }
         if view.shadows {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow.view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: timer.map(|t| t.pass_writes(0)),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            self.draw_meshes(&mut pass, list, true, &[Surface::Opaque, Surface::Masked]);
+            self.encode_shadow(gpu, encoder, target, list, timer);
         }
         self.resolved = false;
         if let Some(texture) = self.resolvable(target) {

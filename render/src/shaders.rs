@@ -51,6 +51,7 @@ wgsl!(environment_wgsl, "environment.wgsl");
 wgsl!(raster_wgsl, "raster.wgsl");
 wgsl!(raster_merge_wgsl, "raster_merge.wgsl");
 wgsl!(raster_depth_wgsl, "raster_depth.wgsl");
+wgsl!(raster_shadow_wgsl, "raster_shadow.wgsl");
 
 /// The main and shadow passes.
 #[must_use]
@@ -149,9 +150,15 @@ pub fn raster_depth() -> String {
     raster_depth_wgsl().into_owned()
 }
 
+/// The shadow map rasterized in compute, packed for a copy into the depth texture.
+#[must_use]
+pub fn raster_shadow() -> String {
+    raster_shadow_wgsl().into_owned()
+}
+
 /// Every module by name, for validation.
 #[must_use]
-pub fn all() -> [(&'static str, String); 11] {
+pub fn all() -> [(&'static str, String); 12] {
     [
         ("mesh", mesh()),
         ("visibility", visibility()),
@@ -164,5 +171,6 @@ pub fn all() -> [(&'static str, String); 11] {
         ("raster", raster()),
         ("raster_merge", raster_merge()),
         ("raster_depth", raster_depth()),
+        ("raster_shadow", raster_shadow()),
     ]
 }

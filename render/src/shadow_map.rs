@@ -9,6 +9,8 @@ pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm
 #[derive(Debug)]
 pub struct ShadowMap {
     pub size: u32,
+    /// Drawn into by the rasterizer, or copied into from the compute raster.
+    pub texture: wgpu::Texture,
     pub view: wgpu::TextureView,
     /// Compares depths, filtering 2x2 texels.
     pub sampler: wgpu::Sampler,
@@ -18,23 +20,23 @@ impl ShadowMap {
     /// A square map of `size` texels (clamped to what the device allows).
     pub fn new(device: &wgpu::Device, size: u32) -> Self {
         let size = size.clamp(256, device.limits().max_texture_dimension_2d);
-        let view = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("shadow map"),
-                size: wgpu::Extent3d {
-                    width: size,
-                    height: size,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: SHADOW_FORMAT,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&wgpu::TextureViewDescriptor::default());
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow map"),
+            size: wgpu::Extent3d {
+                width: size,
+                height: size,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -44,6 +46,7 @@ impl ShadowMap {
         });
         Self {
             size,
+            texture,
             view,
             sampler,
         }

@@ -104,6 +104,19 @@ impl GpuTimer {
         self.render(Some(begin), Some(end))
     }
 
+    /// The shadow map's render pass: its beginning, and its end unless the compute raster
+    /// follows it (`last`: nothing follows).
+    #[must_use]
+    pub fn shadow_writes(&self, last: bool) -> wgpu::RenderPassTimestampWrites<'_> {
+        self.render(Some(SHADOW.0), last.then_some(SHADOW.1))
+    }
+
+    /// The end of the shadow map's compute raster (the shadow pass's end).
+    #[must_use]
+    pub fn shadow_raster_writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        self.compute(None, Some(SHADOW.1))
+    }
+
     /// The visibility pass: the main pass's beginning, and its own end.
     #[must_use]
     pub fn visibility_writes(&self) -> wgpu::RenderPassTimestampWrites<'_> {

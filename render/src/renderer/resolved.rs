@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{OUTLINE_LODS, Renderer, Target};
-use crate::compute_raster::{self, ComputeRaster, RasterItem, RasterRun};
+use crate::compute_raster::{ComputeRaster, Gathered, RasterLists};
 use crate::draw_list::DrawList;
 use crate::gpu::Gpu;
 use crate::mesh_store::{GpuPrimitive, Surface};
@@ -17,16 +17,13 @@ struct ResolveLists {
     object_draws: Vec<[u32; 2]>,
     used: BTreeMap<u32, Shading>,
     over: bool,
-    /// The far objects rasterized in compute, numbered, and their triangles.
-    raster: Vec<RasterItem>,
-    raster_triangles: u32,
-    /// The raster's dispatches: the opaque surfaces', then each masked material's.
-    raster_runs: Vec<RasterRun>,
+    /// The objects rasterized in compute, numbered.
+    raster: Gathered,
 }
 
 /// Which path draws a primitive's pixels in a frame resolved in compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Path {
+pub(super) enum Path {
     /// The visibility pass's rasterizer.
     Rasterizer,
     /// The compute raster.
@@ -70,7 +67,7 @@ impl Renderer {
         // triangles to draw, else without it (every choice below follows the same rule).
         let can_raster = self.visibility.as_ref().is_some_and(|v| v.raster.is_some());
         let mut chosen = self.resolve_lists(list, can_raster);
-        if can_raster && chosen.raster_triangles == 0 {
+        if can_raster && chosen.raster.triangles == 0 {
             chosen = self.resolve_lists(list, false);
         }
         let ResolveLists {
@@ -78,11 +75,9 @@ impl Renderer {
             used,
             over,
             raster,
-            raster_triangles,
-            raster_runs,
         } = chosen;
-        let rastering = raster_triangles > 0;
-        self.rastered = raster_triangles;
+        let rastering = raster.triangles > 0;
+        self.rastered = raster.triangles;
         let Some(vis) = self.visibility.as_mut() else {
             return;
         };
@@ -93,9 +88,9 @@ impl Renderer {
             r.prepare(
                 gpu,
                 (target.width, target.height),
-                &raster,
-                raster_triangles,
-                &raster_runs,
+                &raster.items,
+                raster.triangles,
+                &raster.runs,
             );
         }
         let groups = vis.prepare(
@@ -235,8 +230,7 @@ impl Renderer {
         let mut object_draws = vec![[0, u32::MAX]; list.objects.len()];
         let mut used = BTreeMap::new();
         let mut over = false;
-        let mut items = Vec::new();
-        let mut masked_items: BTreeMap<u32, Vec<RasterItem>> = BTreeMap::new();
+        let mut raster_lists = RasterLists::default();
         for batch in &list.batches {
             let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
                 continue;
@@ -260,47 +254,49 @@ impl Renderer {
                 draws.fill([range.first, l]);
             }
             if path == Path::ComputeRaster {
-                let run = if p.surface == Surface::Masked {
-                    masked_items.entry(p.material).or_default()
-                } else {
-                    &mut items
-                };
-                run.extend(objects.map(|object| RasterItem {
-                    object,
-                    first: range.first,
-                    start: 0,
-                    count: range.count / 3,
-                }));
+                raster_lists.push(p, objects, range);
             }
         }
-        // The opaque surfaces' triangles first, then each masked material's.
-        let mut raster_runs = vec![RasterRun {
-            material: None,
-            first: 0,
-            count: compute_raster::number(&mut items),
-        }];
-        for (material, mut run) in masked_items {
-            let first = raster_runs.last().map_or(0, |r| r.first + r.count);
-            let count = compute_raster::number(&mut run);
-            for item in &mut run {
-                item.start += first;
-            }
-            items.append(&mut run);
-            raster_runs.push(RasterRun {
-                material: Some(material),
-                first,
-                count,
-            });
-        }
-        let raster_triangles = raster_runs.last().map_or(0, |r| r.first + r.count);
         ResolveLists {
             object_draws,
             used,
             over,
-            raster: items,
-            raster_triangles,
-            raster_runs,
+            raster: raster_lists.gather(),
         }
+    }
+
+    /// Which path draws `p` into the shadow map at level `lod`: the compute raster where it
+    /// is on for the frame (`raster`), from its level on (masked surfaces, and see-through
+    /// ones cast as masked, unless `NPC_RASTER_MASKED=off`), else the rasterizer.
+    pub(super) fn shadow_path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
+        let computed = p.surface == Surface::Opaque || self.raster_masked;
+        if raster && computed && lod >= self.raster_from_lod {
+            Path::ComputeRaster
+        } else {
+            Path::Rasterizer
+        }
+    }
+
+    /// The shadow casters the compute raster draws into the shadow map this frame.
+    pub(super) fn shadow_raster_lists(&self, list: &DrawList) -> Gathered {
+        let mut lists = RasterLists::default();
+        for batch in &list.batches {
+            let Some(p) = self.store.primitives.get(batch.primitive as usize) else {
+                continue;
+            };
+            let range = p.lods[usize::from(batch.shadow_lod).min(p.lods.len() - 1)];
+            if !batch.passes.shadow || range.count == 0 || batch.count == 0 {
+                continue;
+            }
+            if self.shadow_path(p, batch.shadow_lod, true) == Path::ComputeRaster {
+                lists.push(
+                    p,
+                    batch.first_object..batch.first_object + batch.count,
+                    range,
+                );
+            }
+        }
+        lists.gather()
     }
 
     /// Draws over the resolved image what the rasterizer shades: MToon outlines and
@@ -401,6 +397,12 @@ const RASTER_FROM_LOD: u8 = 1;
 /// `NPC_RASTER_MASKED=off` (for timing).
 pub(super) fn raster_masked_from_env() -> bool {
     std::env::var("NPC_RASTER_MASKED").as_deref() != Ok("off")
+}
+
+/// Whether the shadow map's casters are rasterized in compute (where the main pass is),
+/// unless `NPC_RASTER_SHADOW=off` (for timing).
+pub(super) fn raster_shadow_from_env() -> bool {
+    std::env::var("NPC_RASTER_SHADOW").as_deref() != Ok("off")
 }
 
 pub(super) fn raster_from_lod_from_env() -> u8 {
