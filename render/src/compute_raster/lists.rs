@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn masked_materials_follow_the_opaque_run_each_its_own() {
         let mut lists = RasterLists::default();
-        let range = |first, triangles| IndexRange {
+        let range = |first, triangles: u32| IndexRange {
             first,
             count: 3 * triangles,
         };
