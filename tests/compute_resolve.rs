@@ -110,7 +110,7 @@ fn the_compute_resolve_shows_what_the_mesh_passes_shade() {
 
 /// The GPU timer reads back the passes a frame drew and no others (resolving a timestamp
 /// never written waited forever on an H100): frames with and without the shadow pass, resolved
-/// in compute and not.
+/// in compute (its far casters rasterized in compute) and not.
 #[test]
 fn the_gpu_timer_reads_the_passes_a_frame_drew() {
     let demo = common::world_demo();
@@ -122,6 +122,9 @@ fn the_gpu_timer_reads_the_passes_a_frame_drew() {
     );
     world.update(1.0 / 30.0, Vec3::ZERO, &|_| 0.0);
     let primitives = headless.renderer.store.primitives.clone();
+    // Resolved frames rasterize the far shadow casters in compute too, where the device can
+    // (the shadow pass's time then ends in the compute pass).
+    headless.renderer.set_raster_shadow(true);
     for resolve in [true, false] {
         headless.renderer.set_resolve(&headless.gpu.device, resolve);
         for shadows in [true, false, true] {
@@ -146,10 +149,12 @@ fn the_gpu_timer_reads_the_passes_a_frame_drew() {
     }
 }
 
-/// Draws the demo world from its first camera and from 49 m, far NPCs rasterized in compute
-/// and by the rasterizer, both resolved; checks the compute raster drew them and the frames
-/// agree, MToon outlines (drawn over the resolve, behind the merged depth) included (on a
-/// device without 64-bit atomics the test says it cannot run).
+/// Draws the demo world from its first camera, from 49 m and in close-ups (one at the second
+/// level, one with her face cut by the camera's plane), the objects rasterized in compute
+/// (masked surfaces and the shadow map's casters too; from the second level, or all) and by
+/// the rasterizer, both resolved; checks the compute raster drew them and the frames agree,
+/// MToon outlines (drawn over the resolve, behind the merged depth) included (on a device
+/// without 64-bit atomics the test says it cannot run).
 fn check_compute_raster(name: &str, avatar: Option<&Path>) {
     let demo = common::world_demo();
     let demo = match avatar {
@@ -162,6 +167,8 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
     headless
         .renderer
         .set_compute_raster(&headless.gpu.device, true);
+    headless.renderer.set_raster_masked(true);
+    headless.renderer.set_raster_shadow(true);
     assert!(
         headless.renderer.computes_raster(),
         "this adapter has no 64-bit atomic min and max (shaderInt64, VK_KHR_shader_atomic_int64): \

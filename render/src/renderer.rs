@@ -201,6 +201,18 @@ impl Renderer {
         self.raster_from_lod = lod;
     }
 
+    /// Rasterizes masked surfaces in compute too (`on`; their alpha test there), where the
+    /// compute raster is on (`NPC_RASTER_MASKED=on` sets it at start).
+    pub fn set_raster_masked(&mut self, on: bool) {
+        self.raster_masked = on;
+    }
+
+    /// Rasterizes the shadow map's casters in compute too (`on`), in frames whose main pass is
+    /// resolved with the compute raster (`NPC_RASTER_SHADOW=on` sets it at start).
+    pub fn set_raster_shadow(&mut self, on: bool) {
+        self.raster_shadow = on;
+    }
+
     /// Rasterizes far objects of the visibility pass in compute where the device can (`on`),
     /// or draws them all with the rasterizer.
     pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {

@@ -202,7 +202,7 @@ impl Renderer {
     /// shading is the dearer in the fragment stage: at 10,000 of VRoid's suzuha on an H100,
     /// 8.1 ms resolved against 10.4 ms shaded from 40 m on), the mesh passes shade the rest
     /// over the resolve. With it, opaque and masked surfaces from its level on are rasterized
-    /// in compute (masked ones unless `NPC_RASTER_MASKED=off`), and every level of every
+    /// in compute (masked ones where that is on), and every level of every
     /// opaque or masked surface is resolved (the distant silhouette was left to the mesh
     /// passes only for the rasterizer's cost of drawing it by visibility).
     fn path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
@@ -267,7 +267,7 @@ impl Renderer {
 
     /// Which path draws `p` into the shadow map at level `lod`: the compute raster where it
     /// is on for the frame (`raster`), from its level on (masked surfaces, and see-through
-    /// ones cast as masked, unless `NPC_RASTER_MASKED=off`), else the rasterizer.
+    /// ones cast as masked, where masked ones are), else the rasterizer.
     pub(super) fn shadow_path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
         let computed = p.surface == Surface::Opaque || self.raster_masked;
         if raster && computed && lod >= self.raster_from_lod {
@@ -393,16 +393,16 @@ pub(super) fn resolved_lods_from_env() -> u8 {
 /// project's NPCs took 34 ms. `NPC_RASTER_LOD` sets it, for timing.
 const RASTER_FROM_LOD: u8 = 1;
 
-/// Whether masked surfaces are rasterized in compute (the alpha test there), unless
-/// `NPC_RASTER_MASKED=off` (for timing).
+/// Whether masked surfaces are rasterized in compute (the alpha test there): only with
+/// `NPC_RASTER_MASKED=on` until timed on a GPU (none could be had when it was written).
 pub(super) fn raster_masked_from_env() -> bool {
-    std::env::var("NPC_RASTER_MASKED").as_deref() != Ok("off")
+    std::env::var("NPC_RASTER_MASKED").as_deref() == Ok("on")
 }
 
-/// Whether the shadow map's casters are rasterized in compute (where the main pass is),
-/// unless `NPC_RASTER_SHADOW=off` (for timing).
+/// Whether the shadow map's casters are rasterized in compute (where the main pass is): only
+/// with `NPC_RASTER_SHADOW=on` until timed on a GPU (none could be had when it was written).
 pub(super) fn raster_shadow_from_env() -> bool {
-    std::env::var("NPC_RASTER_SHADOW").as_deref() != Ok("off")
+    std::env::var("NPC_RASTER_SHADOW").as_deref() == Ok("on")
 }
 
 pub(super) fn raster_from_lod_from_env() -> u8 {
