@@ -203,6 +203,7 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
         ("her face cut by the camera's plane", cut, landed, 0),
     ];
     let mut frames = Vec::new();
+    let mut shadow_rastered = 0;
     for raster in [true, false] {
         headless
             .renderer
@@ -216,7 +217,16 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
             frames.push(headless.draw_list(&list, &view).unwrap().into_raw());
             assert!(headless.renderer.resolved_last_frame(), "{name}, {what}");
             let rastered = headless.renderer.rastered_last_frame();
-            eprintln!("{name}, {what}: {rastered} triangles rasterized in compute");
+            let shadow = headless.renderer.shadow_rastered_last_frame();
+            eprintln!(
+                "{name}, {what}: {rastered} triangles rasterized in compute, {shadow} of the \
+                 shadow map's"
+            );
+            assert!(
+                raster || shadow == 0,
+                "{name}, {what}: {shadow} shadow triangles"
+            );
+            shadow_rastered += shadow;
             assert_eq!(
                 rastered > 0,
                 raster,
@@ -224,6 +234,10 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
             );
         }
     }
+    assert!(
+        shadow_rastered > 0,
+        "{name}: no shadow caster rasterized in compute"
+    );
     let pixels = (W * H) as usize;
     for (i, (what, ..)) in cameras.iter().enumerate() {
         let (mean, far) = difference(&frames[i], &frames[i + cameras.len()]);

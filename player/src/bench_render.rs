@@ -106,8 +106,8 @@ pub struct BenchReport {
     pub left_out: u32,
     /// Triangles the last frame drew in the main and the shadow pass.
     pub triangles: [u64; 2],
-    /// Of the main pass's, those the last frame rasterized in compute.
-    pub rastered: u32,
+    /// Of the main pass's and the shadow pass's, those the last frame rasterized in compute.
+    pub rastered: [u32; 2],
 }
 
 /// `n` NPCs cycled from the roster, standing on a grid around the map centre 1.5 m apart.
@@ -303,7 +303,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     let mut active = 0;
     let mut deformed = (0, 0);
     let mut triangles = [0, 0];
-    let mut rastered = 0;
+    let mut rastered = [0; 2];
     for frame in 0..options.frames + warmup {
         let start = Instant::now();
         let t_ms = f64::from(frame) * f64::from(dt) * 1000.0;
@@ -362,7 +362,10 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             active = list.morphs.len();
             deformed = (list.deformed_vertices, list.left_out);
             triangles = npc_render::triangles_drawn(&list, &headless.renderer.store.primitives);
-            rastered = headless.renderer.rastered_last_frame();
+            rastered = [
+                headless.renderer.rastered_last_frame(),
+                headless.renderer.shadow_rastered_last_frame(),
+            ];
         }
     }
     // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
@@ -488,7 +491,8 @@ impl BenchReport {
              median preparing {:.3} ms, recording and submitting {:.3} ms (uploads {:.3}, \
              encoding {:.3}, submit {:.3}), waiting {:.3} ms); {} \
              objects, {} active morph entries; {} vertices deformed (at most {}), {} NPCs left \
-             out; {} triangles drawn ({} rasterized in compute), {} in the shadow map",
+             out; {} triangles drawn ({} rasterized in compute), {} in the shadow map ({} \
+             rasterized in compute)",
             self.adapter,
             if self.resolved {
                 "by visibility, resolved in compute"
@@ -518,8 +522,9 @@ impl BenchReport {
                 .map_or_else(|| "unlimited".to_owned(), |b| b.to_string()),
             self.left_out,
             self.triangles[0],
-            self.rastered,
-            self.triangles[1]
+            self.rastered[0],
+            self.triangles[1],
+            self.rastered[1]
         )
     }
 }

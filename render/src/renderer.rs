@@ -90,6 +90,8 @@ pub struct Renderer {
     raster_shadow: bool,
     /// Triangles the last frame rasterized in compute.
     rastered: u32,
+    /// Shadow casters' triangles the last frame rasterized in compute.
+    shadow_rastered: u32,
 }
 
 impl Renderer {
@@ -152,6 +154,7 @@ impl Renderer {
             raster_masked: raster_masked_from_env(),
             raster_shadow: raster_shadow_from_env(),
             rastered: 0,
+            shadow_rastered: 0,
         })
     }
 
@@ -199,6 +202,12 @@ impl Renderer {
     /// ground and nearest NPCs too), where the compute raster is on.
     pub fn set_raster_from_lod(&mut self, lod: u8) {
         self.raster_from_lod = lod;
+    }
+
+    /// Shadow casters' triangles the last frame rasterized in compute (0: none).
+    #[must_use]
+    pub fn shadow_rastered_last_frame(&self) -> u32 {
+        self.shadow_rastered
     }
 
     /// Rasterizes masked surfaces in compute too (`on`; their alpha test there), where the
@@ -496,6 +505,7 @@ impl Renderer {
             super::compute_raster::Gathered::default()
         };
         let computing = gathered.triangles > 0;
+        self.shadow_rastered = gathered.triangles;
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
@@ -570,6 +580,7 @@ impl Renderer {
             let rows = self.chunk_count.div_ceil(DEFORM_ROW);
             pass.dispatch_workgroups(self.chunk_count.min(DEFORM_ROW), rows, 1);
         }
+        self.shadow_rastered = 0;
         if view.shadows {
             self.encode_shadow(gpu, encoder, target, list, timer);
         }
