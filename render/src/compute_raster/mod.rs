@@ -80,12 +80,16 @@ pub fn dispatch_size(triangles: u32) -> (u32, u32) {
     }
 }
 
+/// Storage buffers the raster binds in one stage: six of the frame's group, six of its own.
+const RASTER_STORAGE_BUFFERS: u32 = 12;
+
 /// Whether `device` has what the compute raster needs.
 #[must_use]
 pub fn supported(device: &wgpu::Device) -> bool {
     device
         .features()
         .contains(wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX)
+        && device.limits().max_storage_buffers_per_shader_stage >= RASTER_STORAGE_BUFFERS
 }
 
 /// The features the compute raster asks of an adapter that has them.
