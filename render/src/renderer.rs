@@ -20,7 +20,7 @@ mod resolved;
 
 use resolved::{
     raster_from_lod_from_env, raster_masked_from_env, raster_shadow_from_env,
-    resolved_lods_from_env, visibility_from_env,
+    resolved_lods_from_env, shadow_raster_from_lod_from_env, visibility_from_env,
 };
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
@@ -86,8 +86,9 @@ pub struct Renderer {
     raster_from_lod: u8,
     /// Whether masked surfaces are rasterized in compute too (their alpha test there).
     raster_masked: bool,
-    /// Whether the shadow map's casters are rasterized in compute too.
+    /// Whether the shadow map's casters are rasterized in compute too, and from which level.
     raster_shadow: bool,
+    shadow_raster_from_lod: u8,
     /// Triangles the last frame rasterized in compute.
     rastered: u32,
     /// Shadow casters' triangles the last frame rasterized in compute.
@@ -151,6 +152,7 @@ impl Renderer {
             resolved: false,
             resolved_lods: resolved_lods_from_env(),
             raster_from_lod: raster_from_lod_from_env(),
+            shadow_raster_from_lod: shadow_raster_from_lod_from_env(),
             raster_masked: raster_masked_from_env(),
             raster_shadow: raster_shadow_from_env(),
             rastered: 0,
@@ -202,6 +204,7 @@ impl Renderer {
     /// ground and nearest NPCs too), where the compute raster is on.
     pub fn set_raster_from_lod(&mut self, lod: u8) {
         self.raster_from_lod = lod;
+        self.shadow_raster_from_lod = lod;
     }
 
     /// Shadow casters' triangles the last frame rasterized in compute (0: none).

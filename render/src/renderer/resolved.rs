@@ -266,11 +266,11 @@ impl Renderer {
     }
 
     /// Which path draws `p` into the shadow map at level `lod`: the compute raster where it
-    /// is on for the frame (`raster`), from its level on (masked surfaces, and see-through
+    /// is on for the frame (`raster`), from its level for shadows on (masked surfaces, and see-through
     /// ones cast as masked, where masked ones are), else the rasterizer.
     pub(super) fn shadow_path(&self, p: &GpuPrimitive, lod: u8, raster: bool) -> Path {
         let computed = p.surface == Surface::Opaque || self.raster_masked;
-        if raster && computed && lod >= self.raster_from_lod {
+        if raster && computed && lod >= self.shadow_raster_from_lod {
             Path::ComputeRaster
         } else {
             Path::Rasterizer
@@ -403,6 +403,16 @@ pub(super) fn raster_masked_from_env() -> bool {
 /// with `NPC_RASTER_SHADOW=on` until timed on a GPU (none could be had when it was written).
 pub(super) fn raster_shadow_from_env() -> bool {
     std::env::var("NPC_RASTER_SHADOW").as_deref() == Ok("on")
+}
+
+/// The level from which shadow casters are rasterized in compute (where that is on): the
+/// main pass's unless `NPC_RASTER_SHADOW_LOD` sets it (the shadow map's texels are coarser
+/// than the screen's pixels, so its near casters' triangles are smaller there), for timing.
+pub(super) fn shadow_raster_from_lod_from_env() -> u8 {
+    std::env::var("NPC_RASTER_SHADOW_LOD")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(raster_from_lod_from_env)
 }
 
 pub(super) fn raster_from_lod_from_env() -> u8 {
