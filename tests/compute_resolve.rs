@@ -125,6 +125,7 @@ fn the_gpu_timer_reads_the_passes_a_frame_drew() {
     // Resolved frames rasterize the far shadow casters in compute too, where the device can
     // (the shadow pass's time then ends in the compute pass).
     headless.renderer.set_raster_shadow(true);
+    headless.renderer.set_raster_shadow_min(0);
     for resolve in [true, false] {
         headless.renderer.set_resolve(&headless.gpu.device, resolve);
         for shadows in [true, false, true] {
@@ -169,6 +170,7 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
         .set_compute_raster(&headless.gpu.device, true);
     headless.renderer.set_raster_masked(true);
     headless.renderer.set_raster_shadow(true);
+    headless.renderer.set_raster_shadow_min(0);
     assert!(
         headless.renderer.computes_raster(),
         "this adapter has no 64-bit atomic min and max (shaderInt64, VK_KHR_shader_atomic_int64): \

@@ -20,7 +20,8 @@ mod resolved;
 
 use resolved::{
     raster_from_lod_from_env, raster_masked_from_env, raster_shadow_from_env,
-    resolved_lods_from_env, shadow_raster_from_lod_from_env, visibility_from_env,
+    resolved_lods_from_env, shadow_raster_from_lod_from_env, shadow_raster_min_from_env,
+    visibility_from_env,
 };
 
 /// Levels of detail drawn with their MToon outlines: the full mesh and the first simplified
@@ -88,6 +89,8 @@ pub struct Renderer {
     raster_masked: bool,
     /// Whether the shadow map's casters are rasterized in compute too, and from which level.
     raster_shadow: bool,
+    /// Fewest casters' triangles a frame rasterizes in compute (fewer: all by the rasterizer).
+    shadow_raster_min: u32,
     shadow_raster_from_lod: u8,
     /// Triangles the last frame rasterized in compute.
     rastered: u32,
@@ -155,6 +158,7 @@ impl Renderer {
             shadow_raster_from_lod: shadow_raster_from_lod_from_env(),
             raster_masked: raster_masked_from_env(),
             raster_shadow: raster_shadow_from_env(),
+            shadow_raster_min: shadow_raster_min_from_env(),
             rastered: 0,
             shadow_rastered: 0,
         })
@@ -214,15 +218,22 @@ impl Renderer {
     }
 
     /// Rasterizes masked surfaces in compute too (`on`; their alpha test there), where the
-    /// compute raster is on (`NPC_RASTER_MASKED=on` sets it at start).
+    /// compute raster is on (on unless `NPC_RASTER_MASKED=off`).
     pub fn set_raster_masked(&mut self, on: bool) {
         self.raster_masked = on;
     }
 
     /// Rasterizes the shadow map's casters in compute too (`on`), in frames whose main pass is
-    /// resolved with the compute raster (`NPC_RASTER_SHADOW=on` sets it at start).
+    /// resolved with the compute raster (on unless `NPC_RASTER_SHADOW=off`).
     pub fn set_raster_shadow(&mut self, on: bool) {
         self.raster_shadow = on;
+    }
+
+    /// Rasterizes the shadow map's casters in compute only in frames where at least
+    /// `triangles` of them would go there (fewer: all drawn by the rasterizer, whose pass then
+    /// costs less than the compute pass's fixed work); 50,000 unless `NPC_RASTER_SHADOW_MIN`.
+    pub fn set_raster_shadow_min(&mut self, triangles: u32) {
+        self.shadow_raster_min = triangles;
     }
 
     /// Rasterizes far objects of the visibility pass in compute where the device can (`on`),
@@ -507,8 +518,8 @@ impl Renderer {
         } else {
             super::compute_raster::Gathered::default()
         };
-        let computing = gathered.triangles > 0;
-        self.shadow_rastered = gathered.triangles;
+        let computing = gathered.triangles > 0 && gathered.triangles >= self.shadow_raster_min;
+        self.shadow_rastered = if computing { gathered.triangles } else { 0 };
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),

@@ -393,16 +393,31 @@ pub(super) fn resolved_lods_from_env() -> u8 {
 /// project's NPCs took 34 ms. `NPC_RASTER_LOD` sets it, for timing.
 const RASTER_FROM_LOD: u8 = 1;
 
-/// Whether masked surfaces are rasterized in compute (the alpha test there): only with
-/// `NPC_RASTER_MASKED=on` until timed on a GPU (none could be had when it was written).
+/// Whether masked surfaces are rasterized in compute (the alpha test there): yes unless
+/// `NPC_RASTER_MASKED=off`. On an H100, 1000 VRoid NPCs (every surface masked MToon) took
+/// 2.65 ms of GPU with it against 3.94 ms without, 100 of them 2.78 against 2.94 ms.
 pub(super) fn raster_masked_from_env() -> bool {
-    std::env::var("NPC_RASTER_MASKED").as_deref() == Ok("on")
+    std::env::var("NPC_RASTER_MASKED").as_deref() != Ok("off")
 }
 
-/// Whether the shadow map's casters are rasterized in compute (where the main pass is): only
-/// with `NPC_RASTER_SHADOW=on` until timed on a GPU (none could be had when it was written).
+/// Whether the shadow map's casters are rasterized in compute (where the main pass is): yes
+/// unless `NPC_RASTER_SHADOW=off`. On an H100 the shadow pass of 1000 of the project's NPCs
+/// took 0.35 ms with it against 0.69 ms without, of 100 0.31 against 0.36 ms; of one NPC (10,326
+/// casters' triangles in compute) 0.28 against 0.22 ms, hence [`SHADOW_RASTER_MIN`].
 pub(super) fn raster_shadow_from_env() -> bool {
-    std::env::var("NPC_RASTER_SHADOW").as_deref() == Ok("on")
+    std::env::var("NPC_RASTER_SHADOW").as_deref() != Ok("off")
+}
+
+/// Fewest casters' triangles worth rasterizing in compute in a frame: below it the compute
+/// pass's fixed work (clearing, packing and copying the whole map) costs more than the
+/// rasterizer drawing them. `NPC_RASTER_SHADOW_MIN` sets it, for timing.
+const SHADOW_RASTER_MIN: u32 = 50_000;
+
+pub(super) fn shadow_raster_min_from_env() -> u32 {
+    std::env::var("NPC_RASTER_SHADOW_MIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SHADOW_RASTER_MIN)
 }
 
 /// The level from which shadow casters are rasterized in compute (where that is on): the
