@@ -53,8 +53,9 @@ struct Run {
 const SHADOW_BIAS_STEPS: f32 = 2.0;
 const SHADOW_BIAS_SLOPE: f32 = 2.0;
 
-// Pixels of a triangle's bounds beyond which its workgroup draws it, not one thread.
-const LARGE_PIXELS: i32 = 256;
+// Pixels of a triangle's bounds beyond which its workgroup draws it, not one thread
+// (`NPC_RASTER_LARGE_PIXELS` sets it, for timing).
+override LARGE_PIXELS: i32 = 256;
 // Threads of a raster workgroup.
 const RASTER_THREADS: u32 = 64u;
 

@@ -162,6 +162,9 @@ impl ComputeRaster {
                 entry(5, uniform()),
             ],
         });
+        let constants = large_pixels_from_env()
+            .map(|pixels| vec![("LARGE_PIXELS", f64::from(pixels))])
+            .unwrap_or_default();
         let pipeline = |label: &str, layouts: &[Option<&wgpu::BindGroupLayout>], source, entry| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
@@ -177,7 +180,15 @@ impl ComputeRaster {
                 layout: Some(&layout),
                 module: &module,
                 entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    // Only the raster's shader has the constant.
+                    constants: if entry.starts_with("cs_raster") {
+                        &constants
+                    } else {
+                        &[]
+                    },
+                    ..wgpu::PipelineCompilationOptions::default()
+                },
                 cache: None,
             })
         };
@@ -401,4 +412,13 @@ mod tests {
         assert_eq!(x, MAX_GROUPS);
         assert!(u64::from(x) * u64::from(y) * 64 >= 10_000_000);
     }
+}
+
+/// The triangles' size (pixels of their bounds) from which a workgroup rasterizes each, where
+/// `NPC_RASTER_LARGE_PIXELS` sets it (the shader's own, 256, otherwise), for timing.
+fn large_pixels_from_env() -> Option<i32> {
+    std::env::var("NPC_RASTER_LARGE_PIXELS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&p: &i32| p > 0)
 }
