@@ -12,8 +12,9 @@ struct RasterItem {
 }
 
 @group(0) @binding(0) var<storage, read> items: array<RasterItem>;
-// Per pixel (!depth bits, triangle number) as (low, high) words; 0 where none.
-@group(0) @binding(1) var<storage, read> nearest: array<vec2<u32>>;
+// Per pixel (!depth bits, triangle number) as (low, high) words; 0 where none. The merge
+// zeroes what it read, so the next frame's raster starts from an empty screen without a clear.
+@group(0) @binding(1) var<storage, read_write> nearest: array<vec2<u32>>;
 @group(0) @binding(2) var drawn_depth: texture_depth_2d;
 @group(0) @binding(3) var ids: texture_storage_2d<rg32uint, write>;
 @group(0) @binding(4) var depth: texture_storage_2d<r32float, write>;
@@ -41,8 +42,10 @@ fn cs_merge(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     var nearer = textureLoad(drawn_depth, pixel, 0);
-    let found = nearest[pixel.y * raster.x + pixel.x];
+    let at = pixel.y * raster.x + pixel.x;
+    let found = nearest[at];
     if found.y != 0u {
+        nearest[at] = vec2<u32>(0u, 0u);
         let d = bitcast<f32>(~found.y);
         if d < nearer {
             nearer = d;

@@ -2,8 +2,9 @@
 // what the rasterizer drew into the map (the nearer of the two) and packed as the 16-bit
 // depth texture's rows, two texels a word, for a copy into it.
 
-// Per texel, the nearest biased depth's bits inverted; 0 where none.
-@group(0) @binding(0) var<storage, read> shadow_nearest: array<u32>;
+// Per texel, the nearest biased depth's bits inverted; 0 where none. The pack zeroes what it
+// read, so the next frame's raster starts from an empty map without a clear.
+@group(0) @binding(0) var<storage, read_write> shadow_nearest: array<u32>;
 @group(0) @binding(1) var<storage, read_write> packed: array<u32>;
 // x: the map's size in texels.
 @group(0) @binding(2) var<uniform> map: vec4<u32>;
@@ -14,6 +15,7 @@ fn unorm16(texel: u32) -> u32 {
     let key = shadow_nearest[texel];
     if key != 0u {
         depth = min(depth, bitcast<f32>(~key));
+        shadow_nearest[texel] = 0u;
     }
     return u32(round(clamp(depth, 0.0, 1.0) * 65535.0));
 }

@@ -155,7 +155,7 @@ impl ComputeRaster {
             label: Some("compute raster merge"),
             entries: &[
                 entry(0, storage(true)),
-                entry(1, storage(true)),
+                entry(1, storage(false)),
                 entry(2, depth_texture()),
                 entry(3, storage_texture(wgpu::TextureFormat::Rg32Uint)),
                 entry(4, storage_texture(MERGED_DEPTH_FORMAT)),
@@ -315,7 +315,7 @@ impl ComputeRaster {
         let Some(screen) = &self.screen else {
             return;
         };
-        encoder.clear_buffer(&screen.nearest, 0, None);
+        // No clear of `nearest`: made zeroed, and the merge zeroes each pixel it reads.
         self.main.clear(encoder);
         let layout = &self.pipelines.layout;
         let raster_group = self
@@ -358,7 +358,7 @@ impl ComputeRaster {
         (map, map_view): (&wgpu::Texture, &wgpu::TextureView),
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
-        self.shadow.clear(encoder);
+        // No clear of the texels: made zeroed, and the pack zeroes each one it reads.
         self.shadow_frame.clear(encoder);
         let layout = &self.pipelines.layout;
         let raster_group =

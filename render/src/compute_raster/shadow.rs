@@ -23,7 +23,7 @@ impl ShadowRaster {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("shadow pack"),
             entries: &[
-                entry(0, storage(true)),
+                entry(0, storage(false)),
                 entry(1, storage(false)),
                 entry(2, uniform()),
                 entry(3, depth_texture()),
@@ -66,11 +66,6 @@ impl ShadowRaster {
             gpu.queue
                 .write_buffer(&self.params, 0, bytemuck::cast_slice(&[size, 0, 0, 0]));
         }
-    }
-
-    /// Zeroes the texels (before the raster's dispatches).
-    pub(super) fn clear(&self, encoder: &mut wgpu::CommandEncoder) {
-        encoder.clear_buffer(&self.nearest, 0, None);
     }
 
     /// Records the pack in `pass`: the nearer of what the raster found and `drawn` (the
