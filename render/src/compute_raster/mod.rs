@@ -378,6 +378,15 @@ impl ComputeRaster {
     }
 }
 
+/// The triangles' size (pixels of their bounds) from which a workgroup rasterizes each, where
+/// `NPC_RASTER_LARGE_PIXELS` sets it (the shader's own, 256, otherwise), for timing.
+fn large_pixels_from_env() -> Option<i32> {
+    std::env::var("NPC_RASTER_LARGE_PIXELS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&p: &i32| p > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,13 +421,4 @@ mod tests {
         assert_eq!(x, MAX_GROUPS);
         assert!(u64::from(x) * u64::from(y) * 64 >= 10_000_000);
     }
-}
-
-/// The triangles' size (pixels of their bounds) from which a workgroup rasterizes each, where
-/// `NPC_RASTER_LARGE_PIXELS` sets it (the shader's own, 256, otherwise), for timing.
-fn large_pixels_from_env() -> Option<i32> {
-    std::env::var("NPC_RASTER_LARGE_PIXELS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&p: &i32| p > 0)
 }
