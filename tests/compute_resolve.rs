@@ -14,7 +14,7 @@ use std::path::Path;
 
 use glam::Vec3;
 use npc_player::open_offscreen;
-use npc_render::{Camera, DrawList};
+use npc_render::{Camera, DrawList, RasterShares};
 
 const W: u32 = 320;
 const H: u32 = 240;
@@ -206,10 +206,26 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
     ];
     let mut frames = Vec::new();
     let mut shadow_rastered = 0;
-    for raster in [true, false] {
+    // The compute raster as it shares pixels out, then with more triangles left to workgroups
+    // and many shared by several (their bounds over 1024 pixels), then the rasterizer alone.
+    let shared_out = RasterShares {
+        large_pixels: Some(16),
+        huge_pixels: Some(1024),
+    };
+    let configs = [
+        (true, RasterShares::default()),
+        (true, shared_out),
+        (false, RasterShares::default()),
+    ];
+    for (raster, shares) in configs {
         headless
             .renderer
             .set_compute_raster(&headless.gpu.device, raster);
+        if raster {
+            headless
+                .renderer
+                .set_raster_shares(&headless.gpu.device, shares);
+        }
         for (what, camera, lods, raster_from) in &cameras {
             world.lod_distances = *lods;
             headless.renderer.set_raster_from_lod(*raster_from);
@@ -241,11 +257,14 @@ fn check_compute_raster(name: &str, avatar: Option<&Path>) {
         "{name}: no shadow caster rasterized in compute"
     );
     let pixels = (W * H) as usize;
-    for (i, (what, ..)) in cameras.iter().enumerate() {
-        let (mean, far) = difference(&frames[i], &frames[i + cameras.len()]);
-        let moved = frames[i]
+    let n = cameras.len();
+    for (c, (what, ..)) in (0..2 * n).map(|c| (c, &cameras[c % n])) {
+        let what = format!("{what}{}", if c < n { "" } else { ", pixels shared out" });
+        let rasterizer = &frames[2 * n + c % n];
+        let (mean, far) = difference(&frames[c], rasterizer);
+        let moved = frames[c]
             .chunks_exact(4)
-            .zip(frames[i + cameras.len()].chunks_exact(4))
+            .zip(rasterizer.chunks_exact(4))
             .filter(|(a, b)| a != b)
             .count();
         eprintln!(

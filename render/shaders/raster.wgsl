@@ -41,8 +41,10 @@ struct Run {
 }
 
 @group(2) @binding(4) var<uniform> run: Run;
-// The triangles each run left to its workgroups: a run's at its triangles' numbers (room for
-// all of them), how many in `large_counts[run]`.
+// The triangles each run left to its workgroups: the large at the run's triangles' numbers
+// (room for all of them; how many in `large_counts[2 * run]`), then after all the frame's
+// triangles the huge as pairs (triangle, pixels of its bounds), two words for each of the
+// run's triangles (how many in `large_counts[2 * run + 1]`).
 @group(2) @binding(5) var<storage, read_write> large: array<u32>;
 @group(2) @binding(6) var<storage, read_write> large_counts: array<atomic<u32>>;
 // Per shadow-map texel, the nearest biased depth's bits inverted; 0 where none.
@@ -55,7 +57,12 @@ const SHADOW_BIAS_SLOPE: f32 = 2.0;
 
 // Pixels of a triangle's bounds beyond which its workgroup draws it, not one thread
 // (`NPC_RASTER_LARGE_PIXELS` sets it, for timing).
-override LARGE_PIXELS: i32 = 256;
+override LARGE_PIXELS: i32 = 64;
+// Pixels of a triangle's bounds beyond which several workgroups take a share of it (the
+// ground near the camera, a close face's), not one alone: one for each `HUGE_SHARE` pixels
+// (`NPC_RASTER_HUGE_PIXELS` sets it, for timing).
+override HUGE_PIXELS: i32 = 16384;
+const HUGE_SHARE: u32 = 1024u;
 // Threads of a raster workgroup.
 const RASTER_THREADS: u32 = 64u;
 
@@ -219,6 +226,36 @@ fn set_up(k0: Corner, k1_in: Corner, k2_in: Corner, masked: bool) -> Setup {
     return t;
 }
 
+// Pixels in the bounds of what of a triangle crossing the near plane is in front of it: its
+// corners in front and where its edges cross the plane.
+fn clipped_pixels(corners_in: array<Corner, 3>) -> i32 {
+    var k = corners_in;
+    let size = vec2<f32>(run.size);
+    var lo = vec2<f32>(3.0e38);
+    var hi = vec2<f32>(-3.0e38);
+    for (var j = 0u; j < 3u; j += 1u) {
+        let a = k[j];
+        let b = k[(j + 1u) % 3u];
+        if a.clip.z >= 0.0 {
+            let s = on_screen(a.clip, size);
+            lo = min(lo, s);
+            hi = max(hi, s);
+        }
+        if (a.clip.z < 0.0) != (b.clip.z < 0.0) {
+            let s = on_screen(mix_corners(a, b, a.clip.z / (a.clip.z - b.clip.z)).clip, size);
+            lo = min(lo, s);
+            hi = max(hi, s);
+        }
+    }
+    let l = vec2<i32>(clamp(ceil(lo - 0.5), vec2<f32>(0.0), size));
+    let h = vec2<i32>(clamp(floor(hi - 0.5), vec2<f32>(-1.0), size - 1.0));
+    if any(l > h) {
+        return 0;
+    }
+    let d = h - l + 1;
+    return d.x * d.y;
+}
+
 // Pixels in a triangle's bounds.
 fn bounds_pixels(t: Setup) -> i32 {
     if any(t.lo > t.hi) {
@@ -286,8 +323,23 @@ fn raster_triangle(local: u32, masked: bool) {
     if hidden == 0u {
         t = set_up(k[0], k[1], k[2], masked);
     }
-    if hidden > 0u || bounds_pixels(t) > LARGE_PIXELS {
-        let at = atomicAdd(&large_counts[run.index], 1u);
+    // One crossing the camera's plane is clipped by its workgroups.
+    var pixels = bounds_pixels(t);
+    if hidden > 0u {
+        pixels = clipped_pixels(k);
+        if pixels == 0 {
+            return;
+        }
+    }
+    if pixels > HUGE_PIXELS {
+        let at = atomicAdd(&large_counts[2u * run.index + 1u], 1u);
+        let slot = raster.w + 2u * (run.first + at);
+        large[slot] = n;
+        large[slot + 1u] = u32(pixels);
+        return;
+    }
+    if pixels > LARGE_PIXELS || hidden > 0u {
+        let at = atomicAdd(&large_counts[2u * run.index], 1u);
         large[run.first + at] = n;
         return;
     }
@@ -298,48 +350,70 @@ fn raster_triangle(local: u32, masked: bool) {
     }
 }
 
-// One workgroup's share of a triangle: its threads take the bounds' pixels in turn.
-fn cover_all(t: Setup, thread: u32, n: u32, masked: bool) {
+// A share of a triangle's pixels: the bounds' pixels from `first` on, `stride` apart (a
+// workgroup's threads, or every thread of the dispatch).
+fn cover_share(t: Setup, first: u32, stride: u32, n: u32, masked: bool) {
     let pixels = bounds_pixels(t);
     let width = t.hi.x - t.lo.x + 1;
-    for (var i = i32(thread); i < pixels; i += i32(RASTER_THREADS)) {
+    for (var i = i32(first); i < pixels; i += i32(stride)) {
         cover(t, t.lo.x + i % width, t.lo.y + i / width, n, masked);
     }
 }
 
-// The large triangles a run left, a workgroup each (the workgroups taking them in turn);
-// one crossing the near plane is clipped there first (into one or two triangles).
+// A share of triangle `n`'s pixels (`cover_share`); one crossing the near plane is clipped
+// there first (into one or two triangles).
+fn cover_clipped(n: u32, first: u32, stride: u32, masked: bool) {
+    var k = corners(n, masked);
+    let hidden = behind(k);
+    if hidden == 0u {
+        cover_share(set_up(k[0], k[1], k[2], masked), first, stride, n, masked);
+        return;
+    }
+    if hidden == 3u {
+        return;
+    }
+    // Rotate so that corner a is the odd one out (the one behind when one is, the one in
+    // front when two are), keeping the winding.
+    var a = 0u;
+    for (var j = 0u; j < 3u; j += 1u) {
+        if (k[j].clip.z < 0.0) == (hidden == 1u) {
+            a = j;
+        }
+    }
+    let ka = k[a];
+    let kb = k[(a + 1u) % 3u];
+    let kc = k[(a + 2u) % 3u];
+    // Where the edges from a cross the near plane (z = 0).
+    let ab = mix_corners(ka, kb, ka.clip.z / (ka.clip.z - kb.clip.z));
+    let ac = mix_corners(ka, kc, ka.clip.z / (ka.clip.z - kc.clip.z));
+    if hidden == 2u {
+        // a alone in front: the triangle a, ab, ac.
+        cover_share(set_up(ka, ab, ac, masked), first, stride, n, masked);
+    } else {
+        // a alone behind: the quadrilateral ab, b, c, ac.
+        cover_share(set_up(ab, kb, kc, masked), first, stride, n, masked);
+        cover_share(set_up(ab, kc, ac, masked), first, stride, n, masked);
+    }
+}
+
+// The large triangles a run left, a workgroup each (the workgroups taking them in turn), then
+// its huge ones, each shared by a workgroup for every `HUGE_SHARE` pixels of its bounds (all
+// of them for one crossing the camera's plane), their threads taking the pixels in turn; the
+// huge ones' workgroups start at different places, so that each workgroup has a fair part.
 fn raster_large(group: u32, groups: u32, thread: u32, masked: bool) {
-    let count = atomicLoad(&large_counts[run.index]);
+    let count = atomicLoad(&large_counts[2u * run.index]);
     for (var i = group; i < count; i += groups) {
-        let n = large[run.first + i];
-        var k = corners(n, masked);
-        let hidden = behind(k);
-        if hidden == 0u {
-            cover_all(set_up(k[0], k[1], k[2], masked), thread, n, masked);
-            continue;
-        }
-        // Rotate so that corner a is the odd one out (the one behind when one is, the one in
-        // front when two are), keeping the winding.
-        var a = 0u;
-        for (var j = 0u; j < 3u; j += 1u) {
-            if (k[j].clip.z < 0.0) == (hidden == 1u) {
-                a = j;
-            }
-        }
-        let ka = k[a];
-        let kb = k[(a + 1u) % 3u];
-        let kc = k[(a + 2u) % 3u];
-        // Where the edges from a cross the near plane (z = 0).
-        let ab = mix_corners(ka, kb, ka.clip.z / (ka.clip.z - kb.clip.z));
-        let ac = mix_corners(ka, kc, ka.clip.z / (ka.clip.z - kc.clip.z));
-        if hidden == 2u {
-            // a alone in front: the triangle a, ab, ac.
-            cover_all(set_up(ka, ab, ac, masked), thread, n, masked);
-        } else {
-            // a alone behind: the quadrilateral ab, b, c, ac.
-            cover_all(set_up(ab, kb, kc, masked), thread, n, masked);
-            cover_all(set_up(ab, kc, ac, masked), thread, n, masked);
+        cover_clipped(large[run.first + i], thread, RASTER_THREADS, masked);
+    }
+    let huge = atomicLoad(&large_counts[2u * run.index + 1u]);
+    var start = 0u;
+    for (var i = 0u; i < huge; i += 1u) {
+        let slot = raster.w + 2u * (run.first + i);
+        let share = clamp((large[slot + 1u] + HUGE_SHARE - 1u) / HUGE_SHARE, 1u, groups);
+        let rank = (group + groups - start) % groups;
+        start = (start + share) % groups;
+        if rank < share {
+            cover_clipped(large[slot], rank * RASTER_THREADS + thread, share * RASTER_THREADS, masked);
         }
     }
 }

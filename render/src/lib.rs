@@ -38,6 +38,7 @@ mod view;
 mod visibility;
 
 pub use active_morphs::ActiveMorphs;
+pub use compute_raster::RasterShares;
 pub use deform_check::deformed_positions;
 pub use draw_list::{
     Batch, DrawList, MorphRange, Passes, Room, RoomSize, deformed_count, split_lengths,

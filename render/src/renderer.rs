@@ -2,6 +2,7 @@
 //! frame (deform, shadow map from the sun, lit meshes, sky behind them; or, at one sample per
 //! pixel on a GPU, the main pass by visibility and a compute resolve: `resolved.rs`).
 
+use super::compute_raster::RasterShares;
 use super::draw_list::{Batch, DrawList};
 use super::environment::Environment;
 use super::frame_buffers::FrameBuffers;
@@ -241,6 +242,15 @@ impl Renderer {
     pub fn set_compute_raster(&mut self, device: &wgpu::Device, on: bool) {
         if let Some(v) = self.visibility.as_mut() {
             v.set_compute_raster(device, &self.layouts, self.pipelines.color_format, on);
+        }
+    }
+
+    /// Rasterizes in compute (where the device can) sharing triangles' pixels out between
+    /// threads and workgroups as `shares` says (`NPC_RASTER_LARGE_PIXELS` and
+    /// `NPC_RASTER_HUGE_PIXELS` set it at start).
+    pub fn set_raster_shares(&mut self, device: &wgpu::Device, shares: RasterShares) {
+        if let Some(v) = self.visibility.as_mut() {
+            v.set_raster_shares(device, &self.layouts, self.pipelines.color_format, shares);
         }
     }
 

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::compute_raster::ComputeRaster;
+use super::compute_raster::{ComputeRaster, RasterShares};
 use super::gpu::Gpu;
 use super::mesh_store::{GpuPrimitive, Surface};
 use super::pipelines::{DEPTH_FORMAT, Layouts};
@@ -315,7 +315,9 @@ impl Visibility {
             object_draws: object_draws_buffer(device, 0),
             screen: None,
             raster: compute_raster_from_env()
-                .then(|| ComputeRaster::new(device, layouts, color_format))
+                .then(|| {
+                    ComputeRaster::new(device, layouts, color_format, RasterShares::from_env())
+                })
                 .flatten(),
         })
     }
@@ -332,8 +334,21 @@ impl Visibility {
         if !on {
             self.raster = None;
         } else if self.raster.is_none() {
-            self.raster = ComputeRaster::new(device, layouts, color_format);
+            self.raster =
+                ComputeRaster::new(device, layouts, color_format, RasterShares::from_env());
         }
+    }
+
+    /// Makes the compute raster anew (where the device can) sharing triangles' pixels out as
+    /// `shares` says.
+    pub fn set_raster_shares(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+        shares: RasterShares,
+    ) {
+        self.raster = ComputeRaster::new(device, layouts, color_format, shares);
     }
 
     /// The raster pipeline of `surface` (opaque or masked) for the visibility pass.

@@ -5,7 +5,8 @@ use super::bindings::{RUN_BYTES, bind, items_buffer, runs_buffer, u32s_buffer, u
 use super::{RasterItem, RasterRun, dispatch_size};
 use crate::gpu::Gpu;
 
-/// Workgroups taking a run's large triangles in turn (each one's threads its pixels).
+/// Workgroups taking a run's large triangles in turn (each one's threads its pixels), then
+/// sharing each huge one's pixels.
 const LARGE_GROUPS: u32 = 2048;
 
 /// The raster pipelines a frame's runs dispatch.
@@ -26,7 +27,8 @@ pub(super) struct RasterFrame {
     runs: wgpu::Buffer,
     run_stride: u64,
     frame_runs: Vec<RasterRun>,
-    /// The large triangles' numbers (room for every triangle) and each run's count of them.
+    /// The large and huge triangles' numbers (room for every triangle) and each run's counts
+    /// of them.
     large: wgpu::Buffer,
     large_counts: wgpu::Buffer,
 }
@@ -74,11 +76,13 @@ impl RasterFrame {
         if runs.len() as u64 * self.run_stride > self.runs.size() {
             self.runs = runs_buffer(device, runs.len() as u64, self.run_stride);
         }
-        if u64::from(triangles) * 4 > self.large.size() {
-            self.large = u32s_buffer(device, "raster large triangles", triangles.into());
+        // A word a triangle for the large ones, then two for the huge ones.
+        if u64::from(triangles) * 12 > self.large.size() {
+            self.large = u32s_buffer(device, "raster large triangles", 3 * u64::from(triangles));
         }
-        if runs.len() as u64 * 4 > self.large_counts.size() {
-            self.large_counts = u32s_buffer(device, "raster large counts", runs.len() as u64);
+        // Two counts a run: its large triangles and its huge ones.
+        if runs.len() as u64 * 8 > self.large_counts.size() {
+            self.large_counts = u32s_buffer(device, "raster large counts", 2 * runs.len() as u64);
         }
         let stride = usize::try_from(self.run_stride).unwrap_or(256);
         let mut slots = vec![0u8; runs.len() * stride];
@@ -139,7 +143,8 @@ impl RasterFrame {
         encoder.clear_buffer(&self.large_counts, 0, None);
     }
 
-    /// Each run's dispatches: a thread a triangle, then a workgroup a large one.
+    /// Each run's dispatches: a thread a triangle, then a workgroup a large one and all of
+    /// them a huge one.
     /// `materials`: the store's materials' bind groups (group 1; the opaque runs read none,
     /// any serves their layout), `group` from [`Self::group`]; group 0 already set.
     pub(super) fn dispatch(

@@ -134,6 +134,7 @@ impl ComputeRaster {
         device: &wgpu::Device,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
+        shares: RasterShares,
     ) -> Option<Self> {
         if !supported(device) {
             return None;
@@ -162,9 +163,7 @@ impl ComputeRaster {
                 entry(5, uniform()),
             ],
         });
-        let constants = large_pixels_from_env()
-            .map(|pixels| vec![("LARGE_PIXELS", f64::from(pixels))])
-            .unwrap_or_default();
+        let constants = shares.constants();
         let pipeline = |label: &str, layouts: &[Option<&wgpu::BindGroupLayout>], source, entry| {
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
@@ -378,13 +377,41 @@ impl ComputeRaster {
     }
 }
 
-/// The triangles' size (pixels of their bounds) from which a workgroup rasterizes each, where
-/// `NPC_RASTER_LARGE_PIXELS` sets it (the shader's own, 256, otherwise), for timing.
-fn large_pixels_from_env() -> Option<i32> {
-    std::env::var("NPC_RASTER_LARGE_PIXELS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&p: &i32| p > 0)
+/// How the compute raster shares a triangle's pixels out, by the pixels of its bounds: from
+/// `large_pixels` on a workgroup takes it (not one thread), from `huge_pixels` on several
+/// workgroups do (one for each 1024 pixels). `None`: the shader's own (64 and 16,384).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RasterShares {
+    pub large_pixels: Option<u32>,
+    pub huge_pixels: Option<u32>,
+}
+
+impl RasterShares {
+    /// `NPC_RASTER_LARGE_PIXELS` and `NPC_RASTER_HUGE_PIXELS` where set, for timing.
+    #[must_use]
+    pub fn from_env() -> Self {
+        let read = |name| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&p: &u32| p > 0)
+        };
+        Self {
+            large_pixels: read("NPC_RASTER_LARGE_PIXELS"),
+            huge_pixels: read("NPC_RASTER_HUGE_PIXELS"),
+        }
+    }
+
+    /// The raster shader's override constants.
+    fn constants(self) -> Vec<(&'static str, f64)> {
+        [
+            ("LARGE_PIXELS", self.large_pixels),
+            ("HUGE_PIXELS", self.huge_pixels),
+        ]
+        .into_iter()
+        .filter_map(|(name, pixels)| pixels.map(|p| (name, f64::from(p))))
+        .collect()
+    }
 }
 
 #[cfg(test)]
