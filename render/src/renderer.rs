@@ -232,7 +232,7 @@ impl Renderer {
 
     /// Rasterizes the shadow map's casters in compute only in frames where at least
     /// `triangles` of them would go there (fewer: all drawn by the rasterizer, whose pass then
-    /// costs less than the compute pass's fixed work); 50,000 unless `NPC_RASTER_SHADOW_MIN`.
+    /// costs less than the compute pass's fixed work); 200,000 unless `NPC_RASTER_SHADOW_MIN`.
     pub fn set_raster_shadow_min(&mut self, triangles: u32) {
         self.shadow_raster_min = triangles;
     }

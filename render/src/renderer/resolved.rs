@@ -401,17 +401,19 @@ pub(super) fn raster_masked_from_env() -> bool {
 }
 
 /// Whether the shadow map's casters are rasterized in compute (where the main pass is): yes
-/// unless `NPC_RASTER_SHADOW=off`. On an H100 the shadow pass of 1000 of the project's NPCs
-/// took 0.35 ms with it against 0.69 ms without, of 100 0.31 against 0.36 ms; of one NPC (10,326
-/// casters' triangles in compute) 0.28 against 0.22 ms, hence [`SHADOW_RASTER_MIN`].
+/// unless `NPC_RASTER_SHADOW=off`. On an H100 the GPU frame of 1000 of the project's NPCs took
+/// 1.704 ms with it against 1.963 ms without, of 1000 VRoid NPCs 2.635 against 2.964 ms; below
+/// [`SHADOW_RASTER_MIN`] casters' triangles it cost more than it saved.
 pub(super) fn raster_shadow_from_env() -> bool {
     std::env::var("NPC_RASTER_SHADOW").as_deref() != Ok("off")
 }
 
 /// Fewest casters' triangles worth rasterizing in compute in a frame: below it the compute
-/// pass's fixed work (clearing, packing and copying the whole map) costs more than the
-/// rasterizer drawing them. `NPC_RASTER_SHADOW_MIN` sets it, for timing.
-const SHADOW_RASTER_MIN: u32 = 50_000;
+/// pass's fixed work (the pack over the whole map and its copy into the depth texture) costs
+/// more than the rasterizer drawing them. On an H100 (GPU frame, compute against rasterizer):
+/// 10,326 triangles +0.148 ms, 87,840 +0.103, 171,320 +0.039, 218,248 -0.096, 334,400 -0.082,
+/// 498,399 -0.259. `NPC_RASTER_SHADOW_MIN` sets it, for timing.
+const SHADOW_RASTER_MIN: u32 = 200_000;
 
 pub(super) fn shadow_raster_min_from_env() -> u32 {
     std::env::var("NPC_RASTER_SHADOW_MIN")
