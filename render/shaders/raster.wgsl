@@ -61,7 +61,7 @@ override LARGE_PIXELS: i32 = 64;
 // Pixels of a triangle's bounds beyond which several workgroups take a share of it (the
 // ground near the camera, a close face's), not one alone: one for each `HUGE_SHARE` pixels
 // (`NPC_RASTER_HUGE_PIXELS` sets it, for timing).
-override HUGE_PIXELS: i32 = 16384;
+override HUGE_PIXELS: i32 = 4096;
 const HUGE_SHARE: u32 = 1024u;
 // Threads of a raster workgroup.
 const RASTER_THREADS: u32 = 64u;

@@ -379,7 +379,7 @@ impl ComputeRaster {
 
 /// How the compute raster shares a triangle's pixels out, by the pixels of its bounds: from
 /// `large_pixels` on a workgroup takes it (not one thread), from `huge_pixels` on several
-/// workgroups do (one for each 1024 pixels). `None`: the shader's own (64 and 16,384).
+/// workgroups do (one for each 1024 pixels). `None`: the shader's own (64 and 4096).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RasterShares {
     pub large_pixels: Option<u32>,

@@ -386,12 +386,19 @@ pub(super) fn resolved_lods_from_env() -> u8 {
         .unwrap_or(RESOLVED_LODS)
 }
 
-/// The level of detail from which opaque surfaces are rasterized in compute (where the device
-/// can): from the second level on (beyond 4 m with a 60 degree lens). On an H100, VALID's 100
-/// NPCs took 1.62 ms of GPU from the second level, 2.14 ms from the third, 2.63 ms without;
-/// from the first level on (its triangles of many pixels, one thread each) 100 of the
-/// project's NPCs took 34 ms. `NPC_RASTER_LOD` sets it, for timing.
-const RASTER_FROM_LOD: u8 = 1;
+/// The level of detail from which opaque and masked surfaces are rasterized in compute (where
+/// the device can): every level, the ground and the nearest NPCs too, now that huge triangles
+/// are shared out between workgroups. On an H100 (GPU frame, from the first level against
+/// from the second): one of the project's NPCs 1.050 against 1.225 ms, 100 1.378 against
+/// 1.563, 1000 1.623 against 1.688; VALID 0.928 / 1.129, 1.353 / 1.525, 1.571 / 1.634; VRoid
+/// suzuha 1.408 / 1.357, 2.499 / 2.653, 2.626 / 2.610. (Before the sharing, from the first
+/// level one NPC took 2.064 ms.) `NPC_RASTER_LOD` sets it, for timing.
+const RASTER_FROM_LOD: u8 = 0;
+
+/// The level from which shadow casters are rasterized in compute by default: the second (from
+/// the first, before huge triangles were shared out, the shadow pass of 100 of the project's
+/// NPCs took 0.403 against 0.309 ms on an H100).
+const SHADOW_RASTER_FROM_LOD: u8 = 1;
 
 /// Whether masked surfaces are rasterized in compute (the alpha test there): yes unless
 /// `NPC_RASTER_MASKED=off`. On an H100, 1000 VRoid NPCs (every surface masked MToon) took
@@ -422,14 +429,13 @@ pub(super) fn shadow_raster_min_from_env() -> u32 {
         .unwrap_or(SHADOW_RASTER_MIN)
 }
 
-/// The level from which shadow casters are rasterized in compute (where that is on): the
-/// main pass's unless `NPC_RASTER_SHADOW_LOD` sets it (the shadow map's texels are coarser
-/// than the screen's pixels, so its near casters' triangles are smaller there), for timing.
+/// The level from which shadow casters are rasterized in compute (where that is on):
+/// [`SHADOW_RASTER_FROM_LOD`] unless `NPC_RASTER_SHADOW_LOD` sets it, for timing.
 pub(super) fn shadow_raster_from_lod_from_env() -> u8 {
     std::env::var("NPC_RASTER_SHADOW_LOD")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or_else(raster_from_lod_from_env)
+        .unwrap_or(SHADOW_RASTER_FROM_LOD)
 }
 
 pub(super) fn raster_from_lod_from_env() -> u8 {
