@@ -15,11 +15,14 @@ use npc_core::agent::cues::Behaviour;
 use npc_core::project::Project;
 use npc_core::speech::LineSource;
 
+mod sustained;
+
 use crate::record::Recorder;
 use crate::runtime::LineId;
 use crate::world::World;
 use npc_render::Headless;
 use npc_render::MeshStoreBuilder;
+use sustained::Sustained;
 
 /// The line every NPC speaks.
 const LINE: &str = "Welcome, traveler. What brings you to our village on such a fine morning?";
@@ -45,6 +48,9 @@ pub struct BenchOptions {
     pub reduced_detail: bool,
     /// Where each coarser level of detail begins, metres (the player's unless given).
     pub lod_distances: Option<[f32; npc_render::LOD_COUNT - 1]>,
+    /// Sustained frames recorded on a render thread while the next is prepared (the
+    /// player's way); false: one after the other on one thread.
+    pub render_thread: bool,
 }
 
 /// Median and 95th percentile of a set of samples.
@@ -155,7 +161,7 @@ struct Spent {
 /// frame's view.
 fn animate(
     world: &mut World,
-    headless: &Headless,
+    primitives: &[npc_render::GpuPrimitive],
     shot: &Shot<'_>,
     t_ms: f64,
     list: &mut npc_render::DrawList,
@@ -193,7 +199,7 @@ fn animate(
     let view = world.frame_view(camera, options.shadows);
     let aspect = options.width as f32 / options.height as f32;
     let start = Instant::now();
-    world.draw(&headless.renderer.store.primitives, &view, aspect, list);
+    world.draw(primitives, &view, aspect, list);
     spent.draw_list_ms = start.elapsed().as_secs_f64() * 1000.0;
     Ok(view)
 }
@@ -271,7 +277,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
     if let Some(distances) = options.lod_distances {
         world.lod_distances = distances;
     }
-    let mut headless = Headless::with_samples(
+    let headless = Headless::with_samples(
         meshes,
         &world.content.skies,
         options.width,
@@ -298,6 +304,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         .as_deref()
         .map(Recorder::create)
         .transpose()?;
+    let mut headless = headless;
     let mut list = std::mem::take(&mut headless.list);
     let mut objects = 0;
     let mut active = 0;
@@ -310,7 +317,7 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
         let mut spent = Spent::default();
         let view = animate(
             &mut world,
-            &headless,
+            &headless.renderer.store.primitives,
             &shot,
             t_ms,
             &mut list,
@@ -368,69 +375,41 @@ pub fn run(options: &BenchOptions) -> anyhow::Result<BenchReport> {
             ];
         }
     }
-    // Sustained rate: the same work with the CPU preparing a frame while the GPU draws the one
-    // before (at most two frames in flight), as a render loop runs.
-    let mut in_flight = std::collections::VecDeque::new();
-    let mut phases: [Vec<f64>; 3] = Default::default();
-    let mut recording: [Vec<f64>; 3] = Default::default();
-    let ms_since = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
-    let sustained_start = Instant::now();
-    for frame in 0..options.frames {
-        let t_ms = f64::from(frame + options.frames + warmup) * f64::from(dt) * 1000.0;
-        let preparing = Instant::now();
-        let view = animate(
+    // Sustained rate: the same work as a render loop runs it, the GPU drawing a frame while
+    // the CPU records the next (at most two frames in flight).
+    let first_frame = options.frames + warmup;
+    let (headless, list, sustained) = if options.render_thread {
+        sustained::on_render_thread(
+            headless,
+            list,
             &mut world,
-            &headless,
             &shot,
-            t_ms,
-            &mut list,
-            recorder.as_mut(),
-            &mut Spent::default(),
-        )?;
-        phases[0].push(ms_since(preparing));
-        let submitting = Instant::now();
-        let (index, times) = headless.submit_untimed(&list, &view);
-        in_flight.push_back(index);
-        phases[1].push(ms_since(submitting));
-        for (all, ms) in
-            recording
-                .iter_mut()
-                .zip([times.upload_ms, times.encode_ms, times.submit_ms])
-        {
-            all.push(ms);
-        }
-        let waiting = Instant::now();
-        if in_flight.len() > 2
-            && let Some(oldest) = in_flight.pop_front()
-        {
-            headless
-                .gpu
-                .device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(oldest),
-                    timeout: None,
-                })
-                .map_err(|e| anyhow::anyhow!("the GPU did not finish: {e}"))?;
-        }
-        phases[2].push(ms_since(waiting));
-    }
-    headless
-        .gpu
-        .device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| anyhow::anyhow!("the GPU did not finish: {e}"))?;
-    let sustained_ms =
-        sustained_start.elapsed().as_secs_f64() * 1000.0 / f64::from(options.frames.max(1));
+            first_frame,
+            &mut recorder,
+        )?
+    } else {
+        sustained::on_one_thread(
+            headless,
+            list,
+            &mut world,
+            &shot,
+            first_frame,
+            &mut recorder,
+        )?
+    };
     if let Some(mut recorder) = recorder {
         recorder.finish()?;
     }
     let list_budget = list.deform_budget;
-    headless.list = list;
-    let median = |v: &mut Vec<f64>| spread(v).map_or(0.0, |s| s.median);
+    let Sustained {
+        frame_ms: sustained_ms,
+        phases_ms: sustained_phases_ms,
+        record_ms: sustained_record_ms,
+    } = sustained;
     Ok(BenchReport {
         sustained_ms,
-        sustained_phases_ms: phases.each_mut().map(median),
-        sustained_record_ms: recording.each_mut().map(median),
+        sustained_phases_ms,
+        sustained_record_ms,
         adapter: headless.gpu.describe(),
         resolved: headless.renderer.resolved_last_frame(),
         npcs: options.npcs,

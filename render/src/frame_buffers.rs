@@ -1,5 +1,9 @@
 //! The per-frame GPU buffers (globals, objects, active morphs, joint palettes, deform chunks
 //! and deformed vertices) and the bind groups that hold them, rebuilt when a buffer grows.
+//!
+//! The joint palette has a buffer for each of the last two draw lists drawn: a render loop
+//! that fills one list while the renderer draws the other (a render thread) alternates
+//! between two, and each list's palette changes are counted from its own frame before.
 
 use wgpu::util::DeviceExt;
 
@@ -12,23 +16,31 @@ use super::palette_changes::{PaletteStamp, PaletteUpload, merged};
 use super::pipelines::Layouts;
 use super::uploads::Uploads;
 
+/// One draw list's joint palette on the GPU and the frame group 0s that bind it.
+#[derive(Debug)]
+struct PaletteSlot {
+    buffer: GrowBuffer,
+    /// The draw list frame whose whole palette the buffer holds.
+    held: Option<PaletteStamp>,
+    /// Group 0 of the render passes.
+    render: wgpu::BindGroup,
+    /// Group 0 of compute passes.
+    compute: wgpu::BindGroup,
+}
+
 /// Buffers rewritten every frame.
 #[derive(Debug)]
 pub struct FrameBuffers {
     globals: wgpu::Buffer,
     objects: GrowBuffer,
     morphs: GrowBuffer,
-    palette: GrowBuffer,
+    palettes: [PaletteSlot; 2],
+    /// The slot of the frame last written.
+    current: usize,
     chunks: GrowBuffer,
     deformed: GrowBuffer,
     deform_params: wgpu::Buffer,
     uploads: Uploads,
-    /// The draw list frame whose whole palette the palette buffer holds.
-    palette_held: Option<PaletteStamp>,
-    /// Group 0 of the render passes.
-    pub render: wgpu::BindGroup,
-    /// Group 0 of compute passes.
-    pub compute: wgpu::BindGroup,
     /// Group 1 of the deform pass.
     pub deform: wgpu::BindGroup,
 }
@@ -74,46 +86,64 @@ impl FrameBuffers {
             layout: &placeholder,
             entries: &[],
         });
+        let slot = || PaletteSlot {
+            buffer: GrowBuffer::new(device, "joint palette"),
+            held: None,
+            render: empty.clone(),
+            compute: empty.clone(),
+        };
         let mut frame = Self {
             globals,
             objects: GrowBuffer::new(device, "objects"),
             morphs: GrowBuffer::new(device, "active morphs"),
-            palette: GrowBuffer::new(device, "joint palette"),
+            palettes: [slot(), slot()],
+            current: 0,
             chunks: GrowBuffer::new(device, "deform chunks"),
             deformed: GrowBuffer::new(device, "deformed vertices"),
             deform_params,
             uploads: Uploads::new(device),
-            palette_held: None,
-            render: empty.clone(),
-            compute: empty.clone(),
             deform: empty,
         };
         frame.rebuild(device, layouts, store);
         frame
     }
 
+    /// Group 0 of the render passes for the frame last written.
+    #[must_use]
+    pub fn render(&self) -> &wgpu::BindGroup {
+        &self.palettes[self.current].render
+    }
+
+    /// Group 0 of compute passes for the frame last written.
+    #[must_use]
+    pub fn compute(&self) -> &wgpu::BindGroup {
+        &self.palettes[self.current].compute
+    }
+
     /// Makes the bind groups again (after a buffer was replaced).
     fn rebuild(&mut self, device: &wgpu::Device, layouts: &Layouts, store: &MeshStore) {
-        let shared = [
-            &self.globals,
-            &store.vertices,
-            &store.deltas,
-            &self.objects.buffer,
-            &self.morphs.buffer,
-            &self.palette.buffer,
-        ];
-        let mut with_deformed = shared.to_vec();
-        with_deformed.push(&self.deformed.buffer);
-        self.render = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
-            layout: &layouts.frame,
-            entries: &entries(&with_deformed),
-        });
-        self.compute = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame (compute)"),
-            layout: &layouts.frame_compute,
-            entries: &entries(&shared),
-        });
+        for slot in &mut self.palettes {
+            let shared = [
+                &self.globals,
+                &store.vertices,
+                &store.deltas,
+                &self.objects.buffer,
+                &self.morphs.buffer,
+                &slot.buffer.buffer,
+            ];
+            let mut with_deformed = shared.to_vec();
+            with_deformed.push(&self.deformed.buffer);
+            slot.render = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("frame"),
+                layout: &layouts.frame,
+                entries: &entries(&with_deformed),
+            });
+            slot.compute = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("frame (compute)"),
+                layout: &layouts.frame_compute,
+                entries: &entries(&shared),
+            });
+        }
         self.deform = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("deform pass"),
             layout: &layouts.deform,
@@ -157,24 +187,32 @@ impl FrameBuffers {
                 .write(device, uploads, bytemuck::cast_slice(&list.chunks))
             | self.deformed.ensure(device, deformed_bytes);
         let palette = list.palette();
-        let palette_grew = self.palette.ensure(device, size_of_val(palette) as u64);
         let changes = list.palette_changes();
-        match changes.since(self.palette_held.filter(|_| !palette_grew)) {
+        // The slot holding this list's frame before, else the one not drawn last.
+        let stamp = changes.stamp();
+        self.current = self
+            .palettes
+            .iter()
+            .position(|slot| slot.held.is_some_and(|(list, _)| list == stamp.0))
+            .unwrap_or(1 - self.current);
+        let slot = &mut self.palettes[self.current];
+        let palette_grew = slot.buffer.ensure(device, size_of_val(palette) as u64);
+        match changes.since(slot.held.filter(|_| !palette_grew)) {
             PaletteUpload::Nothing => {}
             PaletteUpload::Ranges(ranges) => {
                 for r in merged(ranges, MERGE_GAP) {
                     let rows = &palette[r.start as usize..r.end as usize];
                     let offset = u64::from(r.start) * size_of::<JointRows>() as u64;
-                    self.palette
+                    slot.buffer
                         .write_at(uploads, offset, bytemuck::cast_slice(rows));
                 }
             }
             PaletteUpload::All => {
-                self.palette
+                slot.buffer
                     .write_at(uploads, 0, bytemuck::cast_slice(palette));
             }
         }
-        self.palette_held = Some(changes.stamp());
+        slot.held = Some(stamp);
         grew |= palette_grew;
         uploads.submit(queue);
         if grew {

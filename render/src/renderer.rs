@@ -279,7 +279,7 @@ impl Renderer {
     /// Group 0 as compute passes outside the renderer bind it (the deform check).
     #[must_use]
     pub fn compute_bind_group(&self) -> &wgpu::BindGroup {
-        &self.frame.compute
+        self.frame.compute()
     }
 
     /// The layout of [`Self::compute_bind_group`].
@@ -364,7 +364,7 @@ impl Renderer {
         surfaces: &[Surface],
         only: &dyn Fn(&GpuPrimitive, u8) -> bool,
     ) {
-        pass.set_bind_group(0, &self.frame.render, &[]);
+        pass.set_bind_group(0, self.frame.render(), &[]);
         pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
         let batches = || list.batches.iter();
         for &surface in surfaces {
@@ -450,7 +450,7 @@ impl Renderer {
             if !prepass.covers(surface) {
                 continue;
             }
-            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_bind_group(0, self.frame.render(), &[]);
             pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.set_pipeline(self.pipelines.depth.for_surface(surface));
             let drawn = |p: &GpuPrimitive, lod| p.surface == surface && only(p, lod);
@@ -569,7 +569,7 @@ impl Renderer {
         r.encode_shadow(
             &gpu.device,
             encoder,
-            &self.frame.render,
+            self.frame.render(),
             &self.store.indices,
             &self.store.materials,
             (&self.shadow.texture, &self.shadow.view),
@@ -599,7 +599,7 @@ impl Renderer {
                 timestamp_writes: timer.map(GpuTimer::compute_writes),
             });
             pass.set_pipeline(&self.pipelines.deform);
-            pass.set_bind_group(0, &self.frame.compute, &[]);
+            pass.set_bind_group(0, self.frame.compute(), &[]);
             pass.set_bind_group(1, &self.frame.deform, &[]);
             let rows = self.chunk_count.div_ceil(DEFORM_ROW);
             pass.dispatch_workgroups(self.chunk_count.min(DEFORM_ROW), rows, 1);
@@ -646,7 +646,7 @@ impl Renderer {
         self.lay_depth(&mut pass, list, &|_, _| true);
         self.draw_meshes(&mut pass, list, false, &[Surface::Opaque, Surface::Masked]);
         pass.set_pipeline(&self.pipelines.sky);
-        pass.set_bind_group(0, &self.frame.render, &[]);
+        pass.set_bind_group(0, self.frame.render(), &[]);
         pass.set_bind_group(1, &self.sky_group, &[]);
         pass.draw(0..3, 0..1);
         // See-through surfaces last, over the sky too.

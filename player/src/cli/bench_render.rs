@@ -41,6 +41,10 @@ pub(super) struct BenchRenderArgs {
     /// separated (the player's: 4,9,20,40); for timing the levels.
     #[arg(long, value_name = "M,M,M,M", value_delimiter = ',')]
     pub(super) lod_distances: Option<Vec<f32>>,
+    /// Time the sustained frames on one thread, recording each frame after preparing it (the
+    /// player records on a render thread while it prepares the next).
+    #[arg(long)]
+    pub(super) one_thread: bool,
 }
 
 pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
@@ -56,6 +60,7 @@ pub(super) fn run(args: BenchRenderArgs) -> anyhow::Result<()> {
         record: args.record,
         reduced_rates: !args.full_rate,
         reduced_detail: !args.full_detail,
+        render_thread: !args.one_thread,
         lod_distances: args
             .lod_distances
             .map(|d| {

@@ -131,7 +131,7 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_bind_group(0, self.frame.render(), &[]);
             pass.set_index_buffer(self.store.indices.slice(..), wgpu::IndexFormat::Uint32);
             for surface in [Surface::Opaque, Surface::Masked] {
                 pass.set_pipeline(vis.raster_for(surface));
@@ -145,7 +145,7 @@ impl Renderer {
             r.encode(
                 &gpu.device,
                 encoder,
-                &self.frame.render,
+                self.frame.render(),
                 &self.store.indices,
                 &self.store.materials,
                 depth,
@@ -170,7 +170,7 @@ impl Renderer {
             });
             let sky = lists - 1;
             pass.set_pipeline(vis.sky());
-            pass.set_bind_group(0, &self.frame.render, &[]);
+            pass.set_bind_group(0, self.frame.render(), &[]);
             pass.set_bind_group(1, &self.sky_group, &[]);
             pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(sky)]);
             pass.dispatch_workgroups_indirect(dispatches, Visibility::dispatch_offset(sky));
@@ -182,7 +182,7 @@ impl Renderer {
                     continue;
                 };
                 pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, &self.frame.render, &[]);
+                pass.set_bind_group(0, self.frame.render(), &[]);
                 pass.set_bind_group(1, material, &[]);
                 pass.set_bind_group(2, &self.light_group, &[]);
                 pass.set_bind_group(3, &groups.tiles, &[vis.list_offset(l)]);
