@@ -16,8 +16,12 @@ use winit::window::{Window, WindowId};
 
 use crate::first_person::FirstPerson;
 use crate::live::Live;
-use crate::screen::{self, MenuChoice, OverlayPainter, Prefs, PrefsStore, ScreenChoice};
-use npc_render::{DrawList, Gpu, MeshStoreBuilder, Renderer, Target};
+use crate::screen::{
+    self, MenuChoice, OverlayPainter, OverlayShapes, Prefs, PrefsStore, ScreenChoice,
+};
+use npc_render::{
+    DrawList, FrameView, Gpu, GpuPrimitive, MeshStoreBuilder, RenderThread, Renderer, Target,
+};
 
 /// Samples per pixel in the window.
 const SAMPLES: u32 = 4;
@@ -37,8 +41,9 @@ pub struct WindowOptions {
     pub no_subtitles: bool,
 }
 
-/// The GPU side of an open window.
-struct Surface {
+/// What draws into the window, on the render thread: the surface, the renderer and the
+/// screen's painter.
+struct Presenter {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
@@ -46,13 +51,104 @@ struct Surface {
     renderer: Renderer,
     msaa: Option<wgpu::TextureView>,
     painter: OverlayPainter,
+}
+
+/// One frame handed to the render thread: the world's view, the window's size in pixels
+/// when it was prepared and the screen drawn over it.
+struct Shown {
+    view: FrameView,
+    size: [u32; 2],
+    overlay: OverlayShapes,
+}
+
+impl Presenter {
+    /// Draws `list` and the screen over it into the window's next image and presents it.
+    /// A window resized since the frame before is configured again first; an image the
+    /// window cannot give this time is skipped.
+    fn show(&mut self, list: &DrawList, shown: Shown) -> anyhow::Result<()> {
+        let Shown {
+            view: frame_view,
+            size,
+            overlay,
+        } = shown;
+        if size != [self.config.width, self.config.height] && size[0] > 0 && size[1] > 0 {
+            self.config.width = size[0];
+            self.config.height = size[1];
+            self.surface.configure(&self.gpu.device, &self.config);
+            self.msaa = msaa_view(&self.gpu, &self.config);
+        }
+        let frame = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f)
+            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(&self.gpu.device, &self.config);
+                return Ok(());
+            }
+            other => {
+                tracing::debug!("no frame this time: {other:?}");
+                return Ok(());
+            }
+        };
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let (width, height) = (self.config.width, self.config.height);
+        let aspect = width as f32 / height.max(1) as f32;
+        self.renderer.prepare(&self.gpu, &frame_view, list, aspect);
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        let target = match &self.msaa {
+            Some(ms) => Target {
+                view: ms,
+                resolve: Some(&view),
+                texture: None,
+                width,
+                height,
+            },
+            None => Target {
+                view: &view,
+                resolve: None,
+                texture: None,
+                width,
+                height,
+            },
+        };
+        self.renderer
+            .encode(&self.gpu, &mut encoder, &target, &frame_view, list, None);
+        self.gpu.queue.submit([encoder.finish()]);
+        let overlay_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(self.config.format.remove_srgb_suffix()),
+            ..wgpu::TextureViewDescriptor::default()
+        });
+        self.painter
+            .paint(&self.gpu, &overlay_view, [width, height], overlay);
+        self.window.pre_present_notify();
+        self.gpu.queue.present(frame);
+        Ok(())
+    }
+}
+
+/// An open window on the thread that animates: the window, its input, the screen's egui
+/// context and the render thread that draws into it.
+struct Surface {
+    window: Arc<Window>,
     input: egui_winit::State,
+    ctx: egui::Context,
+    /// The window's size in pixels.
+    size: [u32; 2],
+    /// The stored primitives, as the draw list refers to them.
+    primitives: Vec<GpuPrimitive>,
+    thread: RenderThread<Presenter, Shown>,
 }
 
 impl std::fmt::Debug for Surface {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Surface")
-            .field("config", &self.config)
+            .field("size", &self.size)
             .finish_non_exhaustive()
     }
 }
@@ -91,7 +187,6 @@ struct App {
     surface: Option<Surface>,
     walker: FirstPerson,
     dragging: bool,
-    list: DrawList,
     last: Instant,
     error: Option<anyhow::Error>,
     screen: ScreenState,
@@ -172,27 +267,42 @@ impl App {
             .first()
             .map(|n| n.voice.language.as_str());
         let painter = OverlayPainter::new(&gpu, overlay_format, language);
+        let ctx = painter.ctx.clone();
         let input = egui_winit::State::new(
-            painter.ctx.clone(),
+            ctx.clone(),
             egui::ViewportId::ROOT,
             &window,
             Some(window.scale_factor() as f32),
             None,
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
-        self.surface = Some(Surface {
-            window,
+        let mut list = DrawList::default();
+        list.deform_budget = Some(gpu.deform_budget());
+        let size = [config.width, config.height];
+        let primitives = renderer.store.primitives.clone();
+        let presenter = Presenter {
+            window: window.clone(),
             surface,
             config,
             gpu,
             renderer,
             msaa,
             painter,
+        };
+        let thread = RenderThread::spawn(presenter, list, Presenter::show)?;
+        self.surface = Some(Surface {
+            window,
             input,
+            ctx,
+            size,
+            primitives,
+            thread,
         });
         Ok(())
     }
 
+    /// Prepares the next frame (the walk, the live world, the draw list, the screen) and
+    /// hands it to the render thread, which draws it while the one after is prepared.
     fn frame(&mut self) -> anyhow::Result<()> {
         let now = Instant::now();
         let dt = now.saturating_duration_since(self.last).as_secs_f32();
@@ -211,57 +321,16 @@ impl App {
         let Some(s) = self.surface.as_mut() else {
             return Ok(());
         };
-        let frame = match s.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                s.surface.configure(&s.gpu.device, &s.config);
-                return Ok(());
-            }
-            other => {
-                tracing::debug!("no frame this time: {other:?}");
-                return Ok(());
-            }
+        // Waits for the render thread to finish with the frame before last.
+        let Some(mut list) = s.thread.list() else {
+            return Err(self.stopped_drawing());
         };
-        let view = frame
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
         let frame_view = self.live.world.frame_view(camera, self.options.shadows);
-        let aspect = s.config.width as f32 / s.config.height.max(1) as f32;
-        self.list.deform_budget = Some(s.gpu.deform_budget());
-        self.live.world.draw(
-            &s.renderer.store.primitives,
-            &frame_view,
-            aspect,
-            &mut self.list,
-        );
-        s.renderer.prepare(&s.gpu, &frame_view, &self.list, aspect);
-        let mut encoder = s
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-        let target = match &s.msaa {
-            Some(ms) => Target {
-                view: ms,
-                resolve: Some(&view),
-                texture: None,
-                width: s.config.width,
-                height: s.config.height,
-            },
-            None => Target {
-                view: &view,
-                resolve: None,
-                texture: None,
-                width: s.config.width,
-                height: s.config.height,
-            },
-        };
-        s.renderer
-            .encode(&s.gpu, &mut encoder, &target, &frame_view, &self.list, None);
-        s.gpu.queue.submit([encoder.finish()]);
-        let size = [s.config.width, s.config.height];
+        let size = s.size;
+        let aspect = size[0] as f32 / size[1].max(1) as f32;
+        self.live
+            .world
+            .draw(&s.primitives, &frame_view, aspect, &mut list);
         let st = &mut self.screen;
         let since = now.saturating_duration_since(st.started).as_secs_f32();
         let subtitles_default = self.live.world.project.screen.subtitles.show;
@@ -278,7 +347,7 @@ impl App {
         let raw = s.input.take_egui_input(&s.window);
         let before = st.prefs.clone();
         let mut picked = None;
-        let output = s.painter.ctx.clone().run_pass(raw, |ctx| {
+        let mut output = s.ctx.run_pass(raw, |ctx| {
             screen::paint(ctx, &overlay, size, ctx.pixels_per_point());
             if st.help {
                 screen::help(ctx, &mut st.help);
@@ -287,14 +356,16 @@ impl App {
                 picked = picked.or(screen::menu(ctx, &mut st.prefs, subtitles_default));
             }
         });
-        let mut output = output;
         s.input
             .handle_platform_output(&s.window, std::mem::take(&mut output.platform_output));
-        let overlay_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(s.config.format.remove_srgb_suffix()),
-            ..wgpu::TextureViewDescriptor::default()
-        });
-        s.painter.paint(&s.gpu, &overlay_view, size, output);
+        let shown = Shown {
+            view: frame_view,
+            size,
+            overlay: OverlayShapes::tessellate(&s.ctx, output),
+        };
+        if !s.thread.draw(list, shown) {
+            return Err(self.stopped_drawing());
+        }
         if st.prefs != before {
             self.live.set_volume(st.prefs.volume);
         }
@@ -309,12 +380,26 @@ impl App {
             }
             None => {}
         }
-        s.window.pre_present_notify();
-        s.gpu.queue.present(frame);
         if let Some(dir) = self.options.simulator.take() {
             crate::play::start_simulator(dir);
         }
         Ok(())
+    }
+
+    /// Why the render thread stopped drawing (it is closed; the window draws no more).
+    fn stopped_drawing(&mut self) -> anyhow::Error {
+        match self.surface.take().map(|s| s.thread.finish()) {
+            Some(Err(e)) => e.context("the window stopped drawing"),
+            _ => anyhow!("the window stopped drawing"),
+        }
+    }
+
+    /// Closes the render thread once it has drawn what it was handed.
+    fn close(&mut self) -> anyhow::Result<()> {
+        match self.surface.take() {
+            Some(s) => s.thread.finish().map(|_| ()),
+            None => Ok(()),
+        }
     }
 
     fn key(&mut self, code: KeyCode, pressed: bool) {
@@ -387,10 +472,8 @@ impl ApplicationHandler for App {
                     && size.width > 0
                     && size.height > 0
                 {
-                    s.config.width = size.width;
-                    s.config.height = size.height;
-                    s.surface.configure(&s.gpu.device, &s.config);
-                    s.msaa = msaa_view(&s.gpu, &s.config);
+                    // The render thread configures the surface with its next frame.
+                    s.size = [size.width, size.height];
                 }
             }
             WindowEvent::KeyboardInput {
@@ -456,7 +539,6 @@ pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyh
         surface: None,
         walker,
         dragging: false,
-        list: DrawList::default(),
         last: Instant::now(),
         error: None,
         screen: ScreenState {
@@ -471,9 +553,10 @@ pub fn run(live: Live, meshes: MeshStoreBuilder, options: WindowOptions) -> anyh
     event_loop
         .run_app(&mut app)
         .context("the window's event loop failed")?;
+    let closed = app.close();
     let finished = app.live.finish();
     match app.error {
         Some(e) => Err(e),
-        None => finished,
+        None => closed.and(finished),
     }
 }

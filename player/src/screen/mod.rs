@@ -18,7 +18,7 @@ mod tags;
 pub use menu::{CONTROLS, MenuChoice, help, menu};
 pub use mic_light::{MicLight, MicTracker};
 pub use overlay::{HINT, OverlayFrame, paint};
-pub use paint::OverlayPainter;
+pub use paint::{OverlayPainter, OverlayShapes};
 pub use prefs::{Prefs, PrefsStore};
 pub use subtitles::{LineClock, SubtitleLine, Subtitles};
 pub use tags::{NameTag, TagSource, name_tags};

@@ -11,6 +11,36 @@ pub struct OverlayPainter {
     renderer: Renderer,
 }
 
+/// One egui pass ready to draw: its triangles, its textures' changes and its scale. Made
+/// where the pass ran (the context's fonts as that pass laid them out), drawn wherever the
+/// GPU is driven from.
+pub struct OverlayShapes {
+    primitives: Vec<egui::ClippedPrimitive>,
+    textures: egui::TexturesDelta,
+    pixels_per_point: f32,
+}
+
+impl OverlayShapes {
+    /// `output`'s shapes tessellated by `ctx`, the context that made them.
+    #[must_use]
+    pub fn tessellate(ctx: &egui::Context, output: egui::FullOutput) -> Self {
+        let pixels_per_point = output.pixels_per_point;
+        Self {
+            primitives: ctx.tessellate(output.shapes, pixels_per_point),
+            textures: output.textures_delta,
+            pixels_per_point,
+        }
+    }
+}
+
+impl std::fmt::Debug for OverlayShapes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OverlayShapes")
+            .field("primitives", &self.primitives.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl std::fmt::Debug for OverlayPainter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OverlayPainter").finish_non_exhaustive()
@@ -36,17 +66,20 @@ impl OverlayPainter {
         }
     }
 
-    /// Draws `output` (one egui pass) over `view`, `size` pixels, and submits it.
+    /// Draws `shapes` (one egui pass) over `view`, `size` pixels, and submits it.
     pub fn paint(
         &mut self,
         gpu: &Gpu,
         view: &wgpu::TextureView,
         size: [u32; 2],
-        mut output: egui::FullOutput,
+        shapes: OverlayShapes,
     ) {
-        let ppp = output.pixels_per_point;
-        let primitives = self.ctx.tessellate(std::mem::take(&mut output.shapes), ppp);
-        for (id, deltas) in output.textures_delta.set.drain() {
+        let OverlayShapes {
+            primitives,
+            mut textures,
+            pixels_per_point: ppp,
+        } = shapes;
+        for (id, deltas) in textures.set.drain() {
             for delta in &deltas {
                 self.renderer
                     .update_texture(&gpu.device, &gpu.queue, id, delta);
@@ -90,7 +123,7 @@ impl OverlayPainter {
         }
         buffers.push(encoder.finish());
         gpu.queue.submit(buffers);
-        for id in output.textures_delta.free.drain() {
+        for id in textures.free.drain() {
             self.renderer.free_texture(&id);
         }
     }
@@ -116,6 +149,7 @@ impl OverlayPainter {
             .or_default()
             .native_pixels_per_point = Some(pixels_per_point);
         let output = self.ctx.run_pass(input, draw);
-        self.paint(gpu, view, size, output);
+        let shapes = OverlayShapes::tessellate(&self.ctx, output);
+        self.paint(gpu, view, size, shapes);
     }
 }
