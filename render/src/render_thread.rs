@@ -171,4 +171,25 @@ mod tests {
         let why = thread.finish().err().expect("the frame's error");
         assert_eq!(why.to_string(), "frame 3 failed");
     }
+
+    #[test]
+    fn a_panic_on_the_render_thread_is_an_error_not_a_panic_here() {
+        let mut thread = RenderThread::spawn(
+            FakeRenderer::default(),
+            DrawList::default(),
+            |_: &mut FakeRenderer, _: &DrawList, frame: u32| {
+                assert!(frame < 2, "the fake renderer gives up at frame {frame}");
+                Ok(())
+            },
+        )
+        .unwrap();
+        for frame in 0..50u32 {
+            let Some(list) = thread.list() else { break };
+            if !thread.draw(list, frame) {
+                break;
+            }
+        }
+        let why = thread.finish().err().expect("an error");
+        assert!(why.to_string().contains("stopped unexpectedly"), "{why}");
+    }
 }
